@@ -1,0 +1,33 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { Splash } from '@/components/Splash';
+import { queryClient } from '@/lib/query-client';
+import { router } from './router';
+import { handleSessionExpiry } from './session-expiry';
+
+/** The splash screen stays this long on a fresh load of the app. */
+export const SPLASH_MS = 2000;
+const SPLASH_FADE_MS = 300;
+
+export function App() {
+  const [splash, setSplash] = useState<'on' | 'leaving' | 'off'>('on');
+
+  useEffect(() => handleSessionExpiry(router), []);
+
+  useEffect(() => {
+    const leave = window.setTimeout(() => setSplash('leaving'), SPLASH_MS);
+    const off = window.setTimeout(() => setSplash('off'), SPLASH_MS + SPLASH_FADE_MS);
+    return () => {
+      window.clearTimeout(leave);
+      window.clearTimeout(off);
+    };
+  }, []);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      {splash !== 'off' && <Splash leaving={splash === 'leaving'} />}
+    </QueryClientProvider>
+  );
+}

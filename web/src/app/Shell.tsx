@@ -1,0 +1,48 @@
+import { Suspense, useEffect } from 'react';
+import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Loader } from '@/components/Loader';
+import { TabBar } from '@/components/tabbar/TabBar';
+import { Toasts } from '@/components/toast/Toasts';
+import { checkAccess, showsTabBar } from '@/lib/session/access';
+import { launchLink } from '@/lib/session/links';
+import { logout } from '@/lib/session/logout';
+import { selectLoggedIn, useSession } from '@/lib/session/store';
+import styles from './Shell.module.css';
+
+/** The first location of a page load has this key in react-router. */
+const INITIAL_LOCATION_KEY = 'default';
+
+/** Logged out on a private route: log out fully and return to the login screen. */
+function BackToLogin({ launch }: { launch: string | null }) {
+  useEffect(() => {
+    logout();
+    // The link the app was opened with is shown after login.
+    if (launch) launchLink.set(launch);
+  }, [launch]);
+  return <Navigate to="/login" replace />;
+}
+
+/** Layout of every route: the 400 px column, the route guard, the tab bar and the toasts. */
+export function Shell() {
+  const location = useLocation();
+  const loggedIn = useSession(selectLoggedIn);
+  const access = checkAccess(location.pathname, loggedIn);
+  const withTabBar = access.allow && showsTabBar(location.pathname, location.search, loggedIn);
+
+  return (
+    <div className={styles.app} data-tabbar={withTabBar ? 'true' : 'false'}>
+      {access.allow ? (
+        <Suspense fallback={<Loader full />}>
+          <Outlet />
+        </Suspense>
+      ) : (
+        <BackToLogin
+          launch={location.key === INITIAL_LOCATION_KEY ? `${location.pathname}${location.search}${location.hash}` : null}
+        />
+      )}
+      {withTabBar && <TabBar />}
+      <Toasts />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import type { Router } from './router';
+import { api } from '@/lib/api/client';
+import { logout, SESSION_EXPIRED_MESSAGE } from '@/lib/session/logout';
+import { useSession } from '@/lib/session/store';
+import { tokenStore } from '@/lib/storage';
+import { toast } from '@/lib/stores/toast';
+
+/**
+ * A 401 from any call (the transport only reports it): log out, tell the user
+ * once, and return to the login screen.
+ */
+export function handleSessionExpiry(router: Router): () => void {
+  return api.onUnauthorized(() => {
+    const hadSession = useSession.getState().user !== null || tokenStore.get() !== null;
+    logout();
+    if (!hadSession) return;
+    toast.danger(SESSION_EXPIRED_MESSAGE);
+    void router.navigate('/login', { replace: true });
+  });
+}

@@ -1,0 +1,102 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { useUi } from '@/lib/stores/ui';
+import { CloseIcon } from '../icons';
+import styles from './Modal.module.css';
+
+export interface ModalProps {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  /** Buttons shown under the content. */
+  footer?: ReactNode;
+  /** sheet: slides up from the bottom; dialog: 300 px wide, centred; fullscreen: covers the app. */
+  variant?: 'sheet' | 'dialog' | 'fullscreen';
+  /** Hide the close (X) button, e.g. when the footer has its own. */
+  hideClose?: boolean;
+}
+
+/**
+ * Accessible modal: rendered in a portal, closes on Escape or backdrop tap,
+ * keeps focus inside, and counts itself in the `ui` store so the tab bar hides.
+ */
+export function Modal({ open, onClose, title, children, footer, variant = 'sheet', hideClose = false }: ModalProps) {
+  const titleId = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  }, [onClose]);
+
+  useEffect(() => {
+    if (!open) return;
+    const { modalOpened, modalClosed } = useUi.getState();
+    modalOpened();
+    const previouslyFocused = document.activeElement as HTMLElement | null;
+    panelRef.current?.focus();
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        onCloseRef.current();
+        return;
+      }
+      if (event.key !== 'Tab' || !panelRef.current) return;
+      const focusables = panelRef.current.querySelectorAll<HTMLElement>(
+        'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])',
+      );
+      const first = focusables[0];
+      const last = focusables[focusables.length - 1];
+      if (!first || !last) return;
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.style.overflow = overflow;
+      modalClosed();
+      previouslyFocused?.focus?.();
+    };
+  }, [open]);
+
+  if (!open) return null;
+
+  return createPortal(
+    <div className={`${styles.backdrop} ${styles[variant]}`} onClick={onClose}>
+      <div
+        ref={panelRef}
+        className={styles.panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onClick={(event) => event.stopPropagation()}
+      >
+        <header className={styles.header}>
+          <h2 id={titleId} className={styles.title}>
+            {title}
+          </h2>
+          {!hideClose && (
+            <button type="button" className={styles.close} onClick={onClose} aria-label="Close">
+              <CloseIcon size={22} />
+            </button>
+          )}
+        </header>
+        <div className={styles.body}>{children}</div>
+        {footer && <footer className={styles.footer}>{footer}</footer>}
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,33 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { PageFrame } from '@/components/page/PageFrame';
+import { homeKeys } from '../api/home-keys';
+import { useSessionRefresh } from '../hooks/useSessionRefresh';
+import { CongressesCarousel } from './carousels/CongressesCarousel';
+import { DocumentsCarousel } from './carousels/DocumentsCarousel';
+import { NewsCarousel } from './carousels/NewsCarousel';
+import { ProductsCarousel } from './carousels/ProductsCarousel';
+import { HomeHero } from './HomeHero';
+import styles from './HomePage.module.css';
+
+export default function HomePage() {
+  const queryClient = useQueryClient();
+  const refreshSession = useSessionRefresh();
+
+  // Pull-to-refresh: reload the home data and log in again with the token.
+  const onRefresh = useCallback(
+    () => Promise.all([queryClient.invalidateQueries({ queryKey: homeKeys.all }), refreshSession()]),
+    [queryClient, refreshSession],
+  );
+
+  return (
+    <PageFrame title="Home" header={<HomeHero />} onRefresh={onRefresh}>
+      <div className={styles.sections}>
+        <ProductsCarousel />
+        <DocumentsCarousel />
+        <NewsCarousel />
+        <CongressesCarousel />
+      </div>
+    </PageFrame>
+  );
+}
