@@ -1,0 +1,137 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoDir = resolve(webDir, '..');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Origin of the backend serving the built app, e.g. http://127.0.0.1:41234 */
+    baseURL: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function buildWeb(): void {
+  const vite = join(repoDir, 'node_modules', 'vite', 'bin', 'vite.js');
+  const viteBin = existsSync(vite) ? vite : join(webDir, 'node_modules', 'vite', 'bin', 'vite.js');
+  console.log('[e2e] building the web app (set E2E_SKIP_BUILD=1 to reuse web/dist)');
+  const result = spawnSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
+    cwd: webDir,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+function backendBinary(): string {
+  const targetDir = process.env.CARGO_TARGET_DIR
+    ? resolve(repoDir, process.env.CARGO_TARGET_DIR)
+    : join(repoDir, 'target');
+  const binary = join(targetDir, 'debug', 'companion');
+  if (!existsSync(binary)) {
+    throw new Error(
+      `Backend binary not found at ${binary}. Build it first: cargo build -p backend ` +
+        '(the suite honours CARGO_TARGET_DIR).',
+    );
+  }
+  return binary;
+}
+
+async function waitForHealth(baseURL: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`Backend exited with code ${child.exitCode}:\n${await tail(logFile)}`);
+    }
+    try {
+      const response = await fetch(`${baseURL}/api/health`);
+      if (response.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Backend did not answer /api/health in time:\n${await tail(logFile)}`);
+}
+
+async function tail(file: string, lines = 40): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (process.env.E2E_SKIP_BUILD !== '1') buildWeb();
+  if (!existsSync(join(webDir, 'dist', 'index.html'))) throw new Error('web/dist is missing: build the web app');
+
+  const binary = backendBinary();
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'companion-e2e-'));
+  const logFile = join(dataDir, 'server.log');
+  const log = createWriteStream(logFile);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    BIND_ADDRESS: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_DIR: join(webDir, 'dist'),
+    CONTENT_DIR: join(repoDir, 'content'),
+    RUST_LOG: process.env.RUST_LOG ?? 'warn',
+  };
+  // A fresh embedded database in the temporary data folder.
+  delete env.DATABASE_URL;
+
+  const child = spawn(binary, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(baseURL, child, logFile);
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+  console.log(`[e2e] backend ready at ${baseURL} (data in ${dataDir})`);
+  project.provide('baseURL', baseURL);
+
+  return async () => {
+    await stop(child);
+    log.end();
+    if (process.env.E2E_KEEP_DATA === '1') console.log(`[e2e] kept ${dataDir}`);
+    else await rm(dataDir, { recursive: true, force: true });
+  };
+}

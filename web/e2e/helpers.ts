@@ -1,0 +1,90 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+/** Debian's Chromium; the test tool's own browser download is not available. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const VIEWPORT = { width: 400, height: 860 };
+
+export const PASSWORD = 'Companion-2026';
+
+/** The demo accounts every suite relies on. */
+export const ACCOUNTS = {
+  anna: { email: 'anna.rossi@example.com', firstName: 'Anna' },
+  john: { email: 'john.miller@example.com', firstName: 'John' },
+  marco: { email: 'new.user@example.com', firstName: 'Marco' },
+  admin: { email: 'admin@example.com', firstName: 'Admin' },
+  auditor: { email: 'auditor@example.com', firstName: 'Audrey' },
+} as const;
+export type AccountName = keyof typeof ACCOUNTS;
+
+export function baseURL(): string {
+  return inject('baseURL');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** A page in a fresh context (empty storage), 400 x 860, aimed at the test backend. */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: baseURL() });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** Waits until the start-up splash screen is gone. */
+export async function waitForSplash(page: Page): Promise<void> {
+  await page.locator('[data-testid="splash"]').waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** Opens an app path as a fresh load and waits for the splash to go. */
+export async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForSplash(page);
+}
+
+/** Waits until the URL path is `path` (query ignored). */
+export async function waitForPath(page: Page, path: string, timeout = 15_000): Promise<void> {
+  await page.waitForURL((url) => url.pathname === path, { timeout });
+}
+
+export function currentPath(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** Steps 1 and 2 of the login screen with a password account; does not wait for the landing page. */
+export async function submitLogin(page: Page, email: string, password = PASSWORD): Promise<void> {
+  if (currentPath(page) !== '/login') await open(page, '/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('Step 2/2').waitFor();
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in as a demo account and waits for the landing path. */
+export async function loginAs(page: Page, account: AccountName, landing = '/home'): Promise<void> {
+  await submitLogin(page, ACCOUNTS[account].email);
+  await waitForPath(page, landing);
+}
+
+/** Text of the visible toasts. */
+export async function toastTexts(page: Page): Promise<string[]> {
+  return page.locator('[data-tone]').allInnerTexts();
+}
+
+/** Waits for a toast with exactly this text. */
+export async function waitForToast(page: Page, text: string): Promise<void> {
+  await page.locator('[data-tone]', { hasText: text }).first().waitFor();
+}

@@ -1,0 +1,78 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { ACCOUNTS, launchBrowser, loginAs, newPage, open, submitLogin, waitForPath } from './helpers';
+
+/** Screenshots at 400 px for visual review: set E2E_SHOTS_DIR to take them. */
+const shotsDir = process.env.E2E_SHOTS_DIR;
+
+describe.skipIf(!shotsDir)('screenshots', () => {
+  let browser: Browser;
+  const dir = shotsDir ?? '';
+
+  beforeAll(async () => {
+    await mkdir(dir, { recursive: true });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('login, home, menu, privacy', async () => {
+    const { context, page } = await newPage(browser);
+    await open(page, '/login');
+    await page.screenshot({ path: join(dir, 'login-step1.png') });
+    await page.getByLabel('E-mail').fill(ACCOUNTS.anna.email);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.screenshot({ path: join(dir, 'login-step2.png') });
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByLabel('E-mail').fill('someone@sso.example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Login with Azure' }).waitFor();
+    await page.screenshot({ path: join(dir, 'login-sso.png') });
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByLabel('E-mail').fill(ACCOUNTS.anna.email);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('[data-tone]').first().waitFor();
+    await page.screenshot({ path: join(dir, 'login-failed.png') });
+
+    await open(page, '/login');
+    await loginAs(page, 'anna');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, 'home.png') });
+    await open(page, '/menu');
+    await page.screenshot({ path: join(dir, 'menu.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Support' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, 'support.png') });
+    await open(page, '/documents');
+    await page.screenshot({ path: join(dir, 'documents.png') });
+    await open(page, '/privacy');
+    await page.screenshot({ path: join(dir, 'privacy.png') });
+    await context.close();
+  });
+
+  it('splash, terms and onboarding', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/login');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(dir, 'splash.png') });
+    await submitLogin(page, ACCOUNTS.marco.email);
+    await waitForPath(page, '/terms');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(dir, 'terms.png') });
+    await page.getByText('I accept the terms and conditions').click();
+    await page.screenshot({ path: join(dir, 'terms-accepted.png') });
+    await page.screenshot({ path: join(dir, 'terms-full.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await waitForPath(page, '/onboarding');
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(dir, 'onboarding.png') });
+    await context.close();
+  });
+});
