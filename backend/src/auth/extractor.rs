@@ -1,0 +1,58 @@
+//! The `AuthUser` extractor: a request is signed in when it carries a valid bearer token.
+
+use axum::extract::FromRequestParts;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+
+use crate::error::AppError;
+use crate::state::AppState;
+
+/// The signed-in caller. Extracting it fails with 401 for a missing, expired or forged token.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub id: String,
+    pub role: String,
+}
+
+impl AuthUser {
+    pub fn is_admin(&self) -> bool {
+        self.role == "admin"
+    }
+    pub fn is_auditor(&self) -> bool {
+        self.role == "auditor"
+    }
+}
+
+/// The bearer token of a request, if any.
+pub fn bearer_token(parts: &Parts) -> Option<&str> {
+    parts
+        .headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token =
+            bearer_token(parts).ok_or_else(|| AppError::Unauthorized("Please sign in".into()))?;
+        let claims = state
+            .jwt
+            .verify(token)
+            .map_err(|e| AppError::Unauthorized(e.to_string()))?;
+        Ok(AuthUser {
+            id: claims.sub,
+            role: claims.role,
+        })
+    }
+}

@@ -1,0 +1,358 @@
+//! Spec section 7 "Session and user": domain check, sign-in, session restore, user data, terms,
+//! onboarding and device registration.
+
+use axum::extract::State;
+use axum::routing::{get, post};
+use axum::Router;
+use projections::{now_ms, on_db};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::extractor::AuthUser;
+use super::password;
+use crate::error::{AppError, AppJson, AppQuery, AppResult};
+use crate::state::AppState;
+use crate::users::{self, User, UserData};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/users/check-domain-new", get(check_domain))
+        .route("/users/login", post(login))
+        .route("/users/welcome", post(welcome))
+        .route("/users/get-data", get(get_data))
+        .route("/users/accept-terms", get(accept_terms))
+        .route(
+            "/users/onboarding",
+            get(onboarding_slides).post(onboarding_done),
+        )
+        .route("/users/register-device", post(register_device))
+}
+
+const MAX_EMAIL_LEN: usize = 254;
+const MAX_PASSWORD_LEN: usize = 1024;
+
+#[derive(Deserialize, IntoParams)]
+pub struct CheckDomainQuery {
+    pub email: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CheckDomainResponse {
+    /// True when the e-mail's domain signs in through single sign-on.
+    pub azure: bool,
+    /// The single sign-on provider to open (`/users/login-azure-{source}`), when `azure`.
+    pub source: Option<String>,
+}
+
+/// The domain part of a plausible e-mail address.
+fn email_domain(email: &str) -> Option<&str> {
+    let (local, domain) = email.trim().rsplit_once('@')?;
+    (!local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.'))
+    .then_some(domain)
+}
+
+fn valid_email(raw: Option<&str>) -> AppResult<String> {
+    let email = raw.map(str::trim).unwrap_or_default();
+    if email.is_empty() {
+        return Err(AppError::bad_request("The e-mail is required"));
+    }
+    if email.len() > MAX_EMAIL_LEN
+        || email_domain(email).is_none()
+        || email.chars().any(char::is_whitespace)
+    {
+        return Err(AppError::bad_request("Enter a valid e-mail address"));
+    }
+    Ok(users::normalise_email(email))
+}
+
+/// Tells whether an e-mail signs in with a password or through single sign-on.
+#[utoipa::path(get, path = "/api/users/check-domain-new", params(CheckDomainQuery), tag = "session",
+    responses((status = 200, body = CheckDomainResponse), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn check_domain(
+    State(state): State<AppState>,
+    AppQuery(query): AppQuery<CheckDomainQuery>,
+) -> AppResult<AppJson<CheckDomainResponse>> {
+    let email = valid_email(query.email.as_deref())?;
+    let domain = email_domain(&email).unwrap_or_default();
+    let azure = state
+        .config
+        .sso_domains
+        .iter()
+        .any(|d| d.trim().eq_ignore_ascii_case(domain));
+    Ok(AppJson(CheckDomainResponse {
+        azure,
+        source: azure.then(|| "azure".to_string()),
+    }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LoginRequest {
+    pub username: Option<String>,
+    pub password: Option<String>,
+}
+
+/// What sign-in and session restore answer.
+#[derive(Serialize, ToSchema)]
+pub struct SessionResponse {
+    pub user: UserData,
+    /// True when the terms must be accepted before anything else.
+    pub need_accept_terms: bool,
+    /// True when the onboarding slides must be shown.
+    pub onboarding: bool,
+    /// True when a device with a push id is registered for this user.
+    pub push: bool,
+    /// An app update the user has not seen yet.
+    pub update_id: Option<i64>,
+    /// The session token; replaces the one the app holds.
+    pub jwt: String,
+}
+
+pub async fn session_response(state: &AppState, user: &User) -> AppResult<SessionResponse> {
+    let push: Option<i64> = on_db!(&state.db, pool => sqlx::query_scalar(
+        "select count(*) from devices where user_id = $1 and push_id is not null and push_id <> ''")
+        .bind(&user.id).fetch_optional(pool).await)?;
+    Ok(SessionResponse {
+        user: user.data(),
+        need_accept_terms: user.terms_accepted_at.is_none(),
+        onboarding: user.onboarding_done_at.is_none(),
+        push: push.unwrap_or(0) > 0,
+        update_id: crate::updates_hook::pending_update_id(state, &user.id).await?,
+        jwt: state.jwt.issue(&user.id, &user.role)?,
+    })
+}
+
+const LOGIN_FAILED: &str = "Login failed";
+
+/// Signs in with e-mail and password.
+#[utoipa::path(post, path = "/api/users/login", request_body = LoginRequest, tag = "session",
+    responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn login(
+    State(state): State<AppState>,
+    AppJson(body): AppJson<LoginRequest>,
+) -> AppResult<AppJson<SessionResponse>> {
+    let email = valid_email(body.username.as_deref())?;
+    let password = body.password.unwrap_or_default();
+    if password.is_empty() {
+        return Err(AppError::bad_request("The password is required"));
+    }
+    if password.len() > MAX_PASSWORD_LEN {
+        return Err(AppError::bad_request("The password is too long"));
+    }
+    check_not_throttled(&state, &email).await?;
+
+    let user = users::find_by_email(&state.db, &email).await?;
+    let stored = user
+        .as_ref()
+        .and_then(|u| u.password_hash.clone())
+        .unwrap_or_else(|| password::DUMMY_HASH.clone());
+    let matches = password::verify(password, stored).await?;
+    match user {
+        Some(user) if matches && user.password_hash.is_some() => {
+            clear_failures(&state, &email).await?;
+            Ok(AppJson(session_response(&state, &user).await?))
+        }
+        _ => {
+            record_failure(&state, &email).await?;
+            tracing::info!(email = %email, "failed sign-in");
+            Err(AppError::Unauthorized(LOGIN_FAILED.into()))
+        }
+    }
+}
+
+async fn check_not_throttled(state: &AppState, email: &str) -> AppResult<()> {
+    let window_start = now_ms() - state.config.login_window_seconds * 1000;
+    let failures: Option<i64> = on_db!(&state.db, pool => sqlx::query_scalar(
+        "select cast(failures as bigint) from login_failures where email = $1 and window_started_at >= $2")
+        .bind(email).bind(window_start).fetch_optional(pool).await)?;
+    if failures.unwrap_or(0) >= state.config.login_max_failures {
+        return Err(AppError::TooManyRequests(
+            "Too many failed sign-in attempts. Try again in a few minutes.".into(),
+        ));
+    }
+    Ok(())
+}
+
+async fn record_failure(state: &AppState, email: &str) -> AppResult<()> {
+    let now = now_ms();
+    let window_start = now - state.config.login_window_seconds * 1000;
+    on_db!(&state.db, pool => sqlx::query(
+        "insert into login_failures (email, failures, window_started_at) values ($1, 1, $2)
+         on conflict (email) do update set
+           failures = case when login_failures.window_started_at < $3 then 1 else login_failures.failures + 1 end,
+           window_started_at = case when login_failures.window_started_at < $3 then $2 else login_failures.window_started_at end")
+        .bind(email).bind(now).bind(window_start).execute(pool).await.map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+async fn clear_failures(state: &AppState, email: &str) -> AppResult<()> {
+    on_db!(&state.db, pool => sqlx::query("delete from login_failures where email = $1")
+        .bind(email).execute(pool).await.map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+async fn current_user(state: &AppState, auth: &AuthUser) -> AppResult<User> {
+    users::find_by_id(&state.db, &auth.id)
+        .await?
+        .ok_or_else(|| AppError::Unauthorized("Please sign in".into()))
+}
+
+/// Restores a session from a stored token and hands out a fresh one.
+#[utoipa::path(post, path = "/api/users/welcome", tag = "session", security(("bearer" = [])),
+    responses((status = 200, body = SessionResponse), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn welcome(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<SessionResponse>> {
+    let user = current_user(&state, &auth).await?;
+    Ok(AppJson(session_response(&state, &user).await?))
+}
+
+/// The signed-in user's data.
+#[utoipa::path(get, path = "/api/users/get-data", tag = "session", security(("bearer" = [])),
+    responses((status = 200, body = UserData), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn get_data(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<UserData>> {
+    Ok(AppJson(current_user(&state, &auth).await?.data()))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ResultResponse {
+    pub result: bool,
+}
+
+/// Records that the user accepted the terms and conditions.
+#[utoipa::path(get, path = "/api/users/accept-terms", tag = "session", security(("bearer" = [])),
+    responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn accept_terms(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ResultResponse>> {
+    let user = current_user(&state, &auth).await?;
+    users::set_terms_accepted(&state.db, &user.id).await?;
+    Ok(AppJson(ResultResponse { result: true }))
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Clone)]
+pub struct Slide {
+    pub image: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OnboardingResponse {
+    pub slides: Vec<Slide>,
+}
+
+/// The onboarding slides (from `content/onboarding/slides.json`).
+#[utoipa::path(get, path = "/api/users/onboarding", tag = "session", security(("bearer" = [])),
+    responses((status = 200, body = OnboardingResponse), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn onboarding_slides(
+    State(state): State<AppState>,
+    _auth: AuthUser,
+) -> AppResult<AppJson<OnboardingResponse>> {
+    let path = state
+        .config
+        .content_dir
+        .join("onboarding")
+        .join("slides.json");
+    let slides = match tokio::fs::read(&path).await {
+        Ok(bytes) => {
+            #[derive(Deserialize)]
+            #[serde(untagged)]
+            enum SlidesFile {
+                Wrapped { slides: Vec<Slide> },
+                Bare(Vec<Slide>),
+            }
+            match serde_json::from_slice::<SlidesFile>(&bytes) {
+                Ok(SlidesFile::Wrapped { slides }) | Ok(SlidesFile::Bare(slides)) => slides,
+                Err(e) => {
+                    return Err(AppError::Internal(anyhow::anyhow!(
+                        "{}: {e}",
+                        path.display()
+                    )));
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => {
+            return Err(AppError::Internal(
+                anyhow::Error::new(e).context("reading slides"),
+            ))
+        }
+    };
+    Ok(AppJson(OnboardingResponse { slides }))
+}
+
+/// Records that the user went through the onboarding slides.
+#[utoipa::path(post, path = "/api/users/onboarding", tag = "session", security(("bearer" = [])),
+    responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn onboarding_done(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ResultResponse>> {
+    let user = current_user(&state, &auth).await?;
+    users::set_onboarding_done(&state.db, &user.id).await?;
+    Ok(AppJson(ResultResponse { result: true }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct DeviceRequest {
+    pub push_id: Option<String>,
+    pub os: Option<String>,
+    pub uuid: Option<String>,
+    pub app_version: Option<String>,
+    pub browser: Option<String>,
+    pub device: Option<String>,
+}
+
+const MAX_DEVICE_FIELD_LEN: usize = 512;
+
+/// Registers the device the app runs on (for push notifications).
+#[utoipa::path(post, path = "/api/users/register-device", request_body = DeviceRequest, tag = "session",
+    security(("bearer" = [])),
+    responses((status = 200, body = ResultResponse), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody)))]
+pub async fn register_device(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<DeviceRequest>,
+) -> AppResult<AppJson<ResultResponse>> {
+    let fields = [
+        &body.push_id,
+        &body.os,
+        &body.uuid,
+        &body.app_version,
+        &body.browser,
+        &body.device,
+    ];
+    if fields
+        .iter()
+        .any(|f| f.as_ref().is_some_and(|v| v.len() > MAX_DEVICE_FIELD_LEN))
+    {
+        return Err(AppError::bad_request(format!(
+            "Device fields must be at most {MAX_DEVICE_FIELD_LEN} characters"
+        )));
+    }
+    let user = current_user(&state, &auth).await?;
+    let _guard = state.db.write_guard().await;
+    on_db!(&state.db, pool => async {
+        let mut tx = pool.begin().await?;
+        // One row per device: a re-registration replaces the earlier one.
+        if let Some(uuid) = body.uuid.as_deref().filter(|u| !u.is_empty()) {
+            sqlx::query("delete from devices where user_id = $1 and uuid = $2")
+                .bind(&user.id).bind(uuid).execute(&mut *tx).await?;
+        }
+        sqlx::query("insert into devices (user_id, push_id, os, uuid, app_version, browser, device, registered_at)
+                     values ($1, $2, $3, $4, $5, $6, $7, $8)")
+            .bind(&user.id).bind(&body.push_id).bind(&body.os).bind(&body.uuid)
+            .bind(&body.app_version).bind(&body.browser).bind(&body.device).bind(now_ms())
+            .execute(&mut *tx).await?;
+        tx.commit().await
+    }.await)?;
+    Ok(AppJson(ResultResponse { result: true }))
+}

@@ -1,0 +1,110 @@
+//! Server configuration, read from the environment (and flags) once at start-up.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser};
+
+/// Everything `companion serve` can be told. Each flag has an environment variable of the same
+/// meaning, which is how the README and the tests set them.
+#[derive(Debug, Clone, Args)]
+pub struct Config {
+    /// TCP port of the HTTP server (web app, API and WebSocket on one origin). 0 picks a free one.
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    pub port: u16,
+
+    /// Address to bind.
+    #[arg(long, env = "BIND_ADDRESS", default_value = "0.0.0.0")]
+    pub bind_address: String,
+
+    /// `postgres://...` for PostgreSQL; unset means an embedded SQLite file in `DATA_DIR`.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+
+    /// Folder for the SQLite file, uploaded files and the generated signing secret.
+    #[arg(long, env = "DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// Secret that signs session tokens; generated and kept in `DATA_DIR` when unset.
+    #[arg(long, env = "JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<String>,
+
+    /// Lifetime of a session token, in seconds.
+    #[arg(long, env = "JWT_TTL_SECONDS", default_value_t = 7 * 24 * 3600)]
+    pub jwt_ttl_seconds: i64,
+
+    /// The built web app, served at `/`.
+    #[arg(long, env = "WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+
+    /// Demo and reference content loaded on first start; `media/` under it is served at `/media`.
+    #[arg(long, env = "CONTENT_DIR", default_value = "content")]
+    pub content_dir: PathBuf,
+
+    /// Failed sign-ins allowed per e-mail within `LOGIN_WINDOW_SECONDS` before 429.
+    #[arg(long, env = "LOGIN_MAX_FAILURES", default_value_t = 5)]
+    pub login_max_failures: i64,
+
+    #[arg(long, env = "LOGIN_WINDOW_SECONDS", default_value_t = 900)]
+    pub login_window_seconds: i64,
+
+    /// E-mail domains whose users sign in through single sign-on (comma separated).
+    #[arg(
+        long,
+        env = "SSO_DOMAINS",
+        default_value = "sso.example.com",
+        value_delimiter = ','
+    )]
+    pub sso_domains: Vec<String>,
+
+    /// OpenID Connect issuer of the single sign-on provider (discovery at
+    /// `{issuer}/.well-known/openid-configuration`). Unset: single sign-on answers 503.
+    #[arg(long, env = "OIDC_ISSUER")]
+    pub oidc_issuer: Option<String>,
+
+    #[arg(long, env = "OIDC_CLIENT_ID", default_value = "companion")]
+    pub oidc_client_id: String,
+
+    #[arg(long, env = "OIDC_CLIENT_SECRET", hide_env_values = true)]
+    pub oidc_client_secret: Option<String>,
+
+    /// Public address of this server, used to build the single sign-on redirect address.
+    #[arg(long, env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
+}
+
+impl Config {
+    /// The database address to use: `DATABASE_URL`, or the SQLite file in the data folder.
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) if !url.is_empty() => url.clone(),
+            _ => format!("sqlite://{}", self.data_dir.join("companion.db").display()),
+        }
+    }
+
+    pub fn public_url(&self, port: u16) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://localhost:{port}"))
+            .trim_end_matches('/')
+            .to_string()
+    }
+}
+
+#[derive(Parser)]
+struct ConfigOnly {
+    #[command(flatten)]
+    config: Config,
+}
+
+impl Config {
+    /// The configuration from the environment and these flags (tests use it with no flags).
+    pub fn from_env_and_args<I, T>(args: I) -> Result<Config, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let args = std::iter::once(std::ffi::OsString::from("companion"))
+            .chain(args.into_iter().map(Into::into));
+        ConfigOnly::try_parse_from(args).map(|c| c.config)
+    }
+}

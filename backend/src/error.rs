@@ -1,0 +1,136 @@
+//! The API's one error type and its mapping to HTTP.
+//!
+//! Clients always get `{"message": "..."}` with the right status. Unexpected failures become an
+//! opaque 500 while their cause is logged inside the request's span.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: the request is malformed or breaks a rule; the message says which.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: no valid session; the app signs out and asks to sign in again.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: signed in, but not allowed to do this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: nothing with that id (or nothing this user may see).
+    #[error("{0}")]
+    NotFound(String),
+    /// 409: a concurrent change won; nothing was applied.
+    #[error("{0}")]
+    Conflict(String),
+    /// 413: the body is larger than allowed.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// 415: the uploaded file is not of an accepted type.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 429: too many attempts; try again later.
+    #[error("{0}")]
+    TooManyRequests(String),
+    /// 503: a dependency (e.g. the single sign-on provider) is not configured or unreachable.
+    #[error("{0}")]
+    Unavailable(String),
+    /// 500: anything unexpected; the cause is logged, the client sees a generic message.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+pub type AppResult<T> = Result<T, AppError>;
+
+impl AppError {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::BadRequest(message.into())
+    }
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::NotFound(message.into())
+    }
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::Forbidden(message.into())
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(anyhow::Error::new(err).context("database"))
+    }
+}
+
+/// The JSON body of every error response.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub message: String,
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = match &self {
+            Self::Internal(cause) => {
+                tracing::error!(error = ?cause, "request failed");
+                "An error occurred while getting all the informations".to_string()
+            }
+            other => other.to_string(),
+        };
+        (status, Json(ErrorBody { message })).into_response()
+    }
+}
+
+impl From<JsonRejection> for AppError {
+    fn from(rejection: JsonRejection) -> Self {
+        match rejection {
+            JsonRejection::BytesRejection(_) => {
+                Self::PayloadTooLarge("The request body is too large".into())
+            }
+            JsonRejection::MissingJsonContentType(_) => {
+                Self::bad_request("The request body must be JSON (Content-Type: application/json)")
+            }
+            other => Self::bad_request(format!("Invalid request body: {}", other.body_text())),
+        }
+    }
+}
+
+impl From<QueryRejection> for AppError {
+    fn from(rejection: QueryRejection) -> Self {
+        Self::bad_request(format!("Invalid query: {}", rejection.body_text()))
+    }
+}
+
+/// `Json` whose rejections answer in the API's error shape.
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub struct AppJson<T>(pub T);
+
+impl<T: Serialize> IntoResponse for AppJson<T> {
+    fn into_response(self) -> Response {
+        Json(self.0).into_response()
+    }
+}
+
+/// `Query` whose rejections answer in the API's error shape.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(AppError))]
+pub struct AppQuery<T>(pub T);

@@ -1,0 +1,100 @@
+//! The companion app's server: an axum HTTP API, the web app and the realtime channel on one
+//! origin, over SQLite (embedded default) or PostgreSQL.
+//!
+//! Layout:
+//! - [`config`] - what `companion serve` reads from the environment.
+//! - [`http`] - the router; each feature module exposes its own `router()`.
+//! - [`auth`] - sign-in, tokens, the `AuthUser` extractor, single sign-on.
+//! - [`users`] - the accounts.
+//! - [`error`] - the one error type and its mapping to HTTP.
+//! - [`seed`] - demo accounts and content loaded on first start.
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod http;
+pub mod openapi;
+pub mod seed;
+pub mod state;
+pub mod updates_hook;
+pub mod users;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use projections::Db;
+use tokio::net::TcpListener;
+
+pub use config::Config;
+pub use state::AppState;
+
+/// Connects to the database, applies migrations, loads demo data on first start, and returns the
+/// state the server runs on.
+pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("creating data folder {}", config.data_dir.display()))?;
+    let db = Db::connect(&config.database_url())
+        .await
+        .context("connecting to the database")?;
+    let secret = auth::jwt::JwtKeys::load_or_generate_secret(
+        config.jwt_secret.as_deref(),
+        &config.data_dir,
+    )?;
+    let jwt = auth::jwt::JwtKeys::new(&secret, config.jwt_ttl_seconds);
+    let created = seed::demo_accounts(&db)
+        .await
+        .context("creating demo accounts")?;
+    if created > 0 {
+        tracing::info!(created, "demo accounts created");
+    }
+    Ok(AppState {
+        db,
+        config: Arc::new(config),
+        jwt,
+        sso: Arc::new(auth::sso::Sso::default()),
+    })
+}
+
+/// A server bound to its port, ready to run.
+pub struct Server {
+    pub addr: SocketAddr,
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Server {
+    pub async fn bind(config: Config) -> anyhow::Result<Server> {
+        let listener = TcpListener::bind((config.bind_address.as_str(), config.port))
+            .await
+            .with_context(|| format!("binding {}:{}", config.bind_address, config.port))?;
+        let addr = listener.local_addr()?;
+        let mut config = config;
+        // With port 0 the real port is known only now; links built from it must use it.
+        config.port = addr.port();
+        let state = prepare(config).await?;
+        Ok(Server {
+            addr,
+            listener,
+            state,
+        })
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `shutdown` completes.
+    pub async fn run(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let app = http::router(self.state.clone());
+        axum::serve(self.listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .context("serving")?;
+        self.state.db.close().await;
+        Ok(())
+    }
+}

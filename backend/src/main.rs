@@ -1,0 +1,36 @@
+//! `companion`: the server and its administration commands.
+
+use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
+
+use backend::{http, Config, Server};
+
+#[derive(Parser)]
+#[command(name = "companion", about = "The companion app server", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serves the web app, the API and the realtime channel.
+    Serve(Config),
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info")),
+        )
+        .init();
+    match Cli::parse().command {
+        Command::Serve(config) => {
+            let server = Server::bind(config).await?;
+            tracing::info!("listening on http://{}", server.addr);
+            server.run(http::shutdown_signal()).await
+        }
+    }
+}

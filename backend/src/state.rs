@@ -1,0 +1,17 @@
+//! What every handler can reach.
+
+use std::sync::Arc;
+
+use projections::Db;
+
+use crate::auth::jwt::JwtKeys;
+use crate::auth::sso::Sso;
+use crate::config::Config;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub jwt: JwtKeys,
+    pub sso: Arc<Sso>,
+}

@@ -1,0 +1,246 @@
+use std::sync::Once;
+
+use backend::{AppState, Config, Server};
+use reqwest::{Response, StatusCode};
+use serde_json::{json, Value};
+use tokio::sync::oneshot;
+
+pub const PASSWORD: &str = "Companion-2026";
+pub const ANNA: &str = "anna.rossi@example.com";
+pub const JOHN: &str = "john.miller@example.com";
+pub const MARCO: &str = "new.user@example.com";
+pub const ADMIN: &str = "admin@example.com";
+pub const AUDITOR: &str = "auditor@example.com";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs each test body once on SQLite and once on PostgreSQL (`name::sqlite`, `name::postgres`).
+#[macro_export]
+macro_rules! both_dbs {
+    ($(async fn $name:ident($app:ident) $body:block)*) => {
+        $(
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+                #[allow(unused_imports)]
+                use $crate::helpers::*;
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    let $app = $crate::helpers::spawn_app($crate::helpers::Engine::Sqlite).await.expect("sqlite app");
+                    $body
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    let Some($app) = $crate::helpers::spawn_app($crate::helpers::Engine::Postgres).await else { return };
+                    $body
+                }
+            }
+        )*
+    };
+}
+
+/// A running server and a client for it. Dropping it stops the server and drops its database.
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub state: AppState,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<()>>,
+    pg_database: Option<(String, String)>,
+    _data_dir: tempfile::TempDir,
+}
+
+fn admin_pg_url() -> String {
+    std::env::var("TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+fn with_database(url: &str, database: &str) -> String {
+    let mut parsed = url::Url::parse(url).expect("TEST_DATABASE_URL is a URL");
+    parsed.set_path(&format!("/{database}"));
+    parsed.to_string()
+}
+
+static PG_SKIP_WARNING: Once = Once::new();
+
+async fn create_pg_database() -> Option<(String, String)> {
+    use sqlx::Connection;
+    let admin = admin_pg_url();
+    let mut conn = match sqlx::PgConnection::connect(&admin).await {
+        Ok(c) => c,
+        Err(e) => {
+            PG_SKIP_WARNING.call_once(|| {
+                eprintln!("\n!!! PostgreSQL is not reachable at {admin} ({e}): PostgreSQL tests are SKIPPED !!!\n");
+            });
+            return None;
+        }
+    };
+    let name = format!("companion_test_{}", uuid::Uuid::new_v4().simple());
+    sqlx::query(&format!("create database {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create test database");
+    Some((admin, name))
+}
+
+pub fn test_config(data_dir: &std::path::Path) -> Config {
+    let mut config = Config::from_env_and_args(Vec::<String>::new()).expect("default config");
+    config.port = 0;
+    config.bind_address = "127.0.0.1".into();
+    config.data_dir = data_dir.to_path_buf();
+    config.database_url = None;
+    config.jwt_secret = Some("test-secret-test-secret-test-secret-0123".into());
+    config.content_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into();
+    config.web_dir = data_dir.join("web");
+    config.oidc_issuer = None;
+    config.public_url = None;
+    config
+}
+
+pub async fn spawn_app(engine: Engine) -> Option<TestApp> {
+    spawn_app_with(engine, |_| {}).await
+}
+
+pub async fn spawn_app_with(engine: Engine, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let mut config = test_config(data_dir.path());
+    let pg_database = match engine {
+        Engine::Sqlite => None,
+        Engine::Postgres => {
+            let (admin, name) = create_pg_database().await?;
+            config.database_url = Some(with_database(&admin, &name));
+            Some((admin, name))
+        }
+    };
+    adjust(&mut config);
+    let server = Server::bind(config).await.expect("server starts");
+    let base = format!("http://{}", server.addr);
+    let state = server.state().clone();
+    let (tx, rx) = oneshot::channel::<()>();
+    let handle = tokio::spawn(async move {
+        server
+            .run(async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("server runs");
+    });
+    Some(TestApp {
+        base,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client"),
+        state,
+        shutdown: Some(tx),
+        server: Some(handle),
+        pg_database,
+        _data_dir: data_dir,
+    })
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(handle) = self.server.take() {
+            handle.abort();
+        }
+        if let Some((admin, name)) = self.pg_database.take() {
+            // Drop runs outside async; a short-lived runtime on its own thread removes the database.
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime");
+                rt.block_on(async move {
+                    use sqlx::Connection;
+                    if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
+                        let _ =
+                            sqlx::query(&format!("drop database if exists {name} with (force)"))
+                                .execute(&mut conn)
+                                .await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/api{}", self.base, path)
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Response {
+        let mut req = self.client.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn post_json(&self, path: &str, token: Option<&str>, body: &Value) -> Response {
+        let mut req = self.client.post(self.url(path)).json(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        content_type: &str,
+        body: impl Into<reqwest::Body>,
+    ) -> Response {
+        let mut req = self
+            .client
+            .post(self.url(path))
+            .header(reqwest::header::CONTENT_TYPE, content_type)
+            .body(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
+    pub async fn login_response(&self, email: &str, password: &str) -> Response {
+        self.post_json(
+            "/users/login",
+            None,
+            &json!({ "username": email, "password": password }),
+        )
+        .await
+    }
+
+    /// Signs in a demo account and returns its token.
+    pub async fn token(&self, email: &str) -> String {
+        let res = self.login_response(email, PASSWORD).await;
+        assert_eq!(res.status(), StatusCode::OK, "login of {email}");
+        let body: Value = res.json().await.expect("json");
+        body["jwt"].as_str().expect("jwt").to_string()
+    }
+}
+
+/// Reads a response as `(status, json)`, asserting that errors carry a message.
+pub async fn json_of(res: Response) -> (StatusCode, Value) {
+    let status = res.status();
+    let body: Value = res.json().await.unwrap_or(Value::Null);
+    if !status.is_success() {
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "error responses carry a message, got {status} {body}"
+        );
+    }
+    (status, body)
+}

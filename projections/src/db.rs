@@ -1,0 +1,120 @@
+//! One handle over the two supported databases.
+//!
+//! SQL in this project is written once, in a dialect both engines accept (`$1` placeholders,
+//! `bigint` milliseconds for times, text for JSON), and run through [`on_db!`], which expands the
+//! same code for the SQLite pool and for the PostgreSQL pool.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{PgPool, SqlitePool};
+use tokio::sync::{Mutex, MutexGuard};
+
+/// Runs the same block against whichever pool the [`Db`] holds.
+///
+/// ```ignore
+/// let n: i64 = on_db!(&db, pool => sqlx::query_scalar("select count(*) from users").fetch_one(pool).await)?;
+/// ```
+#[macro_export]
+macro_rules! on_db {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Sqlite { pool: $pool, .. } => $body,
+            $crate::db::Db::Postgres { pool: $pool } => $body,
+        }
+    };
+}
+
+/// Which engine a [`Db`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DbKind {
+    Sqlite,
+    Postgres,
+}
+
+/// A connection pool to SQLite or PostgreSQL.
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite {
+        pool: SqlitePool,
+        /// SQLite allows one writer at a time; transactions that read before they write take
+        /// this lock first so they never fail with SQLITE_BUSY on upgrade.
+        write_lock: Arc<Mutex<()>>,
+    },
+    Postgres {
+        pool: PgPool,
+    },
+}
+
+/// Held while a write transaction runs; a no-op on PostgreSQL.
+pub struct WriteGuard<'a>(#[allow(dead_code)] Option<MutexGuard<'a, ()>>);
+
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
+impl Db {
+    /// Connects to `url` (`sqlite://path` or `postgres://...`) and applies the migrations.
+    pub async fn connect(url: &str) -> Result<Db, sqlx::Error> {
+        let db = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            let pool = PgPoolOptions::new()
+                .max_connections(32)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await?;
+            Db::Postgres { pool }
+        } else {
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true);
+            let pool = SqlitePoolOptions::new()
+                .max_connections(8)
+                .connect_with(options)
+                .await?;
+            Db::Sqlite {
+                pool,
+                write_lock: Arc::new(Mutex::new(())),
+            }
+        };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    async fn migrate(&self) -> Result<(), sqlx::Error> {
+        match self {
+            Db::Sqlite { pool, .. } => SQLITE_MIGRATOR.run(pool).await?,
+            Db::Postgres { pool } => POSTGRES_MIGRATOR.run(pool).await?,
+        }
+        Ok(())
+    }
+
+    pub fn kind(&self) -> DbKind {
+        match self {
+            Db::Sqlite { .. } => DbKind::Sqlite,
+            Db::Postgres { .. } => DbKind::Postgres,
+        }
+    }
+
+    /// Serialises writers on SQLite (see [`Db::Sqlite::write_lock`]).
+    pub async fn write_guard(&self) -> WriteGuard<'_> {
+        match self {
+            Db::Sqlite { write_lock, .. } => WriteGuard(Some(write_lock.lock().await)),
+            Db::Postgres { .. } => WriteGuard(None),
+        }
+    }
+
+    pub async fn close(&self) {
+        on_db!(self, pool => pool.close().await)
+    }
+}
+
+/// Milliseconds since the Unix epoch, the project's portable timestamp.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
