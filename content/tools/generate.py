@@ -653,6 +653,28 @@ def body_for(doc: dict, refs: list, ctx: dict) -> list[tuple[str, str]]:
                 B.append(("li", f'{d["title"]} - {", ".join(d["speakers"])}'))
             B.append(("h", "Faculty"))
             B += [("li", f'{s["name"]} ({s["country"]})') for s in obj["speakers"]]
+    elif re.search(r"visit report", title, re.I):
+        B += [("h", "Attendees"), ("li", "Head of orthopaedics, two consultants, theatre coordinator"), ("li", "Meridian area manager"),
+              ("h", "Discussion"),
+              ("p", f"{doc.get('subtitle') or 'Meeting'}. The team reviewed current cases, instrument availability and the training plan "
+                    "for the next quarter. Questions on implant sizes were answered on site."),
+              ("h", "Next steps"), ("li", "Send the surgical technique and the latest instructions for use."),
+              ("li", "Book a loan set for the first cases."), ("li", "Propose dates for a hands-on session.")]
+    elif re.search(r"pric|reimbursement", title, re.I):
+        B += [("p", f"{title}: {doc.get('subtitle') or ''}. Figures are illustrative and for demonstration only."),
+              ("h", "Tiers"), ("li", "Tier 1 - list price"), ("li", "Tier 2 - volume agreement, 5% below list"),
+              ("li", "Tier 3 - multi-year agreement, 9% below list"),
+              ("h", "Rules"), ("p", "Prices must not be shared outside the company. Quotes above tier 3 need approval of the country manager.")]
+    elif re.search(r"checklist|template", title, re.I):
+        B += [("p", f"{title}. {doc.get('subtitle') or ''}."), ("h", "Checklist")]
+        B += [("li", x) for x in ("Confirm the agenda and the attendees", "Check loan-set availability",
+                                   "Bring the latest surgical technique", "Update the account plan after the visit",
+                                   "File expenses within 30 days")]
+    elif re.search(r"plan\b|plan -|review", title, re.I):
+        B += [("p", f"{title}. {doc.get('subtitle') or ''}."),
+              ("h", "Objectives"), ("li", "Grow shoulder arthroplasty volume"), ("li", "Convert two accounts to the Veritas knee"),
+              ("h", "Actions"), ("li", "Quarterly business reviews"), ("li", "Courses for residents"), ("li", "Congress invitations"),
+              ("h", "Risks"), ("p", "Tender timing and competitor pricing.")]
     else:
         sub = doc.get("subtitle") or ""
         B += [("p", f"{title}. {sub}."),
