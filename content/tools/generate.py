@@ -67,7 +67,8 @@ def strip_html(s: str) -> str:
 CAPTION_KEYS = ("title", "name", "label")
 
 
-def collect_media(node, caption: str, out: dict) -> None:
+def collect_media(node, caption: str, out: dict, outer: str = "") -> None:
+    """out: path -> (caption, outer captions). Outer captions help choose the drawing (e.g. the product of a feature)."""
     if isinstance(node, dict):
         cap = caption
         # a tab wrapper {title, content} keeps the caption of its congress/training
@@ -77,14 +78,15 @@ def collect_media(node, caption: str, out: dict) -> None:
                 if isinstance(v, str) and v.strip():
                     cap = strip_html(v)
                     break
+        chain = f"{outer} {caption}" if cap != caption else outer
         for v in node.values():
-            collect_media(v, cap, out)
+            collect_media(v, cap, out, chain)
     elif isinstance(node, list):
         for v in node:
-            collect_media(v, caption, out)
+            collect_media(v, caption, out, outer)
     elif isinstance(node, str):
         for m in MEDIA_RE.findall(node):
-            out.setdefault(m, caption)
+            out.setdefault(m, (caption, outer))
 
 
 # ---------------------------------------------------------------------------
@@ -168,7 +170,7 @@ def scene(kind: str) -> str:
         pat = ('<defs><pattern id="h" width="34" height="34" patternUnits="userSpaceOnUse">'
                '<rect x="8" y="8" width="18" height="16" fill="#ffe9a8"/></pattern></defs>')
         return (f'{pat}<path d="M70 92 L150 40 L230 92 Z" fill="#ffffff55"/><rect x="80" y="92" width="140" height="208" fill="#ffffff40"/>'
-                '<rect x="84" y="102" width="136" height="150" fill="url(#h)"/><rect x="136" y="262" width="28" height="38" fill="#1b2a3a"/>')
+                '<rect x="82" y="102" width="136" height="150" fill="url(#h)"/><rect x="136" y="262" width="28" height="38" fill="#1b2a3a"/>')
     if kind == "person":
         return '<circle cx="150" cy="118" r="56" fill="#ffffff66"/><path d="M52 300 Q60 190 150 188 Q240 190 248 300 Z" fill="#ffffff55"/>'
     if kind == "video":
@@ -252,7 +254,7 @@ def initials(name: str) -> str:
     return (parts[0][0] + parts[-1][0]) if len(parts) > 1 else name[:2].upper()
 
 
-def svg_for(path: str, caption: str) -> str:
+def svg_for(path: str, caption: str, outer: str = "") -> str:
     folder = path.split("/")[2]
     name = path.rsplit("/", 1)[1]
     s = seed_of(path)
@@ -266,6 +268,8 @@ def svg_for(path: str, caption: str) -> str:
     cap = xml_escape(caption)
     label = kind_label(path)
     theme = theme_for(caption + " " + path)
+    if theme == "abstract" and folder in ("indepth", "products", "components"):
+        theme = theme_for(outer)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="{cap}">',
              '<defs>',
              f'<linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{c1}"/><stop offset="1" stop-color="{c2}"/></linearGradient>',
@@ -304,7 +308,7 @@ def svg_for(path: str, caption: str) -> str:
         pic = [implant("shoulder"), scene("phone"), scene("docs"), scene("calendar")][(n - 1) % 4]
     elif folder == "updates":
         n = int(re.findall(r"\d+", name)[-1]) if "preview" not in name else 0
-        pic = [scene("phone"), scene("docs"), scene("calendar"), scene("phone"), implant("knee")][n % 5]
+        pic = [scene("phone"), scene("docs"), scene("calendar"), scene("phone"), implant("knee")][(n - 1) % 5]
     elif folder in ("courses", "training", "activities") or (folder == "congresses" and theme == "abstract"):
         pic = implant(theme) if (theme != "abstract" and s % 3 == 0) else scene("lecture")
     else:
@@ -318,8 +322,8 @@ def svg_for(path: str, caption: str) -> str:
         scale, px, py = 0.8, (W - 240) / 2, 40
         tx, ty, fs, width, anchor = W / 2, 310, 26, 24, "middle"
     else:
-        scale, px, py = 1.35, W - 440 - (s % 30), (H - 405) / 2
-        tx, ty, fs, width, anchor = 40, 150, 38, 22, "start"
+        scale, px, py = 1.2, W - 375 - (s % 20), (H - 360) / 2
+        tx, ty, fs, width, anchor = 40, 150, 34, 20, "start"
     rot = (s % 31) - 15 if folder in ("products", "components", "indepth") else 0
     parts.append(f'<g transform="translate({px:.0f} {py:.0f}) scale({scale}) rotate({rot} 150 150)">{pic}</g>')
     lines = wrap(caption, width, 3)
@@ -724,11 +728,11 @@ def seed_files(nodes):
 
 def main() -> int:
     # images
-    media: dict[str, str] = {}
+    media: dict[str, tuple[str, str]] = {}
     for p in json_files():
         collect_media(load(str(p.relative_to(CONTENT))), "", media)
-    for path, caption in sorted(media.items()):
-        svg = svg_for(path, caption or "Meridian Orthopaedics")
+    for path, (caption, outer) in sorted(media.items()):
+        svg = svg_for(path, caption or "Meridian Orthopaedics", outer)
         write_if_changed(CONTENT / path.lstrip("/"), svg.encode("utf-8"))
 
     # documents
