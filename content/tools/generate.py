@@ -295,7 +295,7 @@ def svg_for(path: str, caption: str, outer: str = "") -> str:
 
     if folder in ("congresses", "training") and ("venue" in name or "booth" in name):
         pic = scene("venue")
-    elif "hotel" in name:
+    elif "hotel" in name and folder in ("congresses", "training"):
         pic = scene("hotel")
     elif "lunch" in name or "dinner" in name:
         pic = scene("food")
