@@ -213,6 +213,8 @@ def kind_label(path: str) -> str:
     name = path.rsplit("/", 1)[1][:-4]
     folder = path.split("/")[2]
     tokens = name.split("-")
+    if folder == "indepth":
+        return SECTION_LABELS.get(tokens[2], "") if len(tokens) > 2 else ""
     for t in tokens:
         if t in ("venue", "booth", "hotel", "lunch", "dinner", "intro", "poster", "banner", "photo"):
             return {"venue": "Venue", "booth": "Meridian booth", "hotel": "Hotel", "lunch": "Lunch", "dinner": "Dinner",
@@ -225,8 +227,6 @@ def kind_label(path: str) -> str:
             return "Video"
         if re.fullmatch(r"day\d+", t):
             return "Day " + t[3:]
-    if folder == "indepth" and len(tokens) > 2:
-        return SECTION_LABELS.get(tokens[2], "")
     return {"products": "", "components": "Component", "news": "News", "congresses": "Congress", "activities": "Activity",
             "training": "Sales training", "courses": "Medical education", "segments": "", "categories": "",
             "multimedia": "", "useful": "Useful link", "notifications": "", "updates": "", "people": "", "onboarding": ""}.get(folder, "")
