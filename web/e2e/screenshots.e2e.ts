@@ -45,7 +45,10 @@ describe.skipIf(!shotsDir)('screenshots', () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(dir, 'home.png') });
     await open(page, '/menu');
-    await page.screenshot({ path: join(dir, 'menu.png'), fullPage: true });
+    await page.screenshot({ path: join(dir, 'menu.png') });
+    await page.mouse.wheel(0, 800);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, 'menu-bottom.png') });
     await page.getByRole('button', { name: 'Support' }).click();
     await page.getByRole('dialog').waitFor();
     await page.waitForTimeout(300);
@@ -59,6 +62,12 @@ describe.skipIf(!shotsDir)('screenshots', () => {
 
   it('splash, terms and onboarding', async () => {
     const { context, page } = await newPage(browser);
+    // The demo user may have accepted the terms in an earlier suite: show the first-run flow anyway.
+    await page.route('**/api/users/login', async (route) => {
+      const response = await route.fetch();
+      const json = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...json, need_accept_terms: true, onboarding: true } });
+    });
     await page.goto('/login');
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(dir, 'splash.png') });
@@ -67,12 +76,16 @@ describe.skipIf(!shotsDir)('screenshots', () => {
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(dir, 'terms.png') });
     await page.getByText('I accept the terms and conditions').click();
+    await page.waitForTimeout(400);
     await page.screenshot({ path: join(dir, 'terms-accepted.png') });
     await page.screenshot({ path: join(dir, 'terms-full.png'), fullPage: true });
     await page.getByRole('button', { name: 'Next' }).click();
     await waitForPath(page, '/onboarding');
     await page.waitForTimeout(600);
     await page.screenshot({ path: join(dir, 'onboarding.png') });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(dir, 'onboarding-sliding.png') });
     await context.close();
   });
 });

@@ -209,17 +209,15 @@ export const LockIcon = (p: IconProps) => (
   </Svg>
 );
 
-/** The company mark: a stylised joint inside a rounded square. */
+/** The app mark: an open "C" with a red accent, on a rounded square. */
 export function BrandMark({ size = 40, inverted = false }: { size?: number; inverted?: boolean }) {
   const bg = inverted ? '#ffffff' : '#0b3d91';
   const fg = inverted ? '#0b3d91' : '#ffffff';
   return (
     <svg width={size} height={size} viewBox="0 0 48 48" aria-hidden="true" focusable="false">
       <rect width="48" height="48" rx="13" fill={bg} />
-      <path d="M15 35 27 17" stroke={fg} strokeWidth="5" strokeLinecap="round" />
-      <circle cx="30.5" cy="14.5" r="5.5" fill="none" stroke={fg} strokeWidth="3.5" />
-      <circle cx="30.5" cy="14.5" r="1.6" fill="#d62839" />
-      <path d="M12 37.5h12" stroke={fg} strokeWidth="3.5" strokeLinecap="round" />
+      <path d="M32.5 15.5A12 12 0 1 0 32.5 32.5" fill="none" stroke={fg} strokeWidth="5.5" strokeLinecap="round" />
+      <circle cx="35" cy="24" r="3.6" fill="#d62839" />
     </svg>
   );
 }

@@ -1,3 +1,4 @@
+import { MailIcon } from '../icons';
 import { Modal } from './Modal';
 import styles from './SupportModal.module.css';
 
@@ -18,12 +19,12 @@ export function SupportModal({ open, onClose }: { open: boolean; onClose: () => 
       <div className={styles.text}>
         <p>
           For account activation, login or navigation problems and requests to update material, please contact our
-          support team at{' '}
-          <a className={styles.mail} href={`mailto:${SUPPORT_EMAIL}`}>
-            {SUPPORT_EMAIL}
-          </a>
-          .
+          support team:
         </p>
+        <a className={styles.mail} href={`mailto:${SUPPORT_EMAIL}`}>
+          <MailIcon size={20} />
+          {SUPPORT_EMAIL}
+        </a>
         <p>
           Please attach a screenshot of the problem to your message and tell us which browser and operating system you
           are using.

@@ -44,7 +44,7 @@ export function HomeHero() {
           className={styles.searchInput}
           type="search"
           name="string"
-          placeholder="Search products, documents, events…"
+          placeholder="Search products, documents…"
           aria-label="Search"
           enterKeyHint="search"
           value={term}
