@@ -439,7 +439,7 @@ def build_pdf(title: str, streams: list[bytes]) -> bytes:
 
 
 # ---------------------------------------------------------------------------
-# Minimal legacy Excel (BIFF8 inside an OLE2 compound file), numbers only
+# Minimal legacy spreadsheet (.xls: BIFF8 inside an OLE2 compound file), numbers only
 # ---------------------------------------------------------------------------
 
 def biff_record(rtype: int, data: bytes) -> bytes:
