@@ -92,6 +92,12 @@ describe('sign-in and landing', () => {
     expect(await page.getByRole('link', { name: 'Privacy Policy' }).count()).toBe(1);
   });
 
+  it('shows the error a failed single sign-on comes back with', async () => {
+    await open(page, '/login?error=Login%20failed%3A%20access%20denied');
+    await waitForToast(page, 'Login failed: access denied');
+    expect(new URL(page.url()).search).toBe('');
+  });
+
   it("shows 'Login failed' for a wrong password and stays on step 2", async () => {
     await submitLogin(page, ACCOUNTS.anna.email, 'not-the-password');
     await waitForToast(page, 'Login failed');

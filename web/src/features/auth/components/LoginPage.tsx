@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { BackIcon, BrandMark, LockIcon, MailIcon, ShieldIcon } from '@/components/icons';
 import { Loader } from '@/components/Loader';
 import { hasStatus, safeServerMessage } from '@/lib/api/errors';
+import { sanitizeServerMessage } from '@/lib/sanitize';
 import { sessionApi } from '@/lib/session/api';
 import { registerDevice } from '@/lib/session/device';
 import { logout } from '@/lib/session/logout';
@@ -54,6 +55,14 @@ export default function LoginPage() {
       })
       .finally(() => setRestoring(false));
   }, [params, setParams, applySession]);
+
+  // Single sign-on came back with an error instead of a token.
+  useEffect(() => {
+    const error = params.get('error');
+    if (error === null) return;
+    toast.danger(sanitizeServerMessage(error) || MESSAGES.failed);
+    setParams({}, { replace: true });
+  }, [params, setParams]);
 
   // Signed in (now or already): leave for the first applicable destination.
   useEffect(() => {
