@@ -12,8 +12,11 @@
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod event_store;
 pub mod http;
 pub mod openapi;
+pub mod read_models;
+pub mod replay;
 pub mod seed;
 pub mod state;
 pub mod updates_hook;
@@ -23,15 +26,15 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use projections::Db;
+use projections::{Db, Projector};
 use tokio::net::TcpListener;
 
 pub use config::Config;
 pub use state::AppState;
 
 /// Connects to the database, applies migrations, loads demo data on first start, and returns the
-/// state the server runs on.
-pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
+/// state the server runs on with the projector that keeps its read models current.
+pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data folder {}", config.data_dir.display()))?;
     let db = Db::connect(&config.database_url())
@@ -48,12 +51,20 @@ pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
     if created > 0 {
         tracing::info!(created, "demo accounts created");
     }
-    Ok(AppState {
+    let projector = Projector::new(db.clone(), read_models::all());
+    // Read models must be current before the first request is served.
+    projector
+        .run_to_end()
+        .await
+        .context("bringing the read models up to date")?;
+    let state = AppState {
         db,
         config: Arc::new(config),
         jwt,
         sso: Arc::new(auth::sso::Sso::default()),
-    })
+        projector: projector.handle(),
+    };
+    Ok((state, projector))
 }
 
 /// A server bound to its port, ready to run.
@@ -61,6 +72,7 @@ pub struct Server {
     pub addr: SocketAddr,
     listener: TcpListener,
     state: AppState,
+    projector: Projector,
 }
 
 impl Server {
@@ -72,11 +84,12 @@ impl Server {
         let mut config = config;
         // With port 0 the real port is known only now; links built from it must use it.
         config.port = addr.port();
-        let state = prepare(config).await?;
+        let (state, projector) = prepare(config).await?;
         Ok(Server {
             addr,
             listener,
             state,
+            projector,
         })
     }
 
@@ -90,11 +103,18 @@ impl Server {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let app = http::router(self.state.clone());
-        axum::serve(self.listener, app)
+        let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
+        let projector = tokio::spawn(self.projector.run(async {
+            let _ = projector_stopped.await;
+        }));
+        let served = axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
             .await
-            .context("serving")?;
+            .context("serving");
+        let _ = stop_projector.send(());
+        let _ = projector.await;
         self.state.db.close().await;
+        served?;
         Ok(())
     }
 }

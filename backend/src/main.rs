@@ -16,6 +16,15 @@ struct Cli {
 enum Command {
     /// Serves the web app, the API and the realtime channel.
     Serve(Config),
+    /// Rebuilds projections from the first event into a fresh database and compares them with
+    /// the live read models, printing every difference (exit code 1 when any).
+    Replay {
+        #[command(flatten)]
+        config: Config,
+        /// Projections to rebuild (all when none is named).
+        #[arg(long = "projection")]
+        projections: Vec<String>,
+    },
 }
 
 #[tokio::main]
@@ -31,6 +40,17 @@ async fn main() -> anyhow::Result<()> {
             let server = Server::bind(config).await?;
             tracing::info!("listening on http://{}", server.addr);
             server.run(http::shutdown_signal()).await
+        }
+        Command::Replay {
+            config,
+            projections,
+        } => {
+            let (state, _projector) = backend::prepare(config).await?;
+            let report = backend::replay::run(&state.db, &state.config, &projections).await?;
+            if !backend::replay::print(&report) {
+                std::process::exit(1);
+            }
+            Ok(())
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use projections::Db;
+use projections::{Db, ProjectorHandle};
 
 use crate::auth::jwt::JwtKeys;
 use crate::auth::sso::Sso;
@@ -14,4 +14,6 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub jwt: JwtKeys,
     pub sso: Arc<Sso>,
+    /// Wakes the projector after writes and waits for it (read-your-own-write).
+    pub projector: ProjectorHandle,
 }

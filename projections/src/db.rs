@@ -118,3 +118,53 @@ impl Db {
 pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
+
+/// An open transaction on either engine. Projections write their rows through it.
+pub enum Tx {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+/// Runs the same block against the connection of whichever transaction a [`Tx`] holds.
+///
+/// ```ignore
+/// on_tx!(tx, conn => sqlx::query("insert ...").bind(x).execute(conn).await.map(|r| r.rows_affected()))?;
+/// ```
+#[macro_export]
+macro_rules! on_tx {
+    ($tx:expr, $conn:ident => $body:expr) => {
+        match $tx {
+            $crate::db::Tx::Sqlite(t) => {
+                let $conn = &mut **t;
+                $body
+            }
+            $crate::db::Tx::Postgres(t) => {
+                let $conn = &mut **t;
+                $body
+            }
+        }
+    };
+}
+
+impl Tx {
+    pub async fn begin(db: &Db) -> Result<Tx, sqlx::Error> {
+        Ok(match db {
+            Db::Sqlite { pool, .. } => Tx::Sqlite(pool.begin().await?),
+            Db::Postgres { pool } => Tx::Postgres(pool.begin().await?),
+        })
+    }
+
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self {
+            Tx::Sqlite(t) => t.commit().await,
+            Tx::Postgres(t) => t.commit().await,
+        }
+    }
+
+    pub fn kind(&self) -> DbKind {
+        match self {
+            Tx::Sqlite(_) => DbKind::Sqlite,
+            Tx::Postgres(_) => DbKind::Postgres,
+        }
+    }
+}

@@ -1,9 +1,18 @@
 //! The read side of the companion app: read models built from the global event stream, and the
 //! database handle shared by the whole server.
 //!
-//! Each projection consumes events in global order with its own checkpoint, stored in the same
-//! transaction as its rows, so a crash can neither lose nor double-apply an event.
+//! - [`db`] - one handle over SQLite and PostgreSQL, and the `on_db!` / `on_tx!` macros.
+//! - [`stream`] - reading the global event stream in commit order without ever skipping an event.
+//! - [`projector`] - running projections with per-projection checkpoints.
+//! - [`feed`] - users' numbered feeds of live messages, written by projections.
+//! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
 pub mod db;
+pub mod feed;
+pub mod projector;
+pub mod replay;
+pub mod stream;
 
-pub use db::{now_ms, Db, DbKind};
+pub use db::{now_ms, Db, DbKind, Tx};
+pub use projector::{Projection, ProjectionError, Projector, ProjectorHandle, TableSpec};
+pub use stream::{Position, StoredEvent};

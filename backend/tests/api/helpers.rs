@@ -75,8 +75,11 @@ async fn create_pg_database() -> Option<(String, String)> {
     let mut conn = match sqlx::PgConnection::connect(&admin).await {
         Ok(c) => c,
         Err(e) => {
+            // Written straight to stderr: the test harness would swallow `eprintln!`.
             PG_SKIP_WARNING.call_once(|| {
-                eprintln!("\n!!! PostgreSQL is not reachable at {admin} ({e}): PostgreSQL tests are SKIPPED !!!\n");
+                use std::io::Write;
+                let line = format!("\n!!! PostgreSQL is not reachable at {admin} ({e}): PostgreSQL tests are SKIPPED !!!\n");
+                let _ = std::io::stderr().write_all(line.as_bytes());
             });
             return None;
         }

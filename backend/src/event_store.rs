@@ -1,0 +1,159 @@
+//! Commands through cqrs-es on either database, with read-your-own-write.
+//!
+//! Events are appended by postgres-es or sqlite-es with optimistic concurrency. A conflicting
+//! append is retried against the fresh state a few times, then answered 409; nothing is ever
+//! half-applied. After a successful command the caller waits until the projections have applied
+//! its events, so the response and the next read show the change.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use cqrs_es::persist::PersistedEventStore;
+use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
+use postgres_es::PostgresEventRepository;
+use projections::stream::last_position_of;
+use projections::{Db, Position, ProjectorHandle};
+use sqlite_es::SqliteEventRepository;
+
+use crate::error::AppError;
+
+type SqliteCqrs<A> = CqrsFramework<A, PersistedEventStore<SqliteEventRepository, A>>;
+type PostgresCqrs<A> = CqrsFramework<A, PersistedEventStore<PostgresEventRepository, A>>;
+
+enum Framework<A: Aggregate> {
+    Sqlite(SqliteCqrs<A>),
+    Postgres(PostgresCqrs<A>),
+}
+
+/// How many times a command is retried after losing an optimistic-concurrency race.
+const CONFLICT_RETRIES: usize = 5;
+/// How long a command's response waits for the projections.
+const READ_YOUR_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Who did it and where from; stored as each event's metadata.
+#[derive(Debug, Clone, Default)]
+pub struct Metadata {
+    pub user_id: String,
+    pub user_email: Option<String>,
+    pub request_id: Option<String>,
+}
+
+impl Metadata {
+    pub fn by(user_id: impl Into<String>) -> Self {
+        Self {
+            user_id: user_id.into(),
+            ..Default::default()
+        }
+    }
+
+    fn into_map(self) -> HashMap<String, String> {
+        let mut map = HashMap::new();
+        map.insert("user_id".into(), self.user_id);
+        if let Some(email) = self.user_email {
+            map.insert("user_email".into(), email);
+        }
+        map.insert(
+            "request_id".into(),
+            self.request_id
+                .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+        );
+        map.insert("at".into(), chrono::Utc::now().to_rfc3339());
+        map
+    }
+}
+
+/// The command side of one aggregate type.
+pub struct EventStore<A: Aggregate> {
+    framework: Framework<A>,
+    db: Db,
+    projector: ProjectorHandle,
+}
+
+impl<A> EventStore<A>
+where
+    A: Aggregate + 'static,
+    A::Command: Clone,
+    A::Error: Into<AppError>,
+{
+    pub fn new(db: &Db, services: A::Services, projector: ProjectorHandle) -> Self {
+        let framework = match db {
+            Db::Sqlite { pool, .. } => {
+                Framework::Sqlite(sqlite_es::sqlite_cqrs(pool.clone(), vec![], services))
+            }
+            Db::Postgres { pool } => {
+                Framework::Postgres(postgres_es::postgres_cqrs(pool.clone(), vec![], services))
+            }
+        };
+        Self {
+            framework,
+            db: db.clone(),
+            projector,
+        }
+    }
+
+    /// Runs `command` on aggregate `id`; returns where its last event sits in the global stream
+    /// once the projections have applied it.
+    pub async fn execute(
+        &self,
+        id: &str,
+        command: A::Command,
+        metadata: Metadata,
+    ) -> Result<Position, AppError> {
+        let metadata = metadata.into_map();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let result = match &self.framework {
+                Framework::Sqlite(f) => {
+                    f.execute_with_metadata(id, command.clone(), metadata.clone())
+                        .await
+                }
+                Framework::Postgres(f) => {
+                    f.execute_with_metadata(id, command.clone(), metadata.clone())
+                        .await
+                }
+            };
+            match result {
+                Ok(()) => break,
+                Err(AggregateError::UserError(e)) => return Err(e.into()),
+                Err(AggregateError::AggregateConflict) if attempt <= CONFLICT_RETRIES => {
+                    tracing::debug!(
+                        aggregate = A::TYPE,
+                        id,
+                        attempt,
+                        "concurrent change, retrying"
+                    );
+                    continue;
+                }
+                Err(AggregateError::AggregateConflict) => {
+                    return Err(AppError::Conflict(
+                        "This item was changed by someone else at the same time. Try again".into(),
+                    ));
+                }
+                Err(other) => {
+                    return Err(AppError::Internal(anyhow::anyhow!(
+                        "{} command failed: {other}",
+                        A::TYPE
+                    )));
+                }
+            }
+        }
+        // A command that recorded nothing leaves nothing to wait for.
+        let Some(position) = last_position_of(&self.db, A::TYPE, id).await? else {
+            return Ok(Position::default());
+        };
+        if !self
+            .projector
+            .wait_for(position, READ_YOUR_WRITE_TIMEOUT)
+            .await
+        {
+            tracing::warn!(
+                aggregate = A::TYPE,
+                id,
+                ?position,
+                "projections did not catch up in time"
+            );
+        }
+        Ok(position)
+    }
+}

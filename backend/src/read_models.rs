@@ -1,0 +1,9 @@
+//! Every projection the server runs. Each feature that keeps a read model adds it here.
+
+use std::sync::Arc;
+
+use projections::Projection;
+
+pub fn all() -> Vec<Arc<dyn Projection>> {
+    vec![]
+}

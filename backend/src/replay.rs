@@ -1,0 +1,116 @@
+//! `companion replay`: rebuild projections from position 0 into a fresh database and compare.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use projections::replay::{rebuild_and_compare, ReplayReport};
+use projections::{Db, Projection};
+
+use crate::config::Config;
+
+/// A throw-away database of the same engine as the live one; dropped after the comparison.
+struct FreshDb {
+    db: Db,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    SqliteFile(std::path::PathBuf),
+    PostgresDatabase { admin_url: String, name: String },
+}
+
+async fn fresh_like(live: &Db, config: &Config) -> anyhow::Result<FreshDb> {
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    match live {
+        Db::Sqlite { .. } => {
+            let path = config.data_dir.join(format!("replay-{suffix}.db"));
+            let db = Db::connect(&format!("sqlite://{}", path.display())).await?;
+            Ok(FreshDb {
+                db,
+                cleanup: Cleanup::SqliteFile(path),
+            })
+        }
+        Db::Postgres { pool } => {
+            let name = format!("companion_replay_{suffix}");
+            sqlx::query(&format!("create database {name}"))
+                .execute(pool)
+                .await
+                .context("creating the replay database")?;
+            let live_url = config.database_url();
+            let mut url = url::Url::parse(&live_url).context("DATABASE_URL")?;
+            url.set_path(&format!("/{name}"));
+            let db = Db::connect(url.as_str()).await?;
+            Ok(FreshDb {
+                db,
+                cleanup: Cleanup::PostgresDatabase {
+                    admin_url: live_url,
+                    name,
+                },
+            })
+        }
+    }
+}
+
+impl FreshDb {
+    async fn remove(self) {
+        self.db.close().await;
+        match self.cleanup {
+            Cleanup::SqliteFile(path) => {
+                for ext in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+                }
+            }
+            Cleanup::PostgresDatabase { admin_url, name } => {
+                if let Ok(admin) = Db::connect(&admin_url).await {
+                    let _ = projections::on_db!(&admin, pool => sqlx::query(&format!("drop database if exists {name} with (force)"))
+                        .execute(pool).await.map(|r| r.rows_affected()));
+                    admin.close().await;
+                }
+            }
+        }
+    }
+}
+
+/// Rebuilds the named projections (all when `names` is empty) and compares them with `live`.
+pub async fn run(live: &Db, config: &Config, names: &[String]) -> anyhow::Result<ReplayReport> {
+    let all = crate::read_models::all();
+    let chosen: Vec<Arc<dyn Projection>> = if names.is_empty() {
+        all
+    } else {
+        let mut chosen = Vec::new();
+        for name in names {
+            let found = all.iter().find(|p| p.name() == name).with_context(|| {
+                let known: Vec<_> = all.iter().map(|p| p.name()).collect();
+                format!("no projection named {name}; known: {}", known.join(", "))
+            })?;
+            chosen.push(found.clone());
+        }
+        chosen
+    };
+    let fresh = fresh_like(live, config).await?;
+    let report = rebuild_and_compare(live, &fresh.db, chosen).await;
+    fresh.remove().await;
+    Ok(report?)
+}
+
+/// Prints a report; true when the rebuild equals the live tables.
+pub fn print(report: &ReplayReport) -> bool {
+    println!(
+        "replayed {} events; compared {} tables, {} rows",
+        report.events_applied, report.tables_compared, report.rows_compared
+    );
+    if report.differences.is_empty() {
+        println!("rebuild == live: no differences");
+        return true;
+    }
+    for d in &report.differences {
+        println!("DIFFERENCE in {} / {}:", d.projection, d.table);
+        for row in &d.only_live {
+            println!("  only live:    {row}");
+        }
+        for row in &d.only_rebuilt {
+            println!("  only rebuilt: {row}");
+        }
+    }
+    false
+}

@@ -1,0 +1,254 @@
+//! The event store and projector under concurrent writers: every event reaches the read model,
+//! conflicts are retried or refused whole, and a rebuild from position 0 equals the live tables.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use backend::error::AppError;
+use backend::event_store::{EventStore, Metadata};
+use cqrs_es::event_sink::EventSink;
+use cqrs_es::{Aggregate, DomainEvent};
+use projections::projector::{Projection, ProjectionError, TableSpec};
+use projections::{on_db, on_tx, Projector, StoredEvent, Tx};
+use serde::{Deserialize, Serialize};
+
+use crate::helpers::{spawn_app, Engine, TestApp};
+
+#[derive(Default, Serialize, Deserialize)]
+struct Counter {
+    total: i64,
+}
+
+#[derive(Clone, Debug)]
+enum CounterCommand {
+    Add(i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum CounterEvent {
+    Added { by: i64, total: i64 },
+}
+
+impl DomainEvent for CounterEvent {
+    fn event_type(&self) -> String {
+        "Added".into()
+    }
+    fn event_version(&self) -> String {
+        "1".into()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("negative amounts are refused")]
+struct CounterError;
+
+impl From<CounterError> for AppError {
+    fn from(e: CounterError) -> Self {
+        AppError::bad_request(e.to_string())
+    }
+}
+
+impl Aggregate for Counter {
+    const TYPE: &'static str = "test_counter";
+    type Command = CounterCommand;
+    type Event = CounterEvent;
+    type Error = CounterError;
+    type Services = ();
+
+    async fn handle(
+        &mut self,
+        command: CounterCommand,
+        _: &(),
+        sink: &EventSink<Self>,
+    ) -> Result<(), CounterError> {
+        let CounterCommand::Add(by) = command;
+        if by < 0 {
+            return Err(CounterError);
+        }
+        sink.write(
+            CounterEvent::Added {
+                by,
+                total: self.total + by,
+            },
+            self,
+        )
+        .await;
+        Ok(())
+    }
+
+    fn apply(&mut self, event: CounterEvent) {
+        let CounterEvent::Added { total, .. } = event;
+        self.total = total;
+    }
+}
+
+/// Records every event it sees, and a running total per counter.
+struct SeenProjection;
+
+const TABLES: &[TableSpec] = &[
+    TableSpec {
+        name: "test_seen",
+        order_by: "aggregate_id, sequence",
+    },
+    TableSpec {
+        name: "test_totals",
+        order_by: "aggregate_id",
+    },
+];
+
+#[async_trait]
+impl Projection for SeenProjection {
+    fn name(&self) -> &'static str {
+        "test_seen"
+    }
+    fn tables(&self) -> &'static [TableSpec] {
+        TABLES
+    }
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
+        if event.aggregate_type != Counter::TYPE {
+            return Ok(());
+        }
+        let CounterEvent::Added { by, total } = event
+            .decode()
+            .map_err(|e| ProjectionError::bad_event(event, e))?;
+        on_tx!(tx, c => sqlx::query("insert into test_seen (aggregate_id, sequence, by_amount) values ($1, $2, $3)")
+            .bind(&event.aggregate_id).bind(event.sequence).bind(by).execute(c).await.map(|r| r.rows_affected()))?;
+        on_tx!(tx, c => sqlx::query("insert into test_totals (aggregate_id, total) values ($1, $2)
+                 on conflict (aggregate_id) do update set total = excluded.total")
+            .bind(&event.aggregate_id).bind(total).execute(c).await.map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+}
+
+async fn create_tables(db: &projections::Db) {
+    for sql in [
+        "create table test_seen (aggregate_id text not null, sequence bigint not null, by_amount bigint not null, primary key (aggregate_id, sequence))",
+        "create table test_totals (aggregate_id text primary key, total bigint not null)",
+    ] {
+        on_db!(db, pool => sqlx::query(sql).execute(pool).await.map(|r| r.rows_affected())).unwrap();
+    }
+}
+
+async fn concurrent_writers_lose_nothing(app: TestApp) {
+    let db = app.state.db.clone();
+    create_tables(&db).await;
+    let projection: Arc<dyn Projection> = Arc::new(SeenProjection);
+    let projector = Projector::new(db.clone(), vec![projection.clone()]);
+    let handle = projector.handle();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(projector.run(async {
+        let _ = stopped.await;
+    }));
+    let store = Arc::new(EventStore::<Counter>::new(&db, (), handle.clone()));
+
+    const WRITERS: usize = 8;
+    const COMMANDS: usize = 300;
+    let mut tasks = Vec::new();
+    for w in 0..WRITERS {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let (mut ok, mut conflicts) = (0usize, 0usize);
+            for i in 0..COMMANDS {
+                // Few ids, many writers: plenty of optimistic-concurrency races.
+                let id = format!("counter-{}", (w * 7 + i) % 12);
+                match store
+                    .execute(
+                        &id,
+                        CounterCommand::Add(1),
+                        Metadata::by(format!("writer-{w}")),
+                    )
+                    .await
+                {
+                    Ok(_) => ok += 1,
+                    Err(AppError::Conflict(_)) => conflicts += 1,
+                    Err(e) => panic!("unexpected error: {e}"),
+                }
+            }
+            (ok, conflicts)
+        }));
+    }
+    let mut succeeded = 0;
+    for t in tasks {
+        let (ok, _conflicts) = t.await.unwrap();
+        succeeded += ok;
+    }
+    assert!(
+        succeeded > WRITERS * COMMANDS * 9 / 10,
+        "most commands succeed: {succeeded}"
+    );
+
+    // A refused command records nothing.
+    assert!(matches!(
+        store
+            .execute("counter-0", CounterCommand::Add(-1), Metadata::by("x"))
+            .await,
+        Err(AppError::BadRequest(_))
+    ));
+
+    let events: i64 = on_db!(&db, pool => sqlx::query_scalar("select count(*) from events where aggregate_type = 'test_counter'").fetch_one(pool).await).unwrap();
+    assert_eq!(
+        events as usize, succeeded,
+        "one event per successful command, none for conflicts"
+    );
+
+    // Every command waited for the projection, so everything is there already.
+    let seen: i64 = on_db!(&db, pool => sqlx::query_scalar("select count(*) from test_seen").fetch_one(pool).await).unwrap();
+    assert_eq!(seen, events, "the read model holds every event");
+    let missing: i64 = on_db!(&db, pool => sqlx::query_scalar(
+        "select count(*) from events e where e.aggregate_type = 'test_counter'
+           and not exists (select 1 from test_seen s where s.aggregate_id = e.aggregate_id and s.sequence = e.sequence)")
+        .fetch_one(pool).await).unwrap();
+    assert_eq!(missing, 0);
+    let total: i64 = on_db!(&db, pool => sqlx::query_scalar("select cast(coalesce(sum(total), 0) as bigint) from test_totals").fetch_one(pool).await).unwrap();
+    assert_eq!(
+        total as usize, succeeded,
+        "each counter's total equals its number of events"
+    );
+
+    // Rebuild from position 0 into a fresh database and compare.
+    let fresh_dir = tempfile::tempdir().unwrap();
+    let fresh = projections::Db::connect(&format!(
+        "sqlite://{}",
+        fresh_dir.path().join("fresh.db").display()
+    ))
+    .await
+    .unwrap();
+    if app.state.db.kind() == projections::DbKind::Sqlite {
+        create_tables(&fresh).await;
+        let report =
+            projections::replay::rebuild_and_compare(&db, &fresh, vec![projection.clone()])
+                .await
+                .unwrap();
+        assert_eq!(report.events_applied, succeeded);
+        assert!(report.differences.is_empty(), "{:?}", report.differences);
+        // A damaged live row is reported.
+        on_db!(&db, pool => sqlx::query("update test_totals set total = total + 1 where aggregate_id = 'counter-3'").execute(pool).await.map(|r| r.rows_affected())).unwrap();
+        let fresh2 = projections::Db::connect(&format!(
+            "sqlite://{}",
+            fresh_dir.path().join("fresh2.db").display()
+        ))
+        .await
+        .unwrap();
+        create_tables(&fresh2).await;
+        let report = projections::replay::rebuild_and_compare(&db, &fresh2, vec![projection])
+            .await
+            .unwrap();
+        assert_eq!(report.differences.len(), 1);
+        assert_eq!(report.differences[0].table, "test_totals");
+    }
+    let _ = stop.send(());
+    running.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writers_lose_nothing_sqlite() {
+    concurrent_writers_lose_nothing(spawn_app(Engine::Sqlite).await.unwrap()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writers_lose_nothing_postgres() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    concurrent_writers_lose_nothing(app).await;
+}

@@ -1,0 +1,190 @@
+//! Reading the global event stream in commit order, never skipping an event.
+//!
+//! PostgreSQL hands out `global_position` before commit, so a later position can become visible
+//! before an earlier one. Reading by `(tx_id, global_position)` and only below the oldest
+//! transaction still open (`pg_snapshot_xmin`) makes every event visible to the reader before
+//! the reader can pass it. On SQLite writers are serialised and the rowid is commit order.
+
+use serde_json::Value;
+
+use crate::db::Db;
+
+/// A place in the global stream: the writing transaction and the event's position.
+/// On SQLite the transaction is always 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Position {
+    pub tx_id: i64,
+    pub position: i64,
+}
+
+/// One stored event with its place in the global stream.
+#[derive(Debug, Clone)]
+pub struct StoredEvent {
+    pub at: Position,
+    pub aggregate_type: String,
+    pub aggregate_id: String,
+    pub sequence: i64,
+    pub event_type: String,
+    pub event_version: String,
+    /// The event as cqrs-es stores it: `{"VariantName": {...fields}}`.
+    pub payload: Value,
+    pub metadata: Value,
+    /// Milliseconds since the Unix epoch.
+    pub recorded_at: i64,
+}
+
+impl StoredEvent {
+    /// Decodes the payload into the aggregate's event type.
+    pub fn decode<E: serde::de::DeserializeOwned>(&self) -> Result<E, serde_json::Error> {
+        serde_json::from_value(self.payload.clone())
+    }
+
+    /// A metadata entry (the API puts `user_id`, `request_id` and the like there).
+    pub fn meta(&self, key: &str) -> Option<&str> {
+        self.metadata.get(key).and_then(Value::as_str)
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    tx_id: i64,
+    position: i64,
+    aggregate_type: String,
+    aggregate_id: String,
+    sequence: i64,
+    event_type: String,
+    event_version: String,
+    payload: String,
+    metadata: String,
+    recorded_at: i64,
+}
+
+impl TryFrom<EventRow> for StoredEvent {
+    type Error = serde_json::Error;
+    fn try_from(row: EventRow) -> Result<Self, Self::Error> {
+        Ok(StoredEvent {
+            at: Position {
+                tx_id: row.tx_id,
+                position: row.position,
+            },
+            aggregate_type: row.aggregate_type,
+            aggregate_id: row.aggregate_id,
+            sequence: row.sequence,
+            event_type: row.event_type,
+            event_version: row.event_version,
+            payload: serde_json::from_str(&row.payload)?,
+            metadata: serde_json::from_str(&row.metadata)?,
+            recorded_at: row.recorded_at,
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("event at {position:?} is not valid JSON: {source}")]
+    Corrupt {
+        position: Position,
+        source: serde_json::Error,
+    },
+}
+
+const SQLITE_READ: &str = "select 0 as tx_id, rowid as position, aggregate_type, aggregate_id, cast(sequence as bigint) as sequence,
+        event_type, event_version, payload, metadata, recorded_at
+    from events where rowid > $1 order by rowid limit $2";
+
+const POSTGRES_READ: &str = "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
+        event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at
+    from events
+    where (tx_id, global_position) > ($1::text::xid8, $2)
+      and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+    order by tx_id, global_position limit $3";
+
+/// Up to `limit` events after `after`, in commit order.
+pub async fn read_after(
+    db: &Db,
+    after: Position,
+    limit: i64,
+) -> Result<Vec<StoredEvent>, StreamError> {
+    let rows: Vec<EventRow> = match db {
+        Db::Sqlite { pool, .. } => {
+            sqlx::query_as(SQLITE_READ)
+                .bind(after.position)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+        }
+        Db::Postgres { pool } => {
+            sqlx::query_as(POSTGRES_READ)
+                .bind(after.tx_id.to_string())
+                .bind(after.position)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+        }
+    };
+    rows.into_iter()
+        .map(|row| {
+            let position = Position {
+                tx_id: row.tx_id,
+                position: row.position,
+            };
+            StoredEvent::try_from(row).map_err(|source| StreamError::Corrupt { position, source })
+        })
+        .collect()
+}
+
+/// Where the last event of an aggregate sits in the global stream, if it has any.
+pub async fn last_position_of(
+    db: &Db,
+    aggregate_type: &str,
+    aggregate_id: &str,
+) -> Result<Option<Position>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        tx_id: i64,
+        position: i64,
+    }
+    let row: Option<Row> = match db {
+        Db::Sqlite { pool, .. } => sqlx::query_as(
+            "select 0 as tx_id, rowid as position from events where aggregate_type = $1 and aggregate_id = $2 order by sequence desc limit 1")
+            .bind(aggregate_type).bind(aggregate_id).fetch_optional(pool).await?,
+        Db::Postgres { pool } => sqlx::query_as(
+            "select tx_id::text::bigint as tx_id, global_position as position from events where aggregate_type = $1 and aggregate_id = $2 order by sequence desc limit 1")
+            .bind(aggregate_type).bind(aggregate_id).fetch_optional(pool).await?,
+    };
+    Ok(row.map(|r| Position {
+        tx_id: r.tx_id,
+        position: r.position,
+    }))
+}
+
+/// Every event of one aggregate, oldest first (for history views).
+pub async fn events_of(
+    db: &Db,
+    aggregate_type: &str,
+    aggregate_id: &str,
+) -> Result<Vec<StoredEvent>, StreamError> {
+    let rows: Vec<EventRow> = match db {
+        Db::Sqlite { pool, .. } => sqlx::query_as(
+            "select 0 as tx_id, rowid as position, aggregate_type, aggregate_id, cast(sequence as bigint) as sequence,
+                    event_type, event_version, payload, metadata, recorded_at
+             from events where aggregate_type = $1 and aggregate_id = $2 order by sequence")
+            .bind(aggregate_type).bind(aggregate_id).fetch_all(pool).await?,
+        Db::Postgres { pool } => sqlx::query_as(
+            "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
+                    event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at
+             from events where aggregate_type = $1 and aggregate_id = $2 order by sequence")
+            .bind(aggregate_type).bind(aggregate_id).fetch_all(pool).await?,
+    };
+    rows.into_iter()
+        .map(|row| {
+            let position = Position {
+                tx_id: row.tx_id,
+                position: row.position,
+            };
+            StoredEvent::try_from(row).map_err(|source| StreamError::Corrupt { position, source })
+        })
+        .collect()
+}
