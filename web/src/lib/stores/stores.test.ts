@@ -1,0 +1,94 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { selectWhatsNewUnread, useBadges } from './badges';
+import { DEFAULT_TOAST_DURATION, showToast, toast, useToasts } from './toast';
+import { selectAnyModalOpen, useUi } from './ui';
+
+describe('badges store', () => {
+  beforeEach(() => useBadges.getState().reset());
+
+  it('starts at zero', () => {
+    const { notificationsUnread, updatesUnread, sharedNew } = useBadges.getState();
+    expect([notificationsUnread, updatesUnread, sharedNew]).toEqual([0, 0, 0]);
+  });
+
+  it('sets counters and adds notifications and updates for What\'s New', () => {
+    useBadges.getState().setNotificationsUnread(3);
+    useBadges.getState().setUpdatesUnread(2);
+    useBadges.getState().setSharedNew(5);
+    expect(selectWhatsNewUnread(useBadges.getState())).toBe(5);
+    expect(useBadges.getState().sharedNew).toBe(5);
+  });
+
+  it('sets several counters at once and keeps the others', () => {
+    useBadges.getState().setSharedNew(4);
+    useBadges.getState().setCounts({ notificationsUnread: 7, updatesUnread: 1 });
+    expect(useBadges.getState()).toMatchObject({ notificationsUnread: 7, updatesUnread: 1, sharedNew: 4 });
+  });
+
+  it('never holds a negative or fractional count', () => {
+    useBadges.getState().setNotificationsUnread(-2);
+    useBadges.getState().setUpdatesUnread(2.7);
+    useBadges.getState().setSharedNew(Number.NaN);
+    expect(useBadges.getState()).toMatchObject({ notificationsUnread: 0, updatesUnread: 2, sharedNew: 0 });
+  });
+
+  it('resets', () => {
+    useBadges.getState().setCounts({ notificationsUnread: 1, updatesUnread: 1, sharedNew: 1 });
+    useBadges.getState().reset();
+    expect(selectWhatsNewUnread(useBadges.getState())).toBe(0);
+  });
+});
+
+describe('toast store', () => {
+  beforeEach(() => useToasts.getState().clear());
+
+  it('shows a danger toast for 3000 ms by default', () => {
+    showToast('Login failed');
+    expect(useToasts.getState().toasts).toEqual([
+      expect.objectContaining({ message: 'Login failed', tone: 'danger', duration: DEFAULT_TOAST_DURATION }),
+    ]);
+    expect(DEFAULT_TOAST_DURATION).toBe(3000);
+  });
+
+  it('shows dark toasts and custom durations', () => {
+    toast.dark('Link copied!');
+    toast.danger('Not found', 6000);
+    expect(useToasts.getState().toasts.map((t) => [t.tone, t.duration])).toEqual([
+      ['dark', 3000],
+      ['danger', 6000],
+    ]);
+  });
+
+  it('ignores an empty message (a sanitised server message that was dropped)', () => {
+    expect(showToast('')).toBeNull();
+    expect(useToasts.getState().toasts).toHaveLength(0);
+  });
+
+  it('does not stack the same message twice', () => {
+    toast.danger('Login failed');
+    toast.danger('Login failed');
+    expect(useToasts.getState().toasts).toHaveLength(1);
+  });
+
+  it('dismisses a toast', () => {
+    const id = toast.danger('Bye');
+    useToasts.getState().dismiss(id ?? -1);
+    expect(useToasts.getState().toasts).toHaveLength(0);
+  });
+});
+
+describe('ui store', () => {
+  beforeEach(() => useUi.getState().reset());
+
+  it('counts open modals and never goes below zero', () => {
+    const ui = useUi.getState();
+    ui.modalOpened();
+    ui.modalOpened();
+    expect(selectAnyModalOpen(useUi.getState())).toBe(true);
+    ui.modalClosed();
+    ui.modalClosed();
+    ui.modalClosed();
+    expect(useUi.getState().openModals).toBe(0);
+    expect(selectAnyModalOpen(useUi.getState())).toBe(false);
+  });
+});
