@@ -130,6 +130,7 @@ describe('routes and guard', () => {
     await open(page, '/documents');
     await waitForPath(page, '/login');
     await page.getByText('Step 1/2').waitFor();
+    await waitForToast(page, 'Please sign in');
   });
 
   it('opens the launch link after login', async () => {

@@ -7,17 +7,24 @@ import { checkAccess, showsTabBar } from '@/lib/session/access';
 import { launchLink } from '@/lib/session/links';
 import { logout } from '@/lib/session/logout';
 import { selectLoggedIn, useSession } from '@/lib/session/store';
+import { toast } from '@/lib/stores/toast';
 import styles from './Shell.module.css';
 
 /** The first location of a page load has this key in react-router. */
 const INITIAL_LOCATION_KEY = 'default';
 
+export const PLEASE_SIGN_IN = 'Please sign in';
+
 /** Logged out on a private route: log out fully and return to the login screen. */
 function BackToLogin({ launch }: { launch: string | null }) {
   useEffect(() => {
     logout();
-    // The link the app was opened with is shown after login.
-    if (launch) launchLink.set(launch);
+    // The app was opened on this link: ask to sign in, and show the link after login.
+    // (Other ways here, such as an expired session, bring their own message.)
+    if (launch) {
+      launchLink.set(launch);
+      toast.danger(PLEASE_SIGN_IN);
+    }
   }, [launch]);
   return <Navigate to="/login" replace />;
 }

@@ -6,7 +6,7 @@ describe('route guard', () => {
     expect(checkAccess(path, false)).toEqual({ allow: true });
   });
 
-  it.each(['/home', '/documents', '/documents/folder/3', '/menu', '/terms', '/onboarding', '/new/update/1', '/', '/nowhere'])(
+  it.each(['/home', '/documents', '/documents/folder/3', '/menu', '/terms', '/onboarding', '/new/update/1', '/nowhere'])(
     'sends a logged-out visitor from %s to /login',
     (path) => {
       expect(checkAccess(path, false)).toEqual({ allow: false, redirectTo: '/login' });
@@ -19,6 +19,10 @@ describe('route guard', () => {
       expect(checkAccess(path, true)).toEqual({ allow: true });
     },
   );
+
+  it('lets the empty path through: it only redirects to /login', () => {
+    expect(checkAccess('/', false)).toEqual({ allow: true });
+  });
 
   it('knows exactly two public routes', () => {
     expect(isPublicPath('/login')).toBe(true);

@@ -15,7 +15,8 @@ export type AccessDecision = { allow: true } | { allow: false; redirectTo: '/log
 
 /** Route guard: logged-in users go anywhere, logged-out users only to the public routes. */
 export function checkAccess(pathname: string, loggedIn: boolean): AccessDecision {
-  if (loggedIn || isPublicPath(pathname)) return { allow: true };
+  // The empty path is no screen: it only redirects to /login.
+  if (loggedIn || isPublicPath(pathname) || normalise(pathname) === '/') return { allow: true };
   return { allow: false, redirectTo: '/login' };
 }
 
