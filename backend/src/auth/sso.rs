@@ -82,10 +82,22 @@ pub struct StartQuery {
     pub email: Option<String>,
 }
 
+/// The browser comes here by navigation, so a failure goes back to the login screen with its
+/// message rather than showing raw JSON.
+fn back_to_login_with(err: AppError) -> Response {
+    tracing::warn!(error = %err, "single sign-on failed");
+    let message = match err {
+        AppError::Internal(_) => "Login failed".to_string(),
+        other => other.to_string(),
+    };
+    let encoded: String = url::form_urlencoded::byte_serialize(message.as_bytes()).collect();
+    Redirect::to(&format!("/login?error={encoded}")).into_response()
+}
+
 /// Starts single sign-on with the provider named by the check-domain `source`.
 #[utoipa::path(get, path = "/api/users/login-azure-{provider}", tag = "session",
     params(("provider" = String, Path, description = "the `source` of the domain check"), StartQuery),
-    responses((status = 303, description = "to the provider's sign-in page"),
+    responses((status = 303, description = "to the provider's sign-in page, or to `/login?error=...` when single sign-on is unavailable"),
         (status = 404, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
 pub async fn start(
     State(state): State<AppState>,
@@ -100,7 +112,17 @@ pub async fn start(
                 && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
         })
         .ok_or_else(|| AppError::not_found("Not found"))?;
-    let metadata = state.sso.metadata(&state).await?;
+    Ok(redirect_to_provider(&state, provider, query)
+        .await
+        .unwrap_or_else(back_to_login_with))
+}
+
+async fn redirect_to_provider(
+    state: &AppState,
+    provider: &str,
+    query: StartQuery,
+) -> AppResult<Response> {
+    let metadata = state.sso.metadata(state).await?;
     let client = CoreClient::from_provider_metadata(
         metadata,
         ClientId::new(state.config.oidc_client_id.clone()),
@@ -110,7 +132,7 @@ pub async fn start(
             .clone()
             .map(ClientSecret::new),
     )
-    .set_redirect_uri(redirect_url(&state)?);
+    .set_redirect_uri(redirect_url(state)?);
     let (pkce_challenge, pkce_verifier) = PkceCodeChallenge::new_random_sha256();
     let mut request = client
         .authorize_url(

@@ -158,11 +158,14 @@ async fn a_forged_or_replayed_callback_is_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn single_sign_on_without_a_provider_is_503_and_bad_paths_404() {
+async fn single_sign_on_without_a_provider_returns_to_login_and_bad_paths_404() {
     let app = crate::helpers::spawn_app(Engine::Sqlite).await.unwrap();
-    let (status, body) = json_of(app.get("/users/login-azure-azure", None).await).await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(body["message"], "Single sign-on is not configured");
+    let res = app.get("/users/login-azure-azure", None).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        location(&res),
+        "/login?error=Single+sign-on+is+not+configured"
+    );
     assert_eq!(
         json_of(app.get("/users/login-azure-", None).await).await.0,
         StatusCode::NOT_FOUND
