@@ -16,6 +16,10 @@ struct Cli {
 enum Command {
     /// Serves the web app, the API and the realtime channel.
     Serve(Config),
+    /// Imports a content folder (catalogue, news, contacts, ...) into the database. Importing
+    /// the same folder twice gives the same state; a bad file is refused and changes nothing.
+    /// The folder is `--content-dir` (or `CONTENT_DIR`); the database as for `serve`.
+    Import(Config),
 }
 
 #[tokio::main]
@@ -31,6 +35,23 @@ async fn main() -> anyhow::Result<()> {
             let server = Server::bind(config).await?;
             tracing::info!("listening on http://{}", server.addr);
             server.run(http::shutdown_signal()).await
+        }
+        Command::Import(config) => {
+            let content_dir = config.content_dir.clone();
+            std::fs::create_dir_all(&config.data_dir)?;
+            let db = projections::Db::connect(&config.database_url()).await?;
+            let result = backend::content::import_all(&db, &content_dir).await;
+            db.close().await;
+            match result {
+                Ok(report) => {
+                    println!("Imported {}\n{report}", content_dir.display());
+                    Ok(())
+                }
+                Err(e) => {
+                    eprintln!("Import refused, nothing was changed:\n{e}");
+                    std::process::exit(1);
+                }
+            }
         }
     }
 }
