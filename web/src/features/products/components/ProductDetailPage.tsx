@@ -20,7 +20,7 @@ function InDepthCarousel({ product }: { product: ProductDetails }) {
   if (!carousel || carousel.items.length === 0) return null;
   return (
     <div className={styles.inDepthHero}>
-      <Carousel title={carousel.title} to={inDepthPath(product.id)}>
+      <Carousel title={carousel.title}>
         {carousel.items.map((item) => (
           <Link key={`${item.link.path}-${item.link.anchor ?? ''}`} to={inDepthPath(product.id, item.link)} className={`${styles.card} ${styles.cardWide}`}>
             <img src={item.image} alt="" loading="lazy" />
