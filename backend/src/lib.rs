@@ -8,9 +8,13 @@
 //! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
 //! - [`seed`] - demo accounts and content loaded on first start.
+//! - [`content`] - importing reference content (catalogue, news, ...) from a content folder.
+//! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
 
 pub mod auth;
+pub mod catalogue;
 pub mod config;
+pub mod content;
 pub mod error;
 pub mod event_store;
 pub mod http;
@@ -50,6 +54,16 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
         .context("creating demo accounts")?;
     if created > 0 {
         tracing::info!(created, "demo accounts created");
+    }
+    // First start: load the content folder so the app has a catalogue at once.
+    if content::catalogue_is_empty(&db)
+        .await
+        .context("checking the catalogue")?
+    {
+        let report = content::import_all(&db, &config.content_dir)
+            .await
+            .with_context(|| format!("importing content from {}", config.content_dir.display()))?;
+        tracing::info!("content imported on first start:\n{report}");
     }
     let projector = Projector::new(db.clone(), read_models::all());
     // Read models must be current before the first request is served.

@@ -25,6 +25,10 @@ enum Command {
         #[arg(long = "projection")]
         projections: Vec<String>,
     },
+    /// Imports a content folder (catalogue, news, contacts, ...) into the database. Importing
+    /// the same folder twice gives the same state; a bad file is refused and changes nothing.
+    /// The folder is `--content-dir` (or `CONTENT_DIR`); the database as for `serve`.
+    Import(Config),
 }
 
 #[tokio::main]
@@ -51,6 +55,23 @@ async fn main() -> anyhow::Result<()> {
                 std::process::exit(1);
             }
             Ok(())
+        }
+        Command::Import(config) => {
+            let content_dir = config.content_dir.clone();
+            std::fs::create_dir_all(&config.data_dir)?;
+            let db = projections::Db::connect(&config.database_url()).await?;
+            let result = backend::content::import_all(&db, &content_dir).await;
+            db.close().await;
+            match result {
+                Ok(report) => {
+                    println!("Imported {}\n{report}", content_dir.display());
+                    Ok(())
+                }
+                Err(e) => {
+                    eprintln!("Import refused, nothing was changed:\n{e}");
+                    std::process::exit(1);
+                }
+            }
         }
     }
 }

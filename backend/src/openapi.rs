@@ -4,6 +4,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::auth::session;
+use crate::catalogue;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -12,9 +13,21 @@ use crate::auth::session;
         session::check_domain, session::login, session::welcome, session::get_data,
         session::accept_terms, session::onboarding_slides, session::onboarding_done,
         session::register_device, crate::auth::sso::start, crate::auth::sso::callback,
+        catalogue::home::home,
+        catalogue::products::categories, catalogue::products::overview, catalogue::products::segment,
+        catalogue::products::category, catalogue::products::details, catalogue::products::attachments,
+        catalogue::products::indepth, catalogue::products::components, catalogue::products::component,
+        catalogue::library::file,
+        catalogue::news::list, catalogue::news::detail, catalogue::news::home,
+        catalogue::contacts::sections, catalogue::contacts::subsidiary,
+        catalogue::useful::links,
+        catalogue::multimedia::videos, catalogue::multimedia::images,
     ),
     modifiers(&BearerAuth),
-    tags((name = "session", description = "Sign-in, session and user"))
+    tags((name = "session", description = "Sign-in, session and user"),
+        (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
+        (name = "documents", description = "Library documents"),
+        (name = "content", description = "Home, news, contacts, useful links and multimedia"))
 )]
 pub struct ApiDoc;
 

@@ -9,9 +9,17 @@ const TermsPage = lazyPage(() => import('@/features/terms/components/TermsPage')
 const OnboardingPage = lazyPage(() => import('@/features/onboarding/components/OnboardingPage'));
 const MenuPage = lazyPage(() => import('@/features/menu/components/MenuPage'));
 const PrivacyPage = lazyPage(() => import('@/features/privacy/components/PrivacyPage'));
-const ProductsPage = lazyPage(() => import('@/features/products/components/ProductsPage'));
+const ProductsOverviewPage = lazyPage(() => import('@/features/products/components/ProductsOverviewPage'));
+const SegmentPage = lazyPage(() => import('@/features/products/components/SegmentPage'));
+const CategoryPage = lazyPage(() => import('@/features/products/components/CategoryPage'));
+const ProductDetailPage = lazyPage(() => import('@/features/products/components/ProductDetailPage'));
+const ProductDocumentsPage = lazyPage(() => import('@/features/products/components/ProductDocumentsPage'));
+const ComponentsPage = lazyPage(() => import('@/features/products/components/ComponentsPage'));
+const InDepthPage = lazyPage(() => import('@/features/products/components/InDepthPage'));
+const ComponentPage = lazyPage(() => import('@/features/products/components/ComponentPage'));
 const DocumentsPage = lazyPage(() => import('@/features/documents/components/DocumentsPage'));
-const NewsPage = lazyPage(() => import('@/features/news/components/NewsPage'));
+const NewsListPage = lazyPage(() => import('@/features/news/components/NewsListPage'));
+const NewsDetailPage = lazyPage(() => import('@/features/news/components/NewsDetailPage'));
 const CongressesPage = lazyPage(() => import('@/features/congresses/components/CongressesPage'));
 const TrainingPage = lazyPage(() => import('@/features/training/components/TrainingPage'));
 const LearnPage = lazyPage(() => import('@/features/learn/components/LearnPage'));
@@ -39,8 +47,8 @@ export const routes: RouteObject[] = [
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'menu', element: <MenuPage /> },
           { path: 'useful', element: <UsefulLinksPage /> },
-          { path: 'news', element: <NewsPage /> },
-          { path: 'news/:id', element: <NewsPage /> },
+          { path: 'news', element: <NewsListPage /> },
+          { path: 'news/:id', element: <NewsDetailPage /> },
           { path: 'multimedia', element: <MultimediaPage /> },
           { path: 'new', element: <WhatsNewPage /> },
           { path: 'new/update', element: <WhatsNewPage /> },
@@ -49,14 +57,14 @@ export const routes: RouteObject[] = [
           { path: 'contacts', element: <ContactsPage /> },
           { path: 'documents', element: <DocumentsPage /> },
           { path: 'documents/folder/:id', element: <DocumentsPage /> },
-          { path: 'products', element: <ProductsPage /> },
-          { path: 'products/:segment', element: <ProductsPage /> },
-          { path: 'products/category/:category', element: <ProductsPage /> },
-          { path: 'products/detail/component/:id', element: <ProductsPage /> },
-          { path: 'products/detail/:id', element: <ProductsPage /> },
-          { path: 'products/detail/:id/documents', element: <ProductsPage /> },
-          { path: 'products/detail/:id/components', element: <ProductsPage /> },
-          { path: 'products/detail/:id/indepth/:tab?/:anchor?', element: <ProductsPage /> },
+          { path: 'products', element: <ProductsOverviewPage /> },
+          { path: 'products/:segment', element: <SegmentPage /> },
+          { path: 'products/category/:category', element: <CategoryPage /> },
+          { path: 'products/detail/component/:id', element: <ComponentPage /> },
+          { path: 'products/detail/:id', element: <ProductDetailPage /> },
+          { path: 'products/detail/:id/documents', element: <ProductDocumentsPage /> },
+          { path: 'products/detail/:id/components', element: <ComponentsPage /> },
+          { path: 'products/detail/:id/indepth/:tab?/:anchor?', element: <InDepthPage /> },
           { path: 'congresses', element: <CongressesPage /> },
           { path: 'congresses/:id', element: <CongressesPage /> },
           { path: 'congresses/activities/:id', element: <CongressesPage /> },

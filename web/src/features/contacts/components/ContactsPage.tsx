@@ -1,15 +1,68 @@
-import { EmptyState } from '@/components/EmptyState';
-import { ContactsIcon } from '@/components/icons';
+import { useState } from 'react';
+import { Loader } from '@/components/Loader';
 import { SUPPORT_EMAIL } from '@/components/modal/SupportModal';
 import { PageFrame } from '@/components/page/PageFrame';
+import { GENERIC_ERROR, useFailureToast } from '@/lib/hooks/useFailureToast';
+import { toast } from '@/lib/stores/toast';
+import { useContacts } from '../api/get-contacts';
+import { ContactModal } from './ContactModal';
+import styles from './Contacts.module.css';
 
-/** First version of the screen: its frame and title; the contacts issue fills it. */
+/** /contacts: support mail, section tabs and the entries of the selected section. */
 export default function ContactsPage() {
+  const query = useContacts();
+  useFailureToast(query.error);
+  const [tab, setTab] = useState(0);
+  const [entry, setEntry] = useState<{ id: number; title: string } | null>(null);
+  const sections = query.data ?? [];
+  const section = sections[tab] ?? sections[0];
+
+  const open = (id: number | undefined, title: string) => {
+    // An entry without id cannot be opened (spec 5).
+    if (!id) {
+      toast.danger(GENERIC_ERROR);
+      return;
+    }
+    setEntry({ id, title });
+  };
+
   return (
     <PageFrame title="Contacts" back="/menu" mail={SUPPORT_EMAIL}>
-      <EmptyState icon={<ContactsIcon size={32} />} title="No contacts to show">
-        Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
-      </EmptyState>
+      <div className={styles.page}>
+        <p className={styles.support}>
+          Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+        </p>
+        {query.isPending && <Loader />}
+        {sections.length > 0 && (
+          <div className={styles.tabs} role="tablist" aria-label="Contact sections">
+            {sections.map((s, i) => (
+              <button
+                key={s.tab}
+                type="button"
+                role="tab"
+                aria-selected={s === section}
+                className={`${styles.tab} ${s === section ? styles.active : ''}`}
+                onClick={() => setTab(i)}
+              >
+                {s.tab}
+              </button>
+            ))}
+          </div>
+        )}
+        {section && (
+          <ul className={styles.list} role="tabpanel" aria-label={section.tab}>
+            {section.voices.map((v) => (
+              <li key={v.id}>
+                <button type="button" className={styles.entry} onClick={() => open(v.id, v.title)}>
+                  <span className={styles.title}>{v.title}</span>
+                  {v.subtitle && <span className={styles.subtitle}>{v.subtitle}</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <ContactModal id={entry?.id ?? null} title={entry?.title ?? ''} onClose={() => setEntry(null)} />
     </PageFrame>
   );
 }

@@ -1,6 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { Loader } from '@/components/Loader';
 import { PageFrame } from '@/components/page/PageFrame';
+import { useFailureToast } from '@/lib/hooks/useFailureToast';
+import { useHomeNews } from '../api/get-home-news';
+import { useHomeProducts } from '../api/get-home-products';
 import { homeKeys } from '../api/home-keys';
 import { useSessionRefresh } from '../hooks/useSessionRefresh';
 import { CongressesCarousel } from './carousels/CongressesCarousel';
@@ -13,6 +17,9 @@ import styles from './HomePage.module.css';
 export default function HomePage() {
   const queryClient = useQueryClient();
   const refreshSession = useSessionRefresh();
+  const products = useHomeProducts();
+  const news = useHomeNews();
+  useFailureToast(products.error ?? news.error);
 
   // Pull-to-refresh: reload the home data and log in again with the token.
   const onRefresh = useCallback(
@@ -23,9 +30,10 @@ export default function HomePage() {
   return (
     <PageFrame title="Home" header={<HomeHero />} onRefresh={onRefresh}>
       <div className={styles.sections}>
-        <ProductsCarousel />
+        {products.isPending && <Loader />}
+        <ProductsCarousel segments={products.data ?? []} />
         <DocumentsCarousel />
-        <NewsCarousel />
+        <NewsCarousel news={news.data ?? []} />
         <CongressesCarousel />
       </div>
     </PageFrame>

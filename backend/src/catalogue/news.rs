@@ -1,0 +1,168 @@
+//! News (spec 2.15): list with year and category filters, detail, and the home selection.
+
+use axum::extract::{Path, State};
+use chrono::Datelike;
+use projections::on_db;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use utoipa::{IntoParams, ToSchema};
+
+use super::{path_id, raw, FilterOption, RawJson};
+use crate::auth::AuthUser;
+use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
+use crate::state::AppState;
+
+/// How many news items the home carousel shows.
+pub const HOME_NEWS: i64 = 6;
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NewsItem {
+    pub id: i64,
+    pub title: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    pub preview: String,
+    pub category: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NewsDetail {
+    pub id: i64,
+    pub title: String,
+    pub date: String,
+    pub preview: String,
+    pub category: String,
+    /// Sanitised HTML.
+    pub description: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct NewsFilters {
+    pub year: Vec<FilterOption>,
+    pub category: Vec<FilterOption>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct NewsList {
+    #[schema(value_type = Vec<NewsItem>)]
+    pub list: Box<RawValue>,
+    pub filters: NewsFilters,
+    /// The applied filters.
+    pub year: i32,
+    pub category: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct NewsHome {
+    /// The latest news, newest first.
+    #[schema(value_type = Vec<NewsItem>)]
+    pub list: Box<RawValue>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct NewsQuery {
+    /// Four-digit year; default the current year.
+    pub year: Option<String>,
+    /// One of `filters.category`; empty means all.
+    pub category: Option<String>,
+}
+
+/// Parses a year filter; empty means the current year.
+pub fn parse_year(raw: Option<&str>) -> Result<i32, AppError> {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(chrono::Utc::now().year()),
+        Some(s) => s
+            .parse::<i32>()
+            .ok()
+            .filter(|y| (1900..=9999).contains(y))
+            .ok_or_else(|| AppError::bad_request(format!("Invalid year '{s}'"))),
+    }
+}
+
+/// The latest news as a JSON array, newest first.
+pub(crate) async fn latest(state: &AppState, limit: i64) -> AppResult<Box<RawValue>> {
+    let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+        "select item from news order by date desc, id desc limit $1")
+        .bind(limit).fetch_all(pool).await)?;
+    raw(format!("[{}]", rows.join(",")))
+}
+
+/// The news of one year (default the current one), optionally of one category.
+#[utoipa::path(get, path = "/api/news", tag = "content", security(("bearer" = [])), params(NewsQuery),
+    responses((status = 200, body = NewsList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    _auth: AuthUser,
+    AppQuery(query): AppQuery<NewsQuery>,
+) -> AppResult<AppJson<NewsList>> {
+    let year = parse_year(query.year.as_deref())?;
+    let categories: Vec<FilterOption> = match on_db!(&state.db, pool => sqlx::query_scalar::<_, String>(
+        "select data from catalogue_meta where key = 'news.categories'")
+        .fetch_optional(pool).await)?
+    {
+        Some(json) => serde_json::from_str(&json).map_err(|e| {
+            AppError::Internal(anyhow::Error::new(e).context("stored news filters"))
+        })?,
+        None => Vec::new(),
+    };
+    let category = query.category.filter(|c| !c.is_empty());
+    if let Some(c) = &category {
+        if !categories.iter().any(|o| &o.query_value() == c) {
+            return Err(AppError::bad_request(format!(
+                "Unknown news category '{c}'"
+            )));
+        }
+    }
+    let mut years: Vec<i32> = on_db!(&state.db, pool => sqlx::query_scalar::<_, i32>(
+        "select distinct year from news order by year desc")
+        .fetch_all(pool).await)?;
+    let current = chrono::Utc::now().year();
+    if !years.contains(&current) {
+        years.insert(0, current);
+        years.sort_unstable_by(|a, b| b.cmp(a));
+    }
+    let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+        "select item from news where year = $1 and ($2 = '' or category = $2) order by date desc, id desc")
+        .bind(year).bind(category.clone().unwrap_or_default()).fetch_all(pool).await)?;
+    Ok(AppJson(NewsList {
+        list: raw(format!("[{}]", rows.join(",")))?,
+        filters: NewsFilters {
+            year: years
+                .into_iter()
+                .map(|y| FilterOption {
+                    value: serde_json::Value::String(y.to_string()),
+                    label: y.to_string(),
+                })
+                .collect(),
+            category: categories,
+        },
+        year,
+        category,
+    }))
+}
+
+/// One news item with its rich-text description.
+#[utoipa::path(get, path = "/api/news/{id}", tag = "content", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "News id")),
+    responses((status = 200, body = NewsDetail), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn detail(
+    State(state): State<AppState>,
+    _auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<RawJson> {
+    let id = path_id(&id, "News")?;
+    let row: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+        "select details from news where id = $1")
+        .bind(id).fetch_optional(pool).await)?;
+    row.map(RawJson)
+        .ok_or_else(|| AppError::not_found("News not found"))
+}
+
+/// The latest news for the home carousel.
+#[utoipa::path(get, path = "/api/news/home", tag = "content", security(("bearer" = [])),
+    responses((status = 200, body = NewsHome), (status = 401, body = ErrorBody)))]
+pub async fn home(State(state): State<AppState>, _auth: AuthUser) -> AppResult<AppJson<NewsHome>> {
+    Ok(AppJson(NewsHome {
+        list: latest(&state, HOME_NEWS).await?,
+    }))
+}

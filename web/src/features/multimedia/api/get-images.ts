@@ -1,0 +1,28 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api/client';
+import type { MultimediaFilters, MultimediaImage, MultimediaQuery } from './types';
+
+export interface ImageList {
+  list: MultimediaImage[];
+  filters: MultimediaFilters;
+}
+
+/** GET /multimedia/images with the segment, category and year filters. */
+export function fetchImages(f: MultimediaQuery): Promise<ImageList> {
+  return api.get<ImageList>('/multimedia/images', {
+    segment: f.segment || undefined,
+    category: f.category || undefined,
+    year: f.year || undefined,
+  });
+}
+
+export const imagesQuery = (f: MultimediaQuery) =>
+  queryOptions({
+    queryKey: ['multimedia', 'images', f.segment, f.category, f.year] as const,
+    queryFn: () => fetchImages(f),
+    placeholderData: keepPreviousData,
+  });
+
+export function useImages(f: MultimediaQuery, enabled: boolean) {
+  return useQuery({ ...imagesQuery(f), enabled });
+}

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api/client';
+
+export interface UsefulLink {
+  id: number;
+  title: string;
+  link: string;
+  image: string;
+}
+
+/** GET /useful-links-new */
+export function fetchUsefulLinks(): Promise<UsefulLink[]> {
+  return api.get<UsefulLink[]>('/useful-links-new');
+}
+
+export const usefulLinksQuery = () => queryOptions({ queryKey: ['useful-links'] as const, queryFn: fetchUsefulLinks });
+
+export function useUsefulLinks() {
+  return useQuery(usefulLinksQuery());
+}
