@@ -8,12 +8,14 @@
 //! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
 //! - [`seed`] - demo accounts and content loaded on first start.
+//! - [`programmes`] - congresses, sales training, medical-education courses and registration.
 
 pub mod auth;
 pub mod config;
 pub mod error;
 pub mod http;
 pub mod openapi;
+pub mod programmes;
 pub mod seed;
 pub mod state;
 pub mod updates_hook;
@@ -48,12 +50,29 @@ pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
     if created > 0 {
         tracing::info!(created, "demo accounts created");
     }
+    import_programmes(&db, &config.content_dir).await?;
     Ok(AppState {
         db,
         config: Arc::new(config),
         jwt,
         sso: Arc::new(auth::sso::Sso::default()),
     })
+}
+
+/// Loads congresses, training and courses from the content folder when none are loaded yet.
+async fn import_programmes(db: &Db, content_dir: &std::path::Path) -> anyhow::Result<()> {
+    if !content_dir.join("congresses").is_dir() {
+        tracing::warn!(dir = %content_dir.display(), "no programme content to import");
+        return Ok(());
+    }
+    if !programmes::is_empty(db).await? {
+        return Ok(());
+    }
+    let report = programmes::import(db, content_dir)
+        .await
+        .context("importing congresses, training and courses")?;
+    tracing::info!(?report, "programme content imported");
+    Ok(())
 }
 
 /// A server bound to its port, ready to run.

@@ -4,6 +4,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::auth::session;
+use crate::programmes;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -12,9 +13,15 @@ use crate::auth::session;
         session::check_domain, session::login, session::welcome, session::get_data,
         session::accept_terms, session::onboarding_slides, session::onboarding_done,
         session::register_device, crate::auth::sso::start, crate::auth::sso::callback,
+        programmes::congresses::list, programmes::congresses::home, programmes::congresses::detail,
+        programmes::congresses::activity, programmes::training::list, programmes::training::detail,
+        programmes::courses::list, programmes::courses::detail, programmes::registration::register,
+        programmes::registration::list, programmes::registration::export_csv,
+        programmes::calendar::calendar_file,
     ),
     modifiers(&BearerAuth),
-    tags((name = "session", description = "Sign-in, session and user"))
+    tags((name = "session", description = "Sign-in, session and user"),
+        (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"))
 )]
 pub struct ApiDoc;
 

@@ -426,9 +426,9 @@ mod tests {
     async fn refuses_an_unknown_course() {
         framework()
             .given_no_previous_events()
-            .when_async(register_with(|RegistrationCommand::Register { course_id, .. }| {
-                *course_id = 99
-            }))
+            .when_async(register_with(
+                |RegistrationCommand::Register { course_id, .. }| *course_id = 99,
+            ))
             .await
             .then_expect_error(RegistrationError::CourseNotFound);
     }
@@ -453,9 +453,9 @@ mod tests {
     async fn refuses_a_blank_name() {
         framework()
             .given_no_previous_events()
-            .when_async(register_with(|RegistrationCommand::Register { name, .. }| {
-                *name = "   ".into()
-            }))
+            .when_async(register_with(
+                |RegistrationCommand::Register { name, .. }| *name = "   ".into(),
+            ))
             .await
             .then_expect_error(RegistrationError::NameRequired);
     }
@@ -464,9 +464,9 @@ mod tests {
     async fn refuses_an_overlong_name_or_hospital() {
         framework()
             .given_no_previous_events()
-            .when_async(register_with(|RegistrationCommand::Register { name, .. }| {
-                *name = "a".repeat(201)
-            }))
+            .when_async(register_with(
+                |RegistrationCommand::Register { name, .. }| *name = "a".repeat(201),
+            ))
             .await
             .then_expect_error(RegistrationError::TooLong);
         framework()
@@ -492,9 +492,9 @@ mod tests {
         ] {
             framework()
                 .given_no_previous_events()
-                .when_async(register_with(|RegistrationCommand::Register { email, .. }| {
-                    *email = bad.into()
-                }))
+                .when_async(register_with(
+                    |RegistrationCommand::Register { email, .. }| *email = bad.into(),
+                ))
                 .await
                 .then_expect_error(RegistrationError::InvalidEmail);
         }
@@ -557,9 +557,9 @@ mod tests {
     async fn refuses_a_command_for_another_course_or_user() {
         framework()
             .given(vec![registered(&["2026-03-19"])])
-            .when_async(register_with(|RegistrationCommand::Register { user_id, .. }| {
-                *user_id = "someone-else".into()
-            }))
+            .when_async(register_with(
+                |RegistrationCommand::Register { user_id, .. }| *user_id = "someone-else".into(),
+            ))
             .await
             .then_expect_error(RegistrationError::WrongCourse);
     }
