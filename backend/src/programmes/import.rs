@@ -349,7 +349,7 @@ impl<'a> Check<'a> {
             .collect()
     }
 
-    fn json<'v>(&self, dir: &Path) -> Res<Value> {
+    fn json(&self, dir: &Path) -> Res<Value> {
         let path = dir.join(self.file);
         let text = std::fs::read_to_string(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {

@@ -3,5 +3,6 @@
 
 mod helpers;
 mod oidc_provider;
+mod programmes;
 mod session;
 mod sso;

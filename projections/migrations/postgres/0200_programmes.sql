@@ -10,7 +10,7 @@ create table congresses (
     -- first and last day, yyyy-mm-dd
     start_date text not null,
     end_date text not null,
-    year integer not null,
+    year bigint not null,
     -- the row of the list, as served
     item text not null,
     data text not null
@@ -29,7 +29,7 @@ create table trainings (
     name text not null,
     start_date text not null,
     end_date text not null,
-    year integer not null,
+    year bigint not null,
     item text not null,
     data text not null
 );
@@ -40,7 +40,7 @@ create table courses (
     title text not null,
     start_date text not null,
     end_date text not null,
-    year integer not null,
+    year bigint not null,
     -- '01'..'12', month of the first day
     month text not null,
     -- category class: course, online, third, other
