@@ -22,8 +22,8 @@ export function InfoPanel({ content, name, subtitle, website }: InfoPanelProps) 
       {video?.preview_image ? (
         <a className={styles.hero} href={video.url ?? undefined} target="_blank" rel="noopener noreferrer" aria-label="Play the intro video">
           <img src={video.preview_image} alt="" />
-          <span className={styles.play}>
-            <PlayIcon size={28} />
+          <span className={styles.videoChip}>
+            <PlayIcon size={16} /> Intro video
           </span>
         </a>
       ) : (

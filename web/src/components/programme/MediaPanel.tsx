@@ -26,8 +26,8 @@ function Videos({ videos }: { videos: Video[] }) {
           <a key={i} className={styles.video} href={href ?? undefined} target="_blank" rel="noopener noreferrer">
             <span className={styles.videoPreview}>
               {video.preview && <img src={video.preview} alt="" loading="lazy" />}
-              <span className={styles.play}>
-                <PlayIcon size={22} />
+              <span className={styles.videoChip}>
+                <PlayIcon size={14} />
               </span>
             </span>
             <span>

@@ -29,7 +29,7 @@ export default function CourseDetailPage() {
   const openForm = (day: string | null) => setRegistration({ day });
 
   return (
-    <PageFrame title={course?.title ?? 'Medical Education'} back="/learn" share>
+    <PageFrame title="Medical Education" back="/learn" share>
       {course ? (
         <>
           <header className={styles.detailHeader}>

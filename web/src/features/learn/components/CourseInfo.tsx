@@ -49,10 +49,9 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
       {course.videos.map((video, i) => (
         <a key={i} className={styles.video} href={video.url} target="_blank" rel="noopener noreferrer">
           {video.preview && <img src={video.preview} alt="" />}
-          <span className={styles.play}>
-            <PlayIcon size={26} />
+          <span className={styles.videoLabel}>
+            <PlayIcon size={16} /> {video.label ?? 'Play'}
           </span>
-          {video.label && <span className={styles.videoLabel}>{video.label}</span>}
         </a>
       ))}
 
