@@ -31,9 +31,8 @@ async function tabNames(p: Page): Promise<string[]> {
 }
 
 async function openTab(p: Page, name: string): Promise<void> {
-  const tab = p.getByRole('tab', { name, exact: true });
-  await tab.click();
-  expect(await tab.getAttribute('aria-selected')).toBe('true');
+  await p.getByRole('tab', { name, exact: true }).click();
+  await p.getByRole('tab', { name, exact: true, selected: true }).waitFor();
 }
 
 describe('congresses and events', () => {
@@ -42,7 +41,7 @@ describe('congresses and events', () => {
     await open(page, '/congresses?year=2025');
     await page.getByRole('heading', { name: 'Congresses and Events' }).waitFor();
     await page.getByRole('link', { name: /Copenhagen Arthroplasty Congress 2025/ }).waitFor();
-    expect(await page.getByRole('radio', { name: '2025' }).getAttribute('aria-checked')).toBe('true');
+    await page.getByRole('radio', { name: '2025', checked: true }).waitFor();
 
     await page.getByRole('radio', { name: '2026' }).click();
     await page.getByRole('link', { name: /Alpine Arthroplasty Meeting 2026/ }).waitFor();
@@ -134,7 +133,7 @@ describe('congresses and events', () => {
     // Back goes to the congress's activities.
     await page.getByRole('button', { name: 'Back' }).click();
     await waitForPath(page, '/congresses/1');
-    expect(await page.getByRole('tab', { name: 'Activities' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: 'Activities', selected: true }).waitFor();
   });
 
   it('an activity that does not exist shows an error and goes back to /congresses', async () => {
@@ -207,11 +206,11 @@ describe('medical education', () => {
       await form.getByLabel('Hospital').fill('Ospedale Nord');
       await form.getByLabel('Surgeon').check();
       const submit = page.getByRole('button', { name: 'Register', exact: true });
-      expect(await submit.isDisabled()).toBe(true);
+      await expect.poll(() => submit.isDisabled()).toBe(true);
       await form.getByLabel(/privacy policy/).check();
-      expect(await submit.isDisabled()).toBe(true);
+      await expect.poll(() => submit.isDisabled()).toBe(true);
       await form.getByLabel(/data-protection/).check();
-      expect(await submit.isEnabled()).toBe(true);
+      await expect.poll(() => submit.isEnabled()).toBe(true);
       await submit.click();
       return form;
     };
@@ -227,6 +226,7 @@ describe('medical education', () => {
     await waitForToast(page, 'You are already registered to this course day');
     expect(await page.locator('[data-tone="danger"]', { hasText: 'already registered' }).count()).toBe(1);
     // The form stays open after a failure.
+    await page.waitForTimeout(300);
     expect(await again.isVisible()).toBe(true);
     await again.getByRole('button', { name: 'Close' }).click();
     await again.waitFor({ state: 'detached' });

@@ -166,6 +166,16 @@ async fn table_counts(app: &TestApp) -> (i64, i64, i64, i64) {
 }
 
 both_dbs! {
+    async fn the_programme_calls_are_documented(app) {
+        let (status, doc) = json_of(app.get("/openapi.json", None).await).await;
+        assert_eq!(status, StatusCode::OK);
+        for path in ["/api/congresses", "/api/congresses/home", "/api/congresses/{id}", "/api/congresses/activities/{id}",
+                     "/api/training", "/api/training/{id}", "/api/courses", "/api/courses/{id}", "/api/courses/{id}/register",
+                     "/api/courses/{id}/registrations", "/api/courses/{id}/registrations.csv", "/api/calendar/{kind}/{file}"] {
+            assert!(doc["paths"].get(path).is_some(), "{path} documented");
+        }
+    }
+
     async fn every_programme_call_needs_a_signed_in_user(app) {
         for path in ["/congresses", "/congresses/home", "/congresses/1", "/congresses/activities/1", "/training",
                      "/training/1", "/courses", "/courses/1", "/calendar/congress/1.ics", "/courses/1/registrations",
