@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::auth::session::router())
         .merge(crate::auth::sso::router())
         .merge(crate::catalogue::router())
+        .merge(crate::programmes::router())
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
 

@@ -10,6 +10,7 @@
 //! - [`seed`] - demo accounts and content loaded on first start.
 //! - [`content`] - importing reference content (catalogue, news, ...) from a content folder.
 //! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
+//! - [`programmes`] - congresses, sales training, medical-education courses and registration.
 
 pub mod auth;
 pub mod catalogue;
@@ -19,6 +20,7 @@ pub mod error;
 pub mod event_store;
 pub mod http;
 pub mod openapi;
+pub mod programmes;
 pub mod read_models;
 pub mod replay;
 pub mod seed;
@@ -65,6 +67,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
             .with_context(|| format!("importing content from {}", config.content_dir.display()))?;
         tracing::info!("content imported on first start:\n{report}");
     }
+    import_programmes(&db, &config.content_dir).await?;
     let projector = Projector::new(db.clone(), read_models::all());
     // Read models must be current before the first request is served.
     projector
@@ -79,6 +82,22 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
         projector: projector.handle(),
     };
     Ok((state, projector))
+}
+
+/// Loads congresses, training and courses from the content folder when none are loaded yet.
+async fn import_programmes(db: &Db, content_dir: &std::path::Path) -> anyhow::Result<()> {
+    if !content_dir.join("congresses").is_dir() {
+        tracing::warn!(dir = %content_dir.display(), "no programme content to import");
+        return Ok(());
+    }
+    if !programmes::is_empty(db).await? {
+        return Ok(());
+    }
+    let report = programmes::import(db, content_dir)
+        .await
+        .context("importing congresses, training and courses")?;
+    tracing::info!(?report, "programme content imported");
+    Ok(())
 }
 
 /// A server bound to its port, ready to run.

@@ -60,15 +60,30 @@ async fn main() -> anyhow::Result<()> {
             let content_dir = config.content_dir.clone();
             std::fs::create_dir_all(&config.data_dir)?;
             let db = projections::Db::connect(&config.database_url()).await?;
-            let result = backend::content::import_all(&db, &content_dir).await;
+            let catalogue = backend::content::import_all(&db, &content_dir).await;
+            let programmes = match &catalogue {
+                Ok(_) => Some(backend::programmes::import(&db, &content_dir).await),
+                Err(_) => None,
+            };
             db.close().await;
-            match result {
-                Ok(report) => {
-                    println!("Imported {}\n{report}", content_dir.display());
+            match (catalogue, programmes) {
+                (Ok(report), Some(Ok(programmes))) => {
+                    println!(
+                        "Imported {}\n{report}\n{programmes:?}",
+                        content_dir.display()
+                    );
                     Ok(())
                 }
-                Err(e) => {
+                (Err(e), _) => {
                     eprintln!("Import refused, nothing was changed:\n{e}");
+                    std::process::exit(1);
+                }
+                (Ok(_), programmes) => {
+                    let reason = programmes
+                        .and_then(Result::err)
+                        .map(|e| e.to_string())
+                        .unwrap_or_default();
+                    eprintln!("Catalogue imported; congresses, training and courses refused and unchanged:\n{reason}");
                     std::process::exit(1);
                 }
             }

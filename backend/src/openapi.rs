@@ -5,6 +5,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::auth::session;
 use crate::catalogue;
+use crate::programmes;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -22,12 +23,18 @@ use crate::catalogue;
         catalogue::contacts::sections, catalogue::contacts::subsidiary,
         catalogue::useful::links,
         catalogue::multimedia::videos, catalogue::multimedia::images,
+        programmes::congresses::list, programmes::congresses::home, programmes::congresses::detail,
+        programmes::congresses::activity, programmes::training::list, programmes::training::detail,
+        programmes::courses::list, programmes::courses::detail, programmes::registration::register,
+        programmes::registration::list, programmes::registration::export_csv,
+        programmes::calendar::calendar_file,
     ),
     modifiers(&BearerAuth),
     tags((name = "session", description = "Sign-in, session and user"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
         (name = "documents", description = "Library documents"),
-        (name = "content", description = "Home, news, contacts, useful links and multimedia"))
+        (name = "content", description = "Home, news, contacts, useful links and multimedia"),
+        (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"))
 )]
 pub struct ApiDoc;
 

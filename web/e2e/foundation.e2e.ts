@@ -190,7 +190,8 @@ describe('shell and menu', () => {
   it('shows the five tabs and hides them while a modal is open', async () => {
     await loginAs(page, 'anna');
     const tabs = page.getByRole('navigation', { name: 'Main' });
-    await tabs.waitFor();
+    // The tab bar renders just after the landing path is reached.
+    await tabs.getByRole('link', { name: 'Menu' }).waitFor();
     expect(await tabs.getByRole('link').allInnerTexts()).toEqual(['Home', 'Products', 'Documents', 'Search', 'Menu']);
     const box = await tabs.boundingBox();
     expect(Math.round(box?.height ?? 0)).toBe(72);

@@ -5,5 +5,6 @@ mod catalogue;
 mod event_store;
 mod helpers;
 mod oidc_provider;
+mod programmes;
 mod session;
 mod sso;

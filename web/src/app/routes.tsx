@@ -20,9 +20,13 @@ const ComponentPage = lazyPage(() => import('@/features/products/components/Comp
 const DocumentsPage = lazyPage(() => import('@/features/documents/components/DocumentsPage'));
 const NewsListPage = lazyPage(() => import('@/features/news/components/NewsListPage'));
 const NewsDetailPage = lazyPage(() => import('@/features/news/components/NewsDetailPage'));
-const CongressesPage = lazyPage(() => import('@/features/congresses/components/CongressesPage'));
-const TrainingPage = lazyPage(() => import('@/features/training/components/TrainingPage'));
-const LearnPage = lazyPage(() => import('@/features/learn/components/LearnPage'));
+const CongressListPage = lazyPage(() => import('@/features/congresses/components/CongressListPage'));
+const CongressDetailPage = lazyPage(() => import('@/features/congresses/components/CongressDetailPage'));
+const ActivityPage = lazyPage(() => import('@/features/congresses/components/ActivityPage'));
+const TrainingListPage = lazyPage(() => import('@/features/training/components/TrainingListPage'));
+const TrainingDetailPage = lazyPage(() => import('@/features/training/components/TrainingDetailPage'));
+const LearnListPage = lazyPage(() => import('@/features/learn/components/LearnListPage'));
+const CourseDetailPage = lazyPage(() => import('@/features/learn/components/CourseDetailPage'));
 const SearchPage = lazyPage(() => import('@/features/search/components/SearchPage'));
 const ContactsPage = lazyPage(() => import('@/features/contacts/components/ContactsPage'));
 const UsefulLinksPage = lazyPage(() => import('@/features/useful/components/UsefulLinksPage'));
@@ -65,14 +69,16 @@ export const routes: RouteObject[] = [
           { path: 'products/detail/:id/documents', element: <ProductDocumentsPage /> },
           { path: 'products/detail/:id/components', element: <ComponentsPage /> },
           { path: 'products/detail/:id/indepth/:tab?/:anchor?', element: <InDepthPage /> },
-          { path: 'congresses', element: <CongressesPage /> },
-          { path: 'congresses/:id', element: <CongressesPage /> },
-          { path: 'congresses/activities/:id', element: <CongressesPage /> },
-          { path: 'training', element: <TrainingPage /> },
-          { path: 'training/:id', element: <TrainingPage /> },
-          { path: 'learn', element: <LearnPage /> },
-          { path: 'learn/:id', element: <LearnPage /> },
-          { path: 'learn/list/:id', element: <LearnPage /> },
+          { path: 'congresses', element: <CongressListPage /> },
+          { path: 'congresses/activities', element: <ActivityPage /> },
+          { path: 'congresses/activities/:id', element: <ActivityPage /> },
+          { path: 'congresses/:id', element: <CongressDetailPage /> },
+          { path: 'training', element: <TrainingListPage /> },
+          { path: 'training/:id', element: <TrainingDetailPage /> },
+          { path: 'learn', element: <LearnListPage /> },
+          { path: 'learn/list', element: <CourseDetailPage /> },
+          { path: 'learn/list/:id', element: <CourseDetailPage /> },
+          { path: 'learn/:id', element: <CourseDetailPage /> },
           { path: 'wizard', element: <WizardPage /> },
           { path: '*', element: <Navigate to="/home" replace /> },
         ],

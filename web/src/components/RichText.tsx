@@ -1,9 +1,10 @@
+import { useMemo } from 'react';
+import { sanitizeHtml } from '@/lib/html';
 import styles from './RichText.module.css';
 
-/**
- * HTML from the API. The server sanitises every rich text (a short list of
- * tags, safe links) and removes empty paragraphs before storing it.
- */
-export function RichText({ html, className }: { html: string; className?: string }) {
-  return <div className={`${styles.rich} ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: html }} />;
+/** Rich text from the server, reduced to simple formatting and safe links. */
+export function RichText({ html, className }: { html: string | null | undefined; className?: string }) {
+  const clean = useMemo(() => sanitizeHtml(html), [html]);
+  if (!clean) return null;
+  return <div className={`${styles.rich} ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: clean }} />;
 }
