@@ -8,16 +8,19 @@
 //! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
 //! - [`seed`] - demo accounts and content loaded on first start.
+//! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 
 pub mod auth;
 pub mod config;
 pub mod error;
 pub mod event_store;
 pub mod http;
+pub mod notifications;
 pub mod openapi;
 pub mod read_models;
 pub mod replay;
 pub mod seed;
+pub mod shared_badge_hook;
 pub mod state;
 pub mod updates_hook;
 pub mod users;
@@ -51,12 +54,31 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
     if created > 0 {
         tracing::info!(created, "demo accounts created");
     }
+    let published = notifications::demo::seed(&db, &config.content_dir)
+        .await
+        .context("publishing the demo notifications and app updates")?;
+    if published.notifications + published.updates > 0 {
+        tracing::info!(?published, "demo notifications and app updates published");
+    }
     let projector = Projector::new(db.clone(), read_models::all());
     // Read models must be current before the first request is served.
     projector
         .run_to_end()
         .await
         .context("bringing the read models up to date")?;
+    // Including the events just written by the seed, which PostgreSQL may not show the reader yet.
+    if let Some(head) = projections::stream::head(&db).await? {
+        if !projector
+            .run_until(head, std::time::Duration::from_secs(30))
+            .await
+            .context("bringing the read models up to date")?
+        {
+            tracing::warn!(
+                ?head,
+                "read models are still catching up with the event store"
+            );
+        }
+    }
     let state = AppState {
         db,
         config: Arc::new(config),

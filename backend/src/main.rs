@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
-use backend::{http, Config, Server};
+use backend::{http, notifications, Config, Server};
 
 #[derive(Parser)]
 #[command(name = "companion", about = "The companion app server", version)]
@@ -24,6 +24,11 @@ enum Command {
         /// Projections to rebuild (all when none is named).
         #[arg(long = "projection")]
         projections: Vec<String>,
+    },
+    /// Publishes a notification or an app update (as the admin's API does).
+    Publish {
+        #[command(subcommand)]
+        what: notifications::cli::PublishCommand,
     },
 }
 
@@ -52,5 +57,16 @@ async fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Publish { what } => match notifications::cli::run(what).await {
+            Ok(published) => {
+                println!("{published}");
+                Ok(())
+            }
+            Err(e) => {
+                // A refusal (empty title, bad link...) is the answer, not a crash.
+                eprintln!("Not published: {e:#}");
+                std::process::exit(1);
+            }
+        },
     }
 }

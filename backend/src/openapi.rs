@@ -4,6 +4,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::auth::session;
+use crate::notifications;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -12,9 +13,16 @@ use crate::auth::session;
         session::check_domain, session::login, session::welcome, session::get_data,
         session::accept_terms, session::onboarding_slides, session::onboarding_done,
         session::register_device, crate::auth::sso::start, crate::auth::sso::callback,
+        notifications::api::list_notifications, notifications::api::open_notification,
+        notifications::api::list_updates, notifications::api::open_update, notifications::api::badges,
+        notifications::admin::publish_notification, notifications::admin::publish_update,
+        notifications::messages::list_messages, notifications::messages::set_status,
+        notifications::messages::reply, notifications::cta::url_cta,
     ),
     modifiers(&BearerAuth),
-    tags((name = "session", description = "Sign-in, session and user"))
+    tags((name = "session", description = "Sign-in, session and user"),
+        (name = "notifications", description = "Notifications, app updates, badges and their publication"),
+        (name = "messages", description = "Survey-style messages and the users' answers"))
 )]
 pub struct ApiDoc;
 

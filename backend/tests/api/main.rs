@@ -3,6 +3,7 @@
 
 mod event_store;
 mod helpers;
+mod notifications;
 mod oidc_provider;
 mod session;
 mod sso;

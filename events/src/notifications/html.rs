@@ -66,7 +66,10 @@ mod tests {
         let clean = sanitize(
             r#"<p onclick="steal()">Hi <strong>all</strong></p><script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a><style>p{}</style>"#,
         );
-        assert_eq!(clean, "<p>Hi <strong>all</strong></p><a rel=\"noopener noreferrer\">x</a>");
+        assert_eq!(
+            clean,
+            "<p>Hi <strong>all</strong></p><a rel=\"noopener noreferrer\">x</a>"
+        );
     }
 
     #[test]

@@ -16,7 +16,9 @@ mod inbox;
 mod notification;
 
 pub use app_update::{AppUpdate, AppUpdateCommand, AppUpdateEvent, GalleryImage};
-pub use inbox::{Addressed, Inbox, InboxCommand, InboxError, InboxEvent, InboxServices, Publications};
+pub use inbox::{
+    Addressed, Inbox, InboxCommand, InboxError, InboxEvent, InboxServices, Publications,
+};
 pub use notification::{
     Notification, NotificationCommand, NotificationEvent, NotificationServices, UserDirectory,
 };
@@ -190,7 +192,9 @@ pub fn validate_link(link: Option<Link>) -> Result<Option<Link>, PublishError> {
         }
         return Ok(Some(Link { kind, id: None }));
     }
-    Err(PublishError::BadLinkType(link.kind.trim().chars().take(40).collect()))
+    Err(PublishError::BadLinkType(
+        link.kind.trim().chars().take(40).collect(),
+    ))
 }
 
 #[cfg(test)]
@@ -235,7 +239,10 @@ mod tests {
             Ok(link("products", Some(3)))
         );
         assert_eq!(validate_link(link("news", None)), Ok(link("news", None)));
-        assert_eq!(validate_link(link("useful", None)), Ok(link("useful", None)));
+        assert_eq!(
+            validate_link(link("useful", None)),
+            Ok(link("useful", None))
+        );
         assert_eq!(validate_link(link("  ", Some(3))), Ok(None));
         assert_eq!(validate_link(None), Ok(None));
         assert_eq!(
