@@ -4,7 +4,7 @@ import { Loader } from '@/components/Loader';
 import { TabBar } from '@/components/tabbar/TabBar';
 import { Toasts } from '@/components/toast/Toasts';
 import { checkAccess, showsTabBar } from '@/lib/session/access';
-import { launchLink } from '@/lib/session/links';
+import { keepLinkForLater } from '@/lib/session/links';
 import { logout } from '@/lib/session/logout';
 import { selectLoggedIn, useSession } from '@/lib/session/store';
 import styles from './Shell.module.css';
@@ -16,8 +16,8 @@ const INITIAL_LOCATION_KEY = 'default';
 function BackToLogin({ launch }: { launch: string | null }) {
   useEffect(() => {
     logout();
-    // The link the app was opened with is shown after login.
-    if (launch) launchLink.set(launch);
+    // The link the app was opened with (a notification's, or any other) is shown after login.
+    if (launch) keepLinkForLater(launch);
   }, [launch]);
   return <Navigate to="/login" replace />;
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { PageFrame } from '@/components/page/PageFrame';
+import { refreshBadges } from '@/lib/api/badges';
 import { homeKeys } from '../api/home-keys';
 import { useSessionRefresh } from '../hooks/useSessionRefresh';
 import { CongressesCarousel } from './carousels/CongressesCarousel';
@@ -14,9 +15,15 @@ export default function HomePage() {
   const queryClient = useQueryClient();
   const refreshSession = useSessionRefresh();
 
+  // The unread dot (and the menu's What's New count) read the badges store.
+  useEffect(() => {
+    void refreshBadges();
+  }, []);
+
   // Pull-to-refresh: reload the home data and log in again with the token.
   const onRefresh = useCallback(
-    () => Promise.all([queryClient.invalidateQueries({ queryKey: homeKeys.all }), refreshSession()]),
+    () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: homeKeys.all }), refreshSession(), refreshBadges()]),
     [queryClient, refreshSession],
   );
 
