@@ -66,7 +66,8 @@ impl Metadata {
 pub struct EventStore<A: Aggregate> {
     framework: Framework<A>,
     db: Db,
-    projector: ProjectorHandle,
+    /// None: append only, nobody to wait for (see [`EventStore::append_only`]).
+    projector: Option<ProjectorHandle>,
 }
 
 impl<A> EventStore<A>
@@ -76,6 +77,17 @@ where
     A::Error: Into<AppError>,
 {
     pub fn new(db: &Db, services: A::Services, projector: ProjectorHandle) -> Self {
+        Self::build(db, services, Some(projector))
+    }
+
+    /// A store whose commands return as soon as their events are stored, without waiting for
+    /// projections: for seeding at start-up (before the projector runs) and for command-line
+    /// tools (the server's projector, or the next start, applies the events).
+    pub fn append_only(db: &Db, services: A::Services) -> Self {
+        Self::build(db, services, None)
+    }
+
+    fn build(db: &Db, services: A::Services, projector: Option<ProjectorHandle>) -> Self {
         let framework = match db {
             Db::Sqlite { pool, .. } => {
                 Framework::Sqlite(sqlite_es::sqlite_cqrs(pool.clone(), vec![], services))
@@ -142,11 +154,10 @@ where
         let Some(position) = last_position_of(&self.db, A::TYPE, id).await? else {
             return Ok(Position::default());
         };
-        if !self
-            .projector
-            .wait_for(position, READ_YOUR_WRITE_TIMEOUT)
-            .await
-        {
+        let Some(projector) = &self.projector else {
+            return Ok(position);
+        };
+        if !projector.wait_for(position, READ_YOUR_WRITE_TIMEOUT).await {
             tracing::warn!(
                 aggregate = A::TYPE,
                 id,

@@ -25,6 +25,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::auth::sso::router())
         .merge(crate::catalogue::router())
         .merge(crate::programmes::router())
+        .merge(crate::notifications::router())
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
 

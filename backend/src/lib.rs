@@ -11,6 +11,7 @@
 //! - [`content`] - importing reference content (catalogue, news, ...) from a content folder.
 //! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
 //! - [`programmes`] - congresses, sales training, medical-education courses and registration.
+//! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 
 pub mod auth;
 pub mod catalogue;
@@ -19,11 +20,13 @@ pub mod content;
 pub mod error;
 pub mod event_store;
 pub mod http;
+pub mod notifications;
 pub mod openapi;
 pub mod programmes;
 pub mod read_models;
 pub mod replay;
 pub mod seed;
+pub mod shared_badge_hook;
 pub mod state;
 pub mod updates_hook;
 pub mod users;
@@ -68,12 +71,31 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
         tracing::info!("content imported on first start:\n{report}");
     }
     import_programmes(&db, &config.content_dir).await?;
+    let published = notifications::demo::seed(&db, &config.content_dir)
+        .await
+        .context("publishing the demo notifications and app updates")?;
+    if published.notifications + published.updates > 0 {
+        tracing::info!(?published, "demo notifications and app updates published");
+    }
     let projector = Projector::new(db.clone(), read_models::all());
     // Read models must be current before the first request is served.
     projector
         .run_to_end()
         .await
         .context("bringing the read models up to date")?;
+    // Including the events just written by the seed, which PostgreSQL may not show the reader yet.
+    if let Some(head) = projections::stream::head(&db).await? {
+        if !projector
+            .run_until(head, std::time::Duration::from_secs(30))
+            .await
+            .context("bringing the read models up to date")?
+        {
+            tracing::warn!(
+                ?head,
+                "read models are still catching up with the event store"
+            );
+        }
+    }
     let state = AppState {
         db,
         config: Arc::new(config),

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
-use backend::{http, Config, Server};
+use backend::{http, notifications, Config, Server};
 
 #[derive(Parser)]
 #[command(name = "companion", about = "The companion app server", version)]
@@ -29,6 +29,11 @@ enum Command {
     /// the same folder twice gives the same state; a bad file is refused and changes nothing.
     /// The folder is `--content-dir` (or `CONTENT_DIR`); the database as for `serve`.
     Import(Config),
+    /// Publishes a notification or an app update (as the admin's API does).
+    Publish {
+        #[command(subcommand)]
+        what: notifications::cli::PublishCommand,
+    },
 }
 
 #[tokio::main]
@@ -88,5 +93,16 @@ async fn main() -> anyhow::Result<()> {
                 }
             }
         }
+        Command::Publish { what } => match notifications::cli::run(what).await {
+            Ok(published) => {
+                println!("{published}");
+                Ok(())
+            }
+            Err(e) => {
+                // A refusal (empty title, bad link...) is the answer, not a crash.
+                eprintln!("Not published: {e:#}");
+                std::process::exit(1);
+            }
+        },
     }
 }

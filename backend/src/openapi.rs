@@ -5,6 +5,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::auth::session;
 use crate::catalogue;
+use crate::notifications;
 use crate::programmes;
 
 #[derive(OpenApi)]
@@ -28,13 +29,20 @@ use crate::programmes;
         programmes::courses::list, programmes::courses::detail, programmes::registration::register,
         programmes::registration::list, programmes::registration::export_csv,
         programmes::calendar::calendar_file,
+        notifications::api::list_notifications, notifications::api::open_notification,
+        notifications::api::list_updates, notifications::api::open_update, notifications::api::badges,
+        notifications::admin::publish_notification, notifications::admin::publish_update,
+        notifications::messages::list_messages, notifications::messages::set_status,
+        notifications::messages::reply, notifications::cta::url_cta,
     ),
     modifiers(&BearerAuth),
     tags((name = "session", description = "Sign-in, session and user"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
         (name = "documents", description = "Library documents"),
         (name = "content", description = "Home, news, contacts, useful links and multimedia"),
-        (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"))
+        (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"),
+        (name = "notifications", description = "Notifications, app updates, badges and their publication"),
+        (name = "messages", description = "Survey-style messages and the users' answers"))
 )]
 pub struct ApiDoc;
 

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
+use projections::notifications::NotificationsProjection;
 use projections::Projection;
 
 pub fn all() -> Vec<Arc<dyn Projection>> {
-    vec![]
+    vec![Arc::new(NotificationsProjection)]
 }

@@ -3,8 +3,9 @@
 use crate::error::AppResult;
 use crate::state::AppState;
 
-/// The newest published app update the user has not viewed. App updates are published by the
-/// notifications feature; until one exists there is nothing pending.
-pub async fn pending_update_id(_state: &AppState, _user_id: &str) -> AppResult<Option<i64>> {
-    Ok(None)
+/// The newest published app update, when the user has not viewed it yet (`update_id` of login
+/// and welcome). Older updates the user skipped are not offered again once a newer one was seen:
+/// the wizard shows what is new now, the What's New list keeps the rest.
+pub async fn pending_update_id(state: &AppState, user_id: &str) -> AppResult<Option<i64>> {
+    Ok(projections::notifications::latest_update_unviewed(&state.db, user_id).await?)
 }

@@ -5,3 +5,4 @@
 //! by an aggregate, which checks the product's rules and records events.
 
 pub mod course_registration;
+pub mod notifications;

@@ -5,10 +5,12 @@
 //! - [`stream`] - reading the global event stream in commit order without ever skipping an event.
 //! - [`projector`] - running projections with per-projection checkpoints.
 //! - [`feed`] - users' numbered feeds of live messages, written by projections.
+//! - [`notifications`] - notifications and app updates: read models, unread counts, feed messages.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
 pub mod db;
 pub mod feed;
+pub mod notifications;
 pub mod projector;
 pub mod replay;
 pub mod stream;

@@ -205,6 +205,27 @@ impl Projector {
         }
     }
 
+    /// Runs until every projection has passed `target` (true), or `timeout` has passed (false).
+    /// On PostgreSQL an event becomes readable only once every older transaction of the cluster
+    /// has ended, so [`Projector::run_to_end`] alone may stop short of a just-written event.
+    pub async fn run_until(
+        &self,
+        target: Position,
+        timeout: Duration,
+    ) -> Result<bool, ProjectionError> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            self.run_to_end().await?;
+            if self.projections.is_empty() || *self.progress.borrow() >= target {
+                return Ok(true);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Ok(false);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Runs for ever: after each wake-up, and every [`POLL`] in case another node wrote.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);

@@ -160,6 +160,27 @@ pub async fn last_position_of(
     }))
 }
 
+/// The newest event of the whole stream (in reading order), if any.
+pub async fn head(db: &Db) -> Result<Option<Position>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        tx_id: i64,
+        position: i64,
+    }
+    let row: Option<Row> = match db {
+        Db::Sqlite { pool, .. } => sqlx::query_as(
+            "select 0 as tx_id, rowid as position from events order by rowid desc limit 1")
+            .fetch_optional(pool).await?,
+        Db::Postgres { pool } => sqlx::query_as(
+            "select tx_id::text::bigint as tx_id, global_position as position from events order by tx_id desc, global_position desc limit 1")
+            .fetch_optional(pool).await?,
+    };
+    Ok(row.map(|r| Position {
+        tx_id: r.tx_id,
+        position: r.position,
+    }))
+}
+
 /// Every event of one aggregate, oldest first (for history views).
 pub async fn events_of(
     db: &Db,

@@ -4,6 +4,7 @@
 mod catalogue;
 mod event_store;
 mod helpers;
+mod notifications;
 mod oidc_provider;
 mod programmes;
 mod session;

@@ -4,7 +4,7 @@ import { Loader } from '@/components/Loader';
 import { TabBar } from '@/components/tabbar/TabBar';
 import { Toasts } from '@/components/toast/Toasts';
 import { checkAccess, showsTabBar } from '@/lib/session/access';
-import { launchLink } from '@/lib/session/links';
+import { keepLinkForLater } from '@/lib/session/links';
 import { logout } from '@/lib/session/logout';
 import { selectLoggedIn, useSession } from '@/lib/session/store';
 import { toast } from '@/lib/stores/toast';
@@ -22,7 +22,7 @@ function BackToLogin({ launch }: { launch: string | null }) {
     // The app was opened on this link: ask to sign in, and show the link after login.
     // (Other ways here, such as an expired session, bring their own message.)
     if (launch) {
-      launchLink.set(launch);
+      keepLinkForLater(launch);
       toast.danger(PLEASE_SIGN_IN);
     }
   }, [launch]);

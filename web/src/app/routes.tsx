@@ -33,6 +33,8 @@ const UsefulLinksPage = lazyPage(() => import('@/features/useful/components/Usef
 const MultimediaPage = lazyPage(() => import('@/features/multimedia/components/MultimediaPage'));
 const WhatsNewPage = lazyPage(() => import('@/features/whats-new/components/WhatsNewPage'));
 const WizardPage = lazyPage(() => import('@/features/wizard/components/WizardPage'));
+const UpdateWizardPage = lazyPage(() => import('@/features/whats-new/components/UpdateWizardPage'));
+const PublishPage = lazyPage(() => import('@/features/whats-new/components/PublishPage'));
 
 /** Every route of spec 2.2. Guarding and layout live in the Shell. */
 export const routes: RouteObject[] = [
@@ -55,8 +57,9 @@ export const routes: RouteObject[] = [
           { path: 'news/:id', element: <NewsDetailPage /> },
           { path: 'multimedia', element: <MultimediaPage /> },
           { path: 'new', element: <WhatsNewPage /> },
-          { path: 'new/update', element: <WhatsNewPage /> },
-          { path: 'new/update/:id', element: <WhatsNewPage /> },
+          { path: 'new/update', element: <UpdateWizardPage /> },
+          { path: 'new/update/:id', element: <UpdateWizardPage /> },
+          { path: 'new/publish', element: <PublishPage /> },
           { path: 'search', element: <SearchPage /> },
           { path: 'contacts', element: <ContactsPage /> },
           { path: 'documents', element: <DocumentsPage /> },

@@ -2,6 +2,7 @@ import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { BackIcon, BrandMark, LockIcon, MailIcon, ShieldIcon } from '@/components/icons';
 import { Loader } from '@/components/Loader';
+import { refreshBadges } from '@/lib/api/badges';
 import { hasStatus, safeServerMessage } from '@/lib/api/errors';
 import { sanitizeServerMessage } from '@/lib/sanitize';
 import { sessionApi } from '@/lib/session/api';
@@ -48,6 +49,7 @@ export default function LoginPage() {
       .then((response) => {
         applySession(response);
         void registerDevice();
+        void refreshBadges();
       })
       .catch(() => {
         logout();
@@ -102,6 +104,7 @@ export default function LoginPage() {
       dispatch({ type: 'signInSucceeded' });
       applySession(response);
       void registerDevice();
+      void refreshBadges();
     } catch (error) {
       dispatch({ type: 'signInFailed' });
       const serverMessage = hasStatus(error, 429) ? safeServerMessage(error) : '';

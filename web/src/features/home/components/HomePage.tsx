@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { Loader } from '@/components/Loader';
 import { PageFrame } from '@/components/page/PageFrame';
 import { useFailureToast } from '@/lib/hooks/useFailureToast';
 import { useHomeNews } from '../api/get-home-news';
 import { useHomeProducts } from '../api/get-home-products';
+import { refreshBadges } from '@/lib/api/badges';
 import { homeKeys } from '../api/home-keys';
 import { useSessionRefresh } from '../hooks/useSessionRefresh';
 import { CongressesCarousel } from './carousels/CongressesCarousel';
@@ -21,9 +22,15 @@ export default function HomePage() {
   const news = useHomeNews();
   useFailureToast(products.error ?? news.error);
 
+  // The unread dot (and the menu's What's New count) read the badges store.
+  useEffect(() => {
+    void refreshBadges();
+  }, []);
+
   // Pull-to-refresh: reload the home data and log in again with the token.
   const onRefresh = useCallback(
-    () => Promise.all([queryClient.invalidateQueries({ queryKey: homeKeys.all }), refreshSession()]),
+    () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: homeKeys.all }), refreshSession(), refreshBadges()]),
     [queryClient, refreshSession],
   );
 

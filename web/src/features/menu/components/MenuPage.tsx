@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
+  BellIcon,
   CalendarIcon,
   ChevronRightIcon,
   ContactsIcon,
@@ -103,6 +104,17 @@ export default function MenuPage() {
               )}
             </li>
           ))}
+          {user?.role === 'admin' && (
+            <li>
+              <Link className={styles.item} to="/new/publish">
+                <span className={styles.icon}>
+                  <BellIcon size={22} />
+                </span>
+                <span className={styles.label}>Publish notifications and updates</span>
+                <ChevronRightIcon size={18} className={styles.chevron} />
+              </Link>
+            </li>
+          )}
           <li>
             <button type="button" className={`${styles.item} ${styles.logout}`} onClick={signOut}>
               <span className={styles.icon}>

@@ -1,0 +1,63 @@
+import type { MouseEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { Modal } from '@/components/modal/Modal';
+import { isInAppLink } from '@/lib/session/destination';
+import { formatDate } from '../format';
+import { linkRoute } from '../link-route';
+import type { AppNotification } from '../types';
+import styles from './WhatsNewPage.module.css';
+
+interface NotificationModalProps {
+  notification: AppNotification | null;
+  /** Closing refreshes the list (the caller's job). */
+  onClose: () => void;
+}
+
+/** One notification: title, optional preview, the HTML message and 'Read more' when it links somewhere. */
+export function NotificationModal({ notification, onClose }: NotificationModalProps) {
+  const navigate = useNavigate();
+  const route = linkRoute(notification?.link);
+
+  const go = (path: string) => {
+    onClose();
+    void navigate(path);
+  };
+
+  // Links inside the message stay in the app when they point into it.
+  const onMessageClick = (event: MouseEvent<HTMLDivElement>) => {
+    const anchor = (event.target as HTMLElement).closest('a');
+    const href = anchor?.getAttribute('href');
+    if (!anchor || !href) return;
+    event.preventDefault();
+    if (isInAppLink(href)) go(href);
+    else if (/^(https?:|mailto:|tel:)/i.test(href)) window.open(href, '_blank', 'noopener,noreferrer');
+  };
+
+  return (
+    <Modal
+      open={notification !== null}
+      onClose={onClose}
+      title={notification?.title ?? ''}
+      footer={
+        route ? (
+          <button type="button" className="btn btn-primary btn-block" onClick={() => go(route)}>
+            Read more
+          </button>
+        ) : undefined
+      }
+    >
+      {notification && (
+        <article className={styles.detail}>
+          {notification.preview && <img className={styles.preview} src={notification.preview} alt="" />}
+          <div
+            className={styles.message}
+            onClick={onMessageClick}
+            // Sanitised on the server (ammonia allow-list) when the notification was published.
+            dangerouslySetInnerHTML={{ __html: notification.message }}
+          />
+          <p className={styles.detailDate}>{formatDate(notification.date)}</p>
+        </article>
+      )}
+    </Modal>
+  );
+}

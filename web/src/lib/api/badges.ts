@@ -1,0 +1,32 @@
+import { useBadges } from '../stores/badges';
+import { api } from './client';
+
+/** `GET /badges`: the signed-in user's unread counters. */
+export interface BadgesResponse {
+  notifications: number;
+  updates: number;
+  /** New items shared with the user (documents). */
+  shared: number;
+}
+
+export function getBadges(): Promise<BadgesResponse> {
+  return api.get<BadgesResponse>('/badges');
+}
+
+/**
+ * Loads the counters into the badges store (Home's dot, the menu's What's New
+ * count). Called after login, on Home load and after reading; the realtime
+ * feed later writes into the same store. A failure keeps the current counts.
+ */
+export async function refreshBadges(): Promise<void> {
+  try {
+    const counts = await getBadges();
+    useBadges.getState().setCounts({
+      notificationsUnread: counts.notifications,
+      updatesUnread: counts.updates,
+      sharedNew: counts.shared,
+    });
+  } catch (error) {
+    console.warn('Badge counts could not be loaded', error);
+  }
+}
