@@ -59,7 +59,9 @@ describe('catalogue', () => {
     // The in-depth carousel leads to the page at a tab and an anchor.
     await page.getByRole('link', { name: 'A stem built for conversion' }).click();
     await waitForPath(page, '/products/detail/101/indepth/details/platform-taper');
-    const tabs = await page.getByRole('navigation', { name: 'In-depth sections' }).getByRole('link').allInnerTexts();
+    const sectionLinks = page.getByRole('navigation', { name: 'In-depth sections' }).getByRole('link');
+    await sectionLinks.first().waitFor();
+    const tabs = await sectionLinks.allInnerTexts();
     expect(tabs).toEqual(['Overview', 'Design', 'Surgical steps', 'Clinical evidence', 'Resources', 'FAQ']);
     expect(await page.getByTestId('indepth-section').getAttribute('data-path')).toBe('details');
     await page.locator('#feature-platform-taper').waitFor();

@@ -100,7 +100,7 @@ describe('congresses and events', () => {
     await page.getByRole('heading', { name: 'Thursday 22 January 2026' }).waitFor();
 
     await openTab(page, 'Key messages');
-    await page.getByRole('heading', { name: 'Lead with knee and hip evidence' }).waitFor();
+    await page.getByRole('heading', { name: 'Lead with hip and knee arthroplasty evidence' }).waitFor();
 
     await openTab(page, 'Media');
     await page.getByRole('heading', { name: 'Videos' }).waitFor();
