@@ -12,9 +12,12 @@ use crate::auth::session;
         session::check_domain, session::login, session::welcome, session::get_data,
         session::accept_terms, session::onboarding_slides, session::onboarding_done,
         session::register_device, crate::auth::sso::start, crate::auth::sso::callback,
+        crate::realtime::upgrade,
     ),
+    components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage)),
     modifiers(&BearerAuth),
-    tags((name = "session", description = "Sign-in, session and user"))
+    tags((name = "session", description = "Sign-in, session and user"),
+        (name = "realtime", description = "The WebSocket channel that pushes each user's feed live (see docs/realtime.md)"))
 )]
 pub struct ApiDoc;
 

@@ -4,5 +4,6 @@
 mod event_store;
 mod helpers;
 mod oidc_provider;
+mod realtime;
 mod session;
 mod sso;
