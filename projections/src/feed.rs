@@ -19,8 +19,9 @@ use crate::{on_db, on_tx};
 /// `feed_position` committed, never the data: listeners read the rows from the table.
 pub const FEED_CHANNEL: &str = "companion_feed";
 
-/// Key of the transaction-level advisory lock that serialises feed writers on PostgreSQL.
-const FEED_WRITE_LOCK: i64 = 0x636f_6d70_6665_6564; // "compfeed"
+/// Key of the transaction-level advisory lock that serialises feed writers on PostgreSQL. A
+/// writer that does not use [`push`] must take it (`select pg_advisory_xact_lock(...)`) first.
+pub const FEED_WRITE_LOCK: i64 = 0x636f_6d70_6665_6564; // "compfeed"
 
 /// Appends a message of `kind` for `user_id`; returns its number in that user's feed.
 pub async fn push<T: Serialize>(

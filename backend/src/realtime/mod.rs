@@ -190,6 +190,30 @@ impl Realtime {
     }
 }
 
+/// Writes one message into a user's feed outside the projector (the `companion feed push`
+/// command) and tells the nodes. Returns its number in the user's feed.
+///
+/// On SQLite the running server notices it within `FEED_POLL_MS`; on PostgreSQL at once.
+pub async fn push_direct(
+    db: &Db,
+    user_id: &str,
+    kind: &str,
+    payload: &serde_json::Value,
+) -> Result<i64, sqlx::Error> {
+    let _guard = db.write_guard().await;
+    let mut tx = projections::Tx::begin(db).await?;
+    // Write first, so SQLite takes its write lock before the read inside `push` (another
+    // process may be writing the same file).
+    projections::on_tx!(&mut tx, c => sqlx::query("update realtime_epoch set epoch = epoch where id = 1")
+        .execute(c).await.map(|r| r.rows_affected()))?;
+    let seq =
+        projections::feed::push(&mut tx, user_id, kind, payload, projections::now_ms()).await?;
+    tx.commit().await?;
+    let position = projections::feed::latest_position(db).await?;
+    projections::feed::announce(db, position).await?;
+    Ok(seq)
+}
+
 /// The realtime channel (WebSocket).
 ///
 /// Upgrade to a WebSocket, then send `{"type":"auth","token":"<session token>","last_seq":n,"epoch":"e"}`
