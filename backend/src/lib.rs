@@ -136,7 +136,8 @@ impl Server {
         realtime.start(self.state.db.clone(), self.projector);
         let stopping = realtime.shutdown_token();
         // axum's graceful shutdown does not wait for upgraded connections: the sockets are
-        // closed and drained by `realtime.stop()`.
+        // closed as soon as it starts, and drained (with the background tasks, once requests
+        // have finished) by `realtime.stop()`.
         let served = axum::serve(self.listener, app)
             .with_graceful_shutdown(async move {
                 tokio::select! {

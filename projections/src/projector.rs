@@ -82,6 +82,8 @@ pub struct Projector {
     projections: Vec<Arc<dyn Projection>>,
     wake: Arc<Notify>,
     progress: watch::Sender<Position>,
+    /// Counts committed batches (any projection), for listeners of new read-model rows.
+    batches: watch::Sender<u64>,
     stop_at: Option<Position>,
     /// True while [`Projector::run_until`] runs in this process.
     active: Arc<AtomicBool>,
@@ -92,6 +94,7 @@ pub struct Projector {
 pub struct ProjectorHandle {
     wake: Arc<Notify>,
     progress: watch::Receiver<Position>,
+    batches: watch::Receiver<u64>,
     active: Arc<AtomicBool>,
     db: Db,
     names: Arc<[&'static str]>,
@@ -171,9 +174,15 @@ impl ProjectorHandle {
         *self.progress.borrow()
     }
 
-    /// A receiver that changes each time the projector commits a batch.
+    /// A receiver that changes each time every projection has got further.
     pub fn subscribe(&self) -> watch::Receiver<Position> {
         self.progress.clone()
+    }
+
+    /// A receiver that changes after every committed batch of any projection (the lowest
+    /// checkpoint, [`ProjectorHandle::subscribe`], may stay put while one projection catches up).
+    pub fn subscribe_batches(&self) -> watch::Receiver<u64> {
+        self.batches.clone()
     }
 }
 
@@ -190,12 +199,14 @@ impl Projector {
         stop_at: Option<Position>,
     ) -> Self {
         let (progress, _) = watch::channel(Position::default());
+        let (batches, _) = watch::channel(0);
         Self {
             source,
             target,
             projections,
             wake: Arc::new(Notify::new()),
             progress,
+            batches,
             stop_at,
             active: Arc::new(AtomicBool::new(false)),
         }
@@ -205,6 +216,7 @@ impl Projector {
         ProjectorHandle {
             wake: self.wake.clone(),
             progress: self.progress.subscribe(),
+            batches: self.batches.subscribe(),
             active: self.active.clone(),
             db: self.target.clone(),
             names: self.projections.iter().map(|p| p.name()).collect(),
@@ -256,6 +268,7 @@ impl Projector {
                 }
                 tx.commit().await?;
                 applied += pending.len();
+                self.batches.send_modify(|n| *n += 1);
             }
         }
         let reached = self

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use projections::feed::{self, FEED_CHANNEL};
 use projections::projector::WAKE_CHANNEL;
-use projections::{Position, Projector, ProjectorHandle};
+use projections::{Projector, ProjectorHandle};
 use sqlx::postgres::PgListener;
 use sqlx::{Connection, PgConnection, PgPool};
 use tokio::sync::watch;
@@ -117,7 +117,7 @@ async fn sleep_or_stop(wait: Duration, shutdown: &CancellationToken) -> bool {
 /// every node where the feed now ends.
 pub async fn announce_feed(
     db: projections::Db,
-    mut progress: watch::Receiver<Position>,
+    mut batches: watch::Receiver<u64>,
     handle: ProjectorHandle,
     shutdown: CancellationToken,
 ) {
@@ -125,7 +125,7 @@ pub async fn announce_feed(
     loop {
         tokio::select! {
             _ = shutdown.cancelled() => return,
-            changed = progress.changed() => if changed.is_err() { return },
+            changed = batches.changed() => if changed.is_err() { return },
         }
         if !handle.is_active() {
             continue;

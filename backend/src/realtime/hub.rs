@@ -2,7 +2,7 @@
 //! and hands each to the sockets of its user.
 //!
 //! The loop keeps one cursor over `user_feed.feed_position` (feed writers are serialised, so the
-//! cursor never passes a row that is not yet visible). It wakes on the local projector's progress,
+//! cursor never passes a row that is not yet visible). It wakes after each local projector batch,
 //! on a poke (a `NOTIFY` from the node running the projector), and every `FEED_POLL_MS` in case a
 //! notification was lost. Each row is encoded once; its sockets get a cheap clone. Queues are
 //! bounded: a socket whose queue is full is told to close as "slow" and the hub moves on.
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use projections::{feed, on_db, Db, Position};
+use projections::{feed, on_db, Db};
 use tokio::sync::{mpsc, watch, Notify};
 use tokio_util::sync::CancellationToken;
 
@@ -194,7 +194,7 @@ impl Hub {
     pub async fn run(
         self: Arc<Self>,
         db: Db,
-        mut progress: watch::Receiver<Position>,
+        mut batches: watch::Receiver<u64>,
         poll: Duration,
         shutdown: CancellationToken,
     ) {
@@ -214,7 +214,7 @@ impl Hub {
                 }
             }
         }
-        let mut progress_open = true;
+        let mut batches_open = true;
         loop {
             if let Err(e) = self.scan(&db).await {
                 tracing::error!(error = %e, "realtime hub scan failed; retrying");
@@ -227,7 +227,7 @@ impl Hub {
             tokio::select! {
                 _ = shutdown.cancelled() => return,
                 _ = self.poke.notified() => {}
-                changed = progress.changed(), if progress_open => progress_open = changed.is_ok(),
+                changed = batches.changed(), if batches_open => batches_open = changed.is_ok(),
                 _ = tokio::time::sleep(poll) => {}
             }
         }

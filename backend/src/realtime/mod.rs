@@ -77,7 +77,11 @@ struct Inner {
     hub: Arc<Hub>,
     settings: Settings,
     epoch: String,
+    /// Closes the sockets (cancelled as soon as the server starts shutting down).
     shutdown: CancellationToken,
+    /// Stops the hub, projector, listener and retention (after HTTP requests have drained, so
+    /// commands in flight still see their projections run).
+    background: CancellationToken,
     tracker: TaskTracker,
 }
 
@@ -93,6 +97,7 @@ impl Realtime {
                 settings,
                 epoch,
                 shutdown: CancellationToken::new(),
+                background: CancellationToken::new(),
                 tracker: TaskTracker::new(),
             }),
         })
@@ -131,12 +136,12 @@ impl Realtime {
     /// lock), the `LISTEN` loop and retention. They run until [`Realtime::stop`].
     pub fn start(&self, db: Db, projector: Projector) {
         let settings = &self.inner.settings;
-        let shutdown = self.inner.shutdown.clone();
+        let shutdown = self.inner.background.clone();
         let tracker = &self.inner.tracker;
         let handle = projector.handle();
         tracker.spawn(self.inner.hub.clone().run(
             db.clone(),
-            handle.subscribe(),
+            handle.subscribe_batches(),
             settings.poll,
             shutdown.clone(),
         ));
@@ -159,7 +164,7 @@ impl Realtime {
                 ));
                 tracker.spawn(cluster::announce_feed(
                     db.clone(),
-                    handle.subscribe(),
+                    handle.subscribe_batches(),
                     handle.clone(),
                     shutdown.clone(),
                 ));
@@ -177,6 +182,7 @@ impl Realtime {
     /// background tasks to finish.
     pub async fn stop(&self) {
         self.inner.shutdown.cancel();
+        self.inner.background.cancel();
         self.inner.tracker.close();
         if tokio::time::timeout(self.inner.settings.grace, self.inner.tracker.wait())
             .await

@@ -837,3 +837,53 @@ async fn killing_the_projector_node_hands_over_and_loses_no_feed_entry() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(b.runs_projector() && !c.runs_projector());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_description_documents_the_channel() {
+    let db = TestDb::sqlite();
+    let node = db.node();
+    let doc: Value = reqwest::get(format!("http://{}/api/openapi.json", node.addr))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ws = &doc["paths"]["/api/ws"]["get"];
+    assert!(ws["description"]
+        .as_str()
+        .is_some_and(|d| d.contains("4401") && d.contains("last_seq")));
+    let schemas = &doc["components"]["schemas"];
+    assert!(schemas["ServerMessage"].is_object() && schemas["ClientMessage"].is_object());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_entry_written_outside_the_projector_is_delivered_too() {
+    let db = TestDb::sqlite();
+    let node = db.node_with(|c| c.feed_poll_ms = 100_000);
+    let (mut client, _, _) = Client::open(&node.ws_url(), &node.token("u-anna"), None, None).await;
+    let state = node.state.clone();
+    let seq = node
+        .runtime
+        .spawn(async move {
+            let seq = backend::realtime::push_direct(
+                &state.db,
+                "u-anna",
+                "badge",
+                &json!({"name": "notifications", "count": 2}),
+            )
+            .await
+            .unwrap();
+            state.realtime.poke();
+            seq
+        })
+        .await
+        .unwrap();
+    assert_eq!(seq, 1);
+    match client.next().await {
+        Got::Json(v) => assert_eq!(
+            (v["kind"].clone(), v["payload"].clone()),
+            (json!("badge"), json!({"name": "notifications", "count": 2}))
+        ),
+        other => panic!("{other:?}"),
+    }
+}
