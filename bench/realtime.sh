@@ -7,7 +7,7 @@ NODES=${1:-1}
 SOCKETS=${2:-10000}
 ROUNDS=${3:-5}
 cd "$(dirname "$0")/.."
-BIN=${CARGO_TARGET_DIR:-target}/release
+BIN=${BENCH_BIN:-${CARGO_TARGET_DIR:-target}/release}
 ADMIN_URL=${BENCH_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 DB=companion_bench_$$
 DB_URL="${ADMIN_URL%/*}/$DB"

@@ -191,6 +191,7 @@ struct RoundResult {
     max_ms: f64,
     commit_p50_ms: f64,
     commit_p99_ms: f64,
+    spread_ms: f64,
     per_second: f64,
 }
 
@@ -282,7 +283,9 @@ async fn main() -> anyhow::Result<()> {
         .await
         .context("connecting to the database")?;
     let mut results = Vec::new();
-    println!("round  received  write_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  msgs_per_s");
+    println!(
+        "round  received  write_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  spread_ms  msgs_per_s"
+    );
     for round in 0..args.rounds {
         let sent_us = start.elapsed().as_micros() as u64;
         let payload = json!({ "round": round, "sent_us": sent_us }).to_string();
@@ -315,7 +318,8 @@ async fn main() -> anyhow::Result<()> {
 
         let mut delays = Vec::with_capacity(connected);
         let mut from_commit = Vec::with_capacity(connected);
-        let mut last_recv = commit_us;
+        let mut last_recv = 0u64;
+        let mut first_recv = u64::MAX;
         let round_deadline = tokio::time::Instant::now() + Duration::from_secs(args.timeout);
         while delays.len() < connected {
             let Ok(Some(sample)) = tokio::time::timeout_at(round_deadline, samples.recv()).await
@@ -328,10 +332,12 @@ async fn main() -> anyhow::Result<()> {
             delays.push((sample.recv_us.saturating_sub(sample.sent_us)) as f64 / 1000.0);
             from_commit.push((sample.recv_us.saturating_sub(commit_us)) as f64 / 1000.0);
             last_recv = last_recv.max(sample.recv_us);
+            first_recv = first_recv.min(sample.recv_us);
         }
         delays.sort_by(f64::total_cmp);
         from_commit.sort_by(f64::total_cmp);
-        let spread_s = (last_recv.saturating_sub(commit_us)) as f64 / 1e6;
+        // Delivery rate while the round is being delivered: first to last receipt.
+        let spread_s = last_recv.saturating_sub(first_recv) as f64 / 1e6;
         let r = RoundResult {
             received: delays.len(),
             write_ms: (commit_us - sent_us) as f64 / 1000.0,
@@ -340,6 +346,7 @@ async fn main() -> anyhow::Result<()> {
             max_ms: delays.last().copied().unwrap_or(f64::NAN),
             commit_p50_ms: percentile(&from_commit, 0.5),
             commit_p99_ms: percentile(&from_commit, 0.99),
+            spread_ms: spread_s * 1000.0,
             per_second: if spread_s > 0.0 {
                 delays.len() as f64 / spread_s
             } else {
@@ -362,7 +369,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let m = |f: fn(&RoundResult) -> f64| median(results.iter().map(f).collect());
     println!(
-        "median of {} rounds: received {:.0}/{connected}, write {:.1} ms, delay p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; from commit p50 {:.1} ms, p99 {:.1} ms; {:.0} messages/s",
+        "median of {} rounds: received {:.0}/{connected}, write {:.1} ms, delay p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; from commit p50 {:.1} ms, p99 {:.1} ms; delivered over {:.1} ms at {:.0} messages/s",
         results.len(),
         m(|r| r.received as f64),
         m(|r| r.write_ms),
@@ -371,6 +378,7 @@ async fn main() -> anyhow::Result<()> {
         m(|r| r.max_ms),
         m(|r| r.commit_p50_ms),
         m(|r| r.commit_p99_ms),
+        m(|r| r.spread_ms),
         m(|r| r.per_second),
     );
     Ok(())
