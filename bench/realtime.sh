@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Realtime load benchmark on loopback: NODES `companion serve` processes on one fresh PostgreSQL
 # database, SOCKETS WebSockets spread over them, ROUNDS rounds of one feed entry per user.
-# Usage: bench/realtime.sh NODES SOCKETS ROUNDS   (build first: cargo build --release -p backend -p bench)
+# Usage: bench/realtime.sh NODES SOCKETS ROUNDS [USERS]   (USERS defaults to one per socket)
+# Build first: cargo build --release -p backend -p bench
 set -euo pipefail
 NODES=${1:-1}
 SOCKETS=${2:-10000}
 ROUNDS=${3:-5}
+USERS=${4:-$SOCKETS}
 cd "$(dirname "$0")/.."
 BIN=${BENCH_BIN:-${CARGO_TARGET_DIR:-target}/release}
 ADMIN_URL=${BENCH_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
@@ -43,5 +45,5 @@ for i in $(seq 1 "$NODES"); do
   ARGS+=(--url "ws://127.0.0.1:$port/api/ws" --server-pid "${PIDS[-1]}")
 done
 
-"$BIN/ws-load" "${ARGS[@]}" --sockets "$SOCKETS" --rounds "$ROUNDS" \
+"$BIN/ws-load" "${ARGS[@]}" --sockets "$SOCKETS" --users "$USERS" --rounds "$ROUNDS" \
   --jwt-secret "$SECRET" --database-url "$DB_URL"

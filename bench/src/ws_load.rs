@@ -354,7 +354,7 @@ async fn main() -> anyhow::Result<()> {
             },
         };
         println!(
-            "{round:>5}  {:>8}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>10.0}",
+            "{round:>5}  {:>8}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>9.1}  {:>10.0}",
             r.received,
             r.write_ms,
             r.p50_ms,
@@ -362,6 +362,7 @@ async fn main() -> anyhow::Result<()> {
             r.max_ms,
             r.commit_p50_ms,
             r.commit_p99_ms,
+            r.spread_ms,
             r.per_second
         );
         results.push(r);
