@@ -70,6 +70,37 @@ pub struct Config {
     /// Public address of this server, used to build the single sign-on redirect address.
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
+
+    /// How long entries of the users' live feeds are kept, in seconds. A client that comes back
+    /// after more than this is told to reload its lists instead of receiving what it missed.
+    #[arg(long, env = "FEED_RETENTION_SECONDS", default_value_t = 7 * 24 * 3600)]
+    pub feed_retention_seconds: i64,
+
+    /// Messages waiting for one WebSocket at most; a client that falls this far behind is
+    /// disconnected ("slow") and resumes when it reconnects.
+    #[arg(long, env = "REALTIME_QUEUE", default_value_t = 1024)]
+    pub realtime_queue: usize,
+
+    /// Seconds between the server's `{"type":"ping"}` messages.
+    #[arg(long, env = "REALTIME_PING_SECONDS", default_value_t = 25)]
+    pub realtime_ping_seconds: u64,
+
+    /// A socket that sends nothing (not even `{"type":"pong"}`) for this many seconds is closed.
+    #[arg(long, env = "REALTIME_IDLE_SECONDS", default_value_t = 60)]
+    pub realtime_idle_seconds: u64,
+
+    /// Seconds a new socket has to send its `{"type":"auth"}` message.
+    #[arg(long, env = "REALTIME_AUTH_SECONDS", default_value_t = 10)]
+    pub realtime_auth_seconds: u64,
+
+    /// How often each node looks for new feed entries when nothing told it (milliseconds): the
+    /// fallback for `NOTIFY`s lost while a listener reconnects.
+    #[arg(long, env = "FEED_POLL_MS", default_value_t = 2000)]
+    pub feed_poll_ms: u64,
+
+    /// On shutdown, how long open sockets and background tasks get to finish, in seconds.
+    #[arg(long, env = "SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
+    pub shutdown_grace_seconds: u64,
 }
 
 impl Config {

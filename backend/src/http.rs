@@ -26,6 +26,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::catalogue::router())
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())
+        .merge(crate::realtime::router())
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
 

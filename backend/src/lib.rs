@@ -12,6 +12,7 @@
 //! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
 //! - [`programmes`] - congresses, sales training, medical-education courses and registration.
 //! - [`notifications`] - notifications, app updates, survey messages; publishing them.
+//! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
 
 pub mod auth;
 pub mod catalogue;
@@ -24,6 +25,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod programmes;
 pub mod read_models;
+pub mod realtime;
 pub mod replay;
 pub mod seed;
 pub mod shared_badge_hook;
@@ -35,7 +37,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use projections::{Db, Projector};
+use projections::{Db, Projection, Projector};
 use tokio::net::TcpListener;
 
 pub use config::Config;
@@ -44,6 +46,15 @@ pub use state::AppState;
 /// Connects to the database, applies migrations, loads demo data on first start, and returns the
 /// state the server runs on with the projector that keeps its read models current.
 pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
+    prepare_with(config, Vec::new()).await
+}
+
+/// Like [`prepare`], with projections of the caller's besides the server's own (tests use it to
+/// write feed entries through a real projection).
+pub async fn prepare_with(
+    config: Config,
+    extra_projections: Vec<Arc<dyn Projection>>,
+) -> anyhow::Result<(AppState, Projector)> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data folder {}", config.data_dir.display()))?;
     let db = Db::connect(&config.database_url())
@@ -77,7 +88,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
     if published.notifications + published.updates > 0 {
         tracing::info!(?published, "demo notifications and app updates published");
     }
-    let projector = Projector::new(db.clone(), read_models::all());
+    let mut projections = read_models::all();
+    projections.extend(extra_projections);
+    let projector = Projector::new(db.clone(), projections);
     // Read models must be current before the first request is served.
     projector
         .run_to_end()
@@ -96,12 +109,16 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
             );
         }
     }
+    let realtime = realtime::Realtime::new(&db, &config)
+        .await
+        .context("reading the feed epoch")?;
     let state = AppState {
         db,
         config: Arc::new(config),
         jwt,
         sso: Arc::new(auth::sso::Sso::default()),
         projector: projector.handle(),
+        realtime,
     };
     Ok((state, projector))
 }
@@ -132,6 +149,14 @@ pub struct Server {
 
 impl Server {
     pub async fn bind(config: Config) -> anyhow::Result<Server> {
+        Self::bind_with(config, Vec::new()).await
+    }
+
+    /// Like [`Server::bind`], with extra projections (see [`prepare_with`]).
+    pub async fn bind_with(
+        config: Config,
+        extra_projections: Vec<Arc<dyn Projection>>,
+    ) -> anyhow::Result<Server> {
         let listener = TcpListener::bind((config.bind_address.as_str(), config.port))
             .await
             .with_context(|| format!("binding {}:{}", config.bind_address, config.port))?;
@@ -139,7 +164,7 @@ impl Server {
         let mut config = config;
         // With port 0 the real port is known only now; links built from it must use it.
         config.port = addr.port();
-        let (state, projector) = prepare(config).await?;
+        let (state, projector) = prepare_with(config, extra_projections).await?;
         Ok(Server {
             addr,
             listener,
@@ -152,22 +177,33 @@ impl Server {
         &self.state
     }
 
-    /// Serves until `shutdown` completes.
+    /// Serves until `shutdown` completes, then closes the WebSockets (1001) and waits up to
+    /// `SHUTDOWN_GRACE_SECONDS` for them and the background tasks.
+    ///
+    /// The projector runs here on SQLite; on PostgreSQL it runs while this node holds the
+    /// projector lock (see [`realtime::cluster`]), so any number of nodes can share a database.
     pub async fn run(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let app = http::router(self.state.clone());
-        let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
-        let projector = tokio::spawn(self.projector.run(async {
-            let _ = projector_stopped.await;
-        }));
+        let realtime = self.state.realtime.clone();
+        realtime.start(self.state.db.clone(), self.projector);
+        let stopping = realtime.shutdown_token();
+        // axum's graceful shutdown does not wait for upgraded connections: the sockets are
+        // closed as soon as it starts, and drained (with the background tasks, once requests
+        // have finished) by `realtime.stop()`.
         let served = axum::serve(self.listener, app)
-            .with_graceful_shutdown(shutdown)
+            .with_graceful_shutdown(async move {
+                tokio::select! {
+                    _ = shutdown => {}
+                    _ = stopping.cancelled() => {}
+                }
+                stopping.cancel();
+            })
             .await
             .context("serving");
-        let _ = stop_projector.send(());
-        let _ = projector.await;
+        realtime.stop().await;
         self.state.db.close().await;
         served?;
         Ok(())

@@ -34,6 +34,29 @@ enum Command {
         #[command(subcommand)]
         what: notifications::cli::PublishCommand,
     },
+    /// Users' live feeds.
+    #[command(subcommand)]
+    Feed(FeedCommand),
+}
+
+#[derive(Subcommand)]
+enum FeedCommand {
+    /// Writes one message into a user's feed; their open apps receive it at once (on SQLite
+    /// within FEED_POLL_MS), e.g. `--kind badge --payload '{"name":"notifications","count":1}'`.
+    /// For support and tests; the projections are what normally writes feeds.
+    Push {
+        #[command(flatten)]
+        config: Config,
+        /// The user's e-mail.
+        #[arg(long)]
+        email: String,
+        /// Message kind: badge, shared_arrival, shared_change, notification, app_update.
+        #[arg(long)]
+        kind: String,
+        /// The message's JSON payload.
+        #[arg(long, default_value = "{}")]
+        payload: String,
+    },
 }
 
 #[tokio::main]
@@ -104,5 +127,22 @@ async fn main() -> anyhow::Result<()> {
                 std::process::exit(1);
             }
         },
+        Command::Feed(FeedCommand::Push {
+            config,
+            email,
+            kind,
+            payload,
+        }) => {
+            let payload: serde_json::Value = serde_json::from_str(&payload)
+                .map_err(|e| anyhow::anyhow!("--payload is not JSON: {e}"))?;
+            let db = projections::Db::connect(&config.database_url()).await?;
+            let user = backend::users::find_by_email(&db, &email)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no user with the e-mail {email}"))?;
+            let seq = backend::realtime::push_direct(&db, &user.id, &kind, &payload).await?;
+            println!("{seq}");
+            db.close().await;
+            Ok(())
+        }
     }
 }

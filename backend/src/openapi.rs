@@ -34,7 +34,9 @@ use crate::programmes;
         notifications::admin::publish_notification, notifications::admin::publish_update,
         notifications::messages::list_messages, notifications::messages::set_status,
         notifications::messages::reply, notifications::cta::url_cta,
+        crate::realtime::upgrade,
     ),
+    components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage)),
     modifiers(&BearerAuth),
     tags((name = "session", description = "Sign-in, session and user"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
@@ -42,7 +44,8 @@ use crate::programmes;
         (name = "content", description = "Home, news, contacts, useful links and multimedia"),
         (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"),
         (name = "notifications", description = "Notifications, app updates, badges and their publication"),
-        (name = "messages", description = "Survey-style messages and the users' answers"))
+        (name = "messages", description = "Survey-style messages and the users' answers"),
+        (name = "realtime", description = "The WebSocket channel that pushes each user's feed live (see docs/realtime.md)"))
 )]
 pub struct ApiDoc;
 

@@ -1,13 +1,27 @@
 //! Writing to users' live feeds from inside a projection's transaction.
 //!
-//! Only the projector writes feeds, one batch at a time, so numbering by `max(seq) + 1` inside the
-//! batch's transaction cannot race. The message becomes visible when the batch commits, together
-//! with the read-model rows it announces.
+//! Each row has two numbers: `seq`, its place in that user's feed (what clients resume from),
+//! and `feed_position`, its place among all feed rows (what the realtime hub scans with).
+//!
+//! Writers of the feed are serialised: on SQLite by the engine itself, on PostgreSQL by a
+//! transaction-level advisory lock taken before the first row is numbered. So `max(seq) + 1`
+//! cannot race, and a row with a higher `feed_position` never becomes visible before a row with
+//! a lower one (the lock is released only after the commit is visible), which lets a reader move
+//! a cursor over `feed_position` without ever skipping a row. Normally only the projector writes
+//! feeds; anything else that does (tests, load tools) must go through [`push`] as well.
 
 use serde::Serialize;
 
-use crate::db::Tx;
-use crate::on_tx;
+use crate::db::{Db, DbKind, Tx};
+use crate::{on_db, on_tx};
+
+/// The PostgreSQL `NOTIFY` channel that announces new feed rows. The payload is the highest
+/// `feed_position` committed, never the data: listeners read the rows from the table.
+pub const FEED_CHANNEL: &str = "companion_feed";
+
+/// Key of the transaction-level advisory lock that serialises feed writers on PostgreSQL. A
+/// writer that does not use [`push`] must take it (`select pg_advisory_xact_lock(...)`) first.
+pub const FEED_WRITE_LOCK: i64 = 0x636f_6d70_6665_6564; // "compfeed"
 
 /// Appends a message of `kind` for `user_id`; returns its number in that user's feed.
 pub async fn push<T: Serialize>(
@@ -18,6 +32,11 @@ pub async fn push<T: Serialize>(
     at_ms: i64,
 ) -> Result<i64, sqlx::Error> {
     let payload = serde_json::to_string(payload).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    if tx.kind() == DbKind::Postgres {
+        // Re-entrant within the transaction; released at commit or rollback.
+        on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
+            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
+    }
     let seq: i64 = on_tx!(tx, c => sqlx::query_scalar(
         "select cast(coalesce(max(seq), 0) + 1 as bigint) from user_feed where user_id = $1")
         .bind(user_id).fetch_one(c).await)?;
@@ -26,4 +45,24 @@ pub async fn push<T: Serialize>(
         .bind(user_id).bind(seq).bind(kind).bind(&payload).bind(at_ms)
         .execute(c).await.map(|r| r.rows_affected()))?;
     Ok(seq)
+}
+
+/// The highest `feed_position` committed so far (0 when the feed is empty).
+pub async fn latest_position(db: &Db) -> Result<i64, sqlx::Error> {
+    on_db!(db, pool => sqlx::query_scalar(
+        "select cast(coalesce(max(feed_position), 0) as bigint) from user_feed")
+        .fetch_one(pool).await)
+}
+
+/// Tells every node listening on PostgreSQL that feed rows up to `position` are committed.
+/// A no-op on SQLite, where the only node learns of them in-process.
+pub async fn announce(db: &Db, position: i64) -> Result<(), sqlx::Error> {
+    if let Db::Postgres { pool } = db {
+        sqlx::query("select pg_notify($1, $2)")
+            .bind(FEED_CHANNEL)
+            .bind(position.to_string())
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
 }

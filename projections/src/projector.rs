@@ -4,7 +4,15 @@
 //! transaction as the rows a batch of events produced: a crash leaves either the whole batch and
 //! its checkpoint or neither. Projections must derive everything from the events (use
 //! `recorded_at`, never the clock) so a rebuild gives the same rows as the live run.
+//!
+//! Several server processes may share one PostgreSQL database; only one of them runs the
+//! projector at a time (the server holds an advisory lock for that). Checkpoints are still moved
+//! by compare-and-set, so a projector that lost its lock without noticing (a stalled node) can
+//! never apply a batch twice: its transaction finds the checkpoint moved and rolls back.
+//! [`ProjectorHandle::wait_for`] works on every node: where the local projector is not the one
+//! running, it asks the running one to wake up (`NOTIFY`) and reads the checkpoints.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,7 +21,11 @@ use tokio::sync::{watch, Notify};
 
 use crate::db::{Db, Tx};
 use crate::stream::{self, Position, StoredEvent, StreamError};
-use crate::{now_ms, on_tx};
+use crate::{now_ms, on_db, on_tx};
+
+/// The PostgreSQL `NOTIFY` channel that asks the node running the projector to look for new
+/// events now (sent by commands on the other nodes).
+pub const WAKE_CHANNEL: &str = "companion_events";
 
 /// A table a projection owns, and the columns that order its rows for comparison.
 #[derive(Debug, Clone, Copy)]
@@ -70,7 +82,11 @@ pub struct Projector {
     projections: Vec<Arc<dyn Projection>>,
     wake: Arc<Notify>,
     progress: watch::Sender<Position>,
+    /// Counts committed batches (any projection), for listeners of new read-model rows.
+    batches: watch::Sender<u64>,
     stop_at: Option<Position>,
+    /// True while [`Projector::run_until`] runs in this process.
+    active: Arc<AtomicBool>,
 }
 
 /// What the rest of the server holds: wake the projector after a write, wait for it to catch up.
@@ -78,7 +94,14 @@ pub struct Projector {
 pub struct ProjectorHandle {
     wake: Arc<Notify>,
     progress: watch::Receiver<Position>,
+    batches: watch::Receiver<u64>,
+    active: Arc<AtomicBool>,
+    db: Db,
+    names: Arc<[&'static str]>,
 }
+
+/// How often a node that does not run the projector reads the checkpoints while it waits, at most.
+const REMOTE_POLL_MAX: Duration = Duration::from_millis(100);
 
 impl ProjectorHandle {
     /// Tells the projector new events were appended.
@@ -86,14 +109,64 @@ impl ProjectorHandle {
         self.wake.notify_one();
     }
 
+    /// True while the projector of this process is running (on PostgreSQL, while this node holds
+    /// the projector lock).
+    pub fn is_active(&self) -> bool {
+        self.active.load(Ordering::Acquire)
+    }
+
     /// Waits (up to `timeout`) until every projection has applied the event at `target`, so a
     /// caller reads its own write. Returns false on timeout.
+    ///
+    /// When the projector runs in this process its progress is watched; otherwise (another node
+    /// runs it) the running one is woken through `NOTIFY` and the checkpoints are polled.
     pub async fn wait_for(&self, target: Position, timeout: Duration) -> bool {
+        if self.names.is_empty() {
+            return true;
+        }
         self.wake();
+        let deadline = tokio::time::Instant::now() + timeout;
         let mut rx = self.progress.clone();
-        tokio::time::timeout(timeout, rx.wait_for(|p| *p >= target))
-            .await
-            .is_ok_and(|r| r.is_ok())
+        let mut poll = Duration::from_millis(5);
+        let mut woke_remote = false;
+        let mut sender_gone = false;
+        loop {
+            if *rx.borrow_and_update() >= target {
+                return true;
+            }
+            if !self.is_active() {
+                if !woke_remote {
+                    woke_remote = true;
+                    if let Db::Postgres { pool } = &self.db {
+                        if let Err(e) = sqlx::query("select pg_notify($1, '')")
+                            .bind(WAKE_CHANNEL)
+                            .execute(pool)
+                            .await
+                        {
+                            tracing::warn!(error = %e, "could not wake the projector node");
+                        }
+                    }
+                }
+                match lowest_checkpoint(&self.db, &self.names).await {
+                    Ok(reached) if reached >= target => return true,
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "reading projection checkpoints"),
+                }
+            }
+            let wait = if self.is_active() {
+                Duration::from_millis(250)
+            } else {
+                poll
+            };
+            tokio::select! {
+                changed = rx.changed(), if !sender_gone => {
+                    // The projector was dropped: only the checkpoints can tell from now on.
+                    sender_gone = changed.is_err();
+                }
+                _ = tokio::time::sleep(wait) => poll = (poll * 2).min(REMOTE_POLL_MAX),
+                _ = tokio::time::sleep_until(deadline) => return false,
+            }
+        }
     }
 
     /// Where every projection has got to.
@@ -101,9 +174,15 @@ impl ProjectorHandle {
         *self.progress.borrow()
     }
 
-    /// A receiver that changes each time the projector commits a batch.
+    /// A receiver that changes each time every projection has got further.
     pub fn subscribe(&self) -> watch::Receiver<Position> {
         self.progress.clone()
+    }
+
+    /// A receiver that changes after every committed batch of any projection (the lowest
+    /// checkpoint, [`ProjectorHandle::subscribe`], may stay put while one projection catches up).
+    pub fn subscribe_batches(&self) -> watch::Receiver<u64> {
+        self.batches.clone()
     }
 }
 
@@ -120,13 +199,16 @@ impl Projector {
         stop_at: Option<Position>,
     ) -> Self {
         let (progress, _) = watch::channel(Position::default());
+        let (batches, _) = watch::channel(0);
         Self {
             source,
             target,
             projections,
             wake: Arc::new(Notify::new()),
             progress,
+            batches,
             stop_at,
+            active: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -134,6 +216,10 @@ impl Projector {
         ProjectorHandle {
             wake: self.wake.clone(),
             progress: self.progress.subscribe(),
+            batches: self.batches.subscribe(),
+            active: self.active.clone(),
+            db: self.target.clone(),
+            names: self.projections.iter().map(|p| p.name()).collect(),
         }
     }
 
@@ -168,12 +254,21 @@ impl Projector {
                 let mut tx = Tx::begin(&self.target).await?;
                 // Writing the checkpoint first takes SQLite's write lock before any read, so
                 // the transaction never has to upgrade from a stale read snapshot.
-                save_checkpoint(&mut tx, projection.name(), last).await?;
+                if !move_checkpoint(&mut tx, projection.name(), *checkpoint, last).await? {
+                    // Another projector moved it since we read it: its batch stands, ours is
+                    // dropped (the transaction rolls back) and the next round starts from there.
+                    tracing::debug!(
+                        projection = projection.name(),
+                        "checkpoint moved by another projector"
+                    );
+                    continue;
+                }
                 for event in &pending {
                     projection.apply(&mut tx, event).await?;
                 }
                 tx.commit().await?;
                 applied += pending.len();
+                self.batches.send_modify(|n| *n += 1);
             }
         }
         let reached = self
@@ -228,6 +323,20 @@ impl Projector {
 
     /// Runs for ever: after each wake-up, and every [`POLL`] in case another node wrote.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+        self.run_until_shutdown(shutdown).await
+    }
+
+    /// Like [`Projector::run`], without giving the projector up: the server runs it again after
+    /// it regains the projector lock.
+    pub async fn run_until_shutdown(&self, shutdown: impl std::future::Future<Output = ()>) {
+        struct Active<'a>(&'a AtomicBool);
+        impl Drop for Active<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
+        self.active.store(true, Ordering::Release);
+        let _active = Active(&self.active);
         tokio::pin!(shutdown);
         loop {
             match self.run_once().await {
@@ -265,11 +374,54 @@ pub async fn checkpoint_of(db: &Db, name: &str) -> Result<Position, sqlx::Error>
         .unwrap_or_default())
 }
 
-async fn save_checkpoint(tx: &mut Tx, name: &str, at: Position) -> Result<(), sqlx::Error> {
-    on_tx!(tx, conn => sqlx::query(
-        "insert into projection_checkpoints (name, tx_id, position, updated_at) values ($1, $2, $3, $4)
-         on conflict (name) do update set tx_id = excluded.tx_id, position = excluded.position, updated_at = excluded.updated_at")
-        .bind(name).bind(at.tx_id).bind(at.position).bind(now_ms())
-        .execute(conn).await.map(|r| r.rows_affected()))?;
-    Ok(())
+/// The lowest checkpoint among `names` (a projection without one has reached nothing yet).
+async fn lowest_checkpoint(db: &Db, names: &[&'static str]) -> Result<Position, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        name: String,
+        tx_id: i64,
+        position: i64,
+    }
+    let rows: Vec<Row> = on_db!(db, pool => sqlx::query_as(
+        "select name, tx_id, position from projection_checkpoints")
+        .fetch_all(pool).await)?;
+    Ok(names
+        .iter()
+        .map(|name| {
+            rows.iter()
+                .find(|r| r.name == *name)
+                .map(|r| Position {
+                    tx_id: r.tx_id,
+                    position: r.position,
+                })
+                .unwrap_or_default()
+        })
+        .min()
+        .unwrap_or_default())
+}
+
+/// Moves a checkpoint from `from` to `to` if it is still at `from` (compare-and-set). Returns
+/// false when another transaction moved it first; on PostgreSQL a concurrent mover blocks here
+/// until the other commits, then finds the row changed.
+async fn move_checkpoint(
+    tx: &mut Tx,
+    name: &str,
+    from: Position,
+    to: Position,
+) -> Result<bool, sqlx::Error> {
+    let changed = if from == Position::default() {
+        on_tx!(tx, conn => sqlx::query(
+            "insert into projection_checkpoints (name, tx_id, position, updated_at) values ($1, $2, $3, $4)
+             on conflict (name) do nothing")
+            .bind(name).bind(to.tx_id).bind(to.position).bind(now_ms())
+            .execute(conn).await.map(|r| r.rows_affected()))?
+    } else {
+        on_tx!(tx, conn => sqlx::query(
+            "update projection_checkpoints set tx_id = $2, position = $3, updated_at = $4
+             where name = $1 and tx_id = $5 and position = $6")
+            .bind(name).bind(to.tx_id).bind(to.position).bind(now_ms())
+            .bind(from.tx_id).bind(from.position)
+            .execute(conn).await.map(|r| r.rows_affected()))?
+    };
+    Ok(changed == 1)
 }

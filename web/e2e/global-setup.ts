@@ -14,6 +14,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Origin of the backend serving the built app, e.g. http://127.0.0.1:41234 */
     baseURL: string;
+    /** The backend binary and its data folder, for suites that run its commands (`companion feed push`). */
+    backendBinary: string;
+    dataDir: string;
   }
 }
 
@@ -127,6 +130,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   console.log(`[e2e] backend ready at ${baseURL} (data in ${dataDir})`);
   project.provide('baseURL', baseURL);
+  project.provide('backendBinary', binary);
+  project.provide('dataDir', dataDir);
 
   return async () => {
     await stop(child);

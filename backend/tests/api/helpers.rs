@@ -61,7 +61,7 @@ fn admin_pg_url() -> String {
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
 
-fn with_database(url: &str, database: &str) -> String {
+pub fn with_database(url: &str, database: &str) -> String {
     let mut parsed = url::Url::parse(url).expect("TEST_DATABASE_URL is a URL");
     parsed.set_path(&format!("/{database}"));
     parsed.to_string()
@@ -69,7 +69,7 @@ fn with_database(url: &str, database: &str) -> String {
 
 static PG_SKIP_WARNING: Once = Once::new();
 
-async fn create_pg_database() -> Option<(String, String)> {
+pub async fn create_pg_database() -> Option<(String, String)> {
     use sqlx::Connection;
     let admin = admin_pg_url();
     let mut conn = match sqlx::PgConnection::connect(&admin).await {

@@ -7,5 +7,6 @@ mod helpers;
 mod notifications;
 mod oidc_provider;
 mod programmes;
+mod realtime;
 mod session;
 mod sso;

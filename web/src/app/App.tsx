@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router';
 import { Splash } from '@/components/Splash';
 import { queryClient } from '@/lib/query-client';
 import { router } from './router';
+import { bindRealtimeToSession } from './realtime-session';
 import { handleSessionExpiry } from './session-expiry';
 
 /** The splash screen stays this long on a fresh load of the app. */
@@ -14,6 +15,7 @@ export function App() {
   const [splash, setSplash] = useState<'on' | 'leaving' | 'off'>('on');
 
   useEffect(() => handleSessionExpiry(router), []);
+  useEffect(() => bindRealtimeToSession(router), []);
 
   useEffect(() => {
     const leave = window.setTimeout(() => setSplash('leaving'), SPLASH_MS);

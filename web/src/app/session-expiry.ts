@@ -5,16 +5,19 @@ import { useSession } from '@/lib/session/store';
 import { tokenStore } from '@/lib/storage';
 import { toast } from '@/lib/stores/toast';
 
+/** Logs out, tells the user once, and returns to the login screen. */
+export function expireSession(router: Router): void {
+  const hadSession = useSession.getState().user !== null || tokenStore.get() !== null;
+  logout();
+  if (!hadSession) return;
+  toast.danger(SESSION_EXPIRED_MESSAGE);
+  void router.navigate('/login', { replace: true });
+}
+
 /**
  * A 401 from any call (the transport only reports it): log out, tell the user
  * once, and return to the login screen.
  */
 export function handleSessionExpiry(router: Router): () => void {
-  return api.onUnauthorized(() => {
-    const hadSession = useSession.getState().user !== null || tokenStore.get() !== null;
-    logout();
-    if (!hadSession) return;
-    toast.danger(SESSION_EXPIRED_MESSAGE);
-    void router.navigate('/login', { replace: true });
-  });
+  return api.onUnauthorized(() => expireSession(router));
 }

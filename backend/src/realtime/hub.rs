@@ -1,0 +1,299 @@
+//! The hub of one node: which users have sockets here, and the loop that reads new feed rows
+//! and hands each to the sockets of its user.
+//!
+//! The loop keeps one cursor over `user_feed.feed_position` (feed writers are serialised, so the
+//! cursor never passes a row that is not yet visible). It wakes after each local projector batch,
+//! on a poke (a `NOTIFY` from the node running the projector), and every `FEED_POLL_MS` in case a
+//! notification was lost. Each row is encoded once; its sockets get a cheap clone. Queues are
+//! bounded: a socket whose queue is full is told to close as "slow" and the hub moves on.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use projections::{feed, on_db, Db};
+use tokio::sync::{mpsc, watch, Notify};
+use tokio_util::sync::CancellationToken;
+
+use super::protocol::{feed_message, Close};
+
+/// Rows read per query while scanning.
+const SCAN_PAGE: i64 = 1000;
+
+/// One feed entry on its way to a socket.
+#[derive(Debug, Clone)]
+pub struct Live {
+    pub seq: i64,
+    pub text: Utf8Bytes,
+}
+
+/// Tells a socket to close, once, with a reason.
+#[derive(Debug, Clone, Default)]
+pub struct Stopper {
+    token: CancellationToken,
+    reason: Arc<OnceLock<Close>>,
+}
+
+impl Stopper {
+    pub fn child_of(parent: &CancellationToken) -> Self {
+        Self {
+            token: parent.child_token(),
+            reason: Arc::default(),
+        }
+    }
+
+    /// Asks the socket to close with `reason` (the first reason given wins).
+    pub fn stop(&self, reason: Close) {
+        let _ = self.reason.set(reason);
+        self.token.cancel();
+    }
+
+    /// Stops without a reason: the other side is gone.
+    pub fn stop_silently(&self) {
+        self.token.cancel();
+    }
+
+    pub fn reason(&self) -> Option<Close> {
+        self.reason.get().copied()
+    }
+
+    pub async fn stopped(&self) {
+        self.token.cancelled().await
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.token.is_cancelled()
+    }
+}
+
+struct Conn {
+    id: u64,
+    tx: mpsc::Sender<Live>,
+    stopper: Stopper,
+}
+
+#[derive(Default)]
+struct Counters {
+    delivered: AtomicU64,
+    slow: AtomicU64,
+}
+
+pub struct Hub {
+    conns: Mutex<HashMap<String, Vec<Conn>>>,
+    next_id: AtomicU64,
+    queue: usize,
+    poke: Notify,
+    /// The highest `feed_position` dispatched (readable for diagnostics).
+    cursor: AtomicI64,
+    counters: Counters,
+}
+
+/// A socket's place in the hub; dropping it removes the socket.
+pub struct Registration {
+    hub: Arc<Hub>,
+    user_id: String,
+    id: u64,
+    pub rx: mpsc::Receiver<Live>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let mut conns = self.hub.conns.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(list) = conns.get_mut(&self.user_id) {
+            list.retain(|c| c.id != self.id);
+            if list.is_empty() {
+                conns.remove(&self.user_id);
+            }
+        }
+    }
+}
+
+/// What the hub has done so far (for tests and the load tool).
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct HubStats {
+    pub sockets: usize,
+    pub users: usize,
+    pub delivered: u64,
+    pub cut_off_slow: u64,
+    pub cursor: i64,
+}
+
+impl Hub {
+    pub fn new(queue: usize) -> Arc<Hub> {
+        Arc::new(Hub {
+            conns: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            queue: queue.max(1),
+            poke: Notify::new(),
+            cursor: AtomicI64::new(0),
+            counters: Counters::default(),
+        })
+    }
+
+    /// Adds a socket of `user_id`. Register before reading the replay, so nothing committed in
+    /// between is missed (the socket drops what it already sent by `seq`).
+    pub fn register(self: &Arc<Self>, user_id: &str, stopper: Stopper) -> Registration {
+        let (tx, rx) = mpsc::channel(self.queue);
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.conns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(user_id.to_string())
+            .or_default()
+            .push(Conn { id, tx, stopper });
+        Registration {
+            hub: self.clone(),
+            user_id: user_id.to_string(),
+            id,
+            rx,
+        }
+    }
+
+    /// Makes the loop look for new rows now.
+    pub fn poke(&self) {
+        self.poke.notify_one();
+    }
+
+    /// Like [`Hub::poke`], unless rows up to `position` were dispatched already.
+    pub fn poke_at(&self, position: i64) {
+        if position > self.cursor.load(Ordering::Acquire) {
+            self.poke();
+        }
+    }
+
+    pub fn stats(&self) -> HubStats {
+        let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
+        HubStats {
+            sockets: conns.values().map(Vec::len).sum(),
+            users: conns.len(),
+            delivered: self.counters.delivered.load(Ordering::Relaxed),
+            cut_off_slow: self.counters.slow.load(Ordering::Relaxed),
+            cursor: self.cursor.load(Ordering::Acquire),
+        }
+    }
+
+    /// Closes every socket with `reason` (shutdown).
+    pub fn stop_all(&self, reason: Close) {
+        let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
+        for conn in conns.values().flatten() {
+            conn.stopper.stop(reason);
+        }
+    }
+
+    fn has_sockets(&self) -> bool {
+        !self
+            .conns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+    }
+
+    /// Scans and dispatches until `shutdown`.
+    pub async fn run(
+        self: Arc<Self>,
+        db: Db,
+        mut batches: watch::Receiver<u64>,
+        poll: Duration,
+        shutdown: CancellationToken,
+    ) {
+        // Sockets replay what was committed before they registered; the hub starts at the end.
+        loop {
+            match feed::latest_position(&db).await {
+                Ok(p) => {
+                    self.cursor.store(p, Ordering::Release);
+                    break;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "realtime hub cannot read the feed; retrying");
+                    tokio::select! {
+                        _ = shutdown.cancelled() => return,
+                        _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                    }
+                }
+            }
+        }
+        let mut batches_open = true;
+        loop {
+            if let Err(e) = self.scan(&db).await {
+                tracing::error!(error = %e, "realtime hub scan failed; retrying");
+                tokio::select! {
+                    _ = shutdown.cancelled() => return,
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                }
+                continue;
+            }
+            tokio::select! {
+                _ = shutdown.cancelled() => return,
+                _ = self.poke.notified() => {}
+                changed = batches.changed(), if batches_open => batches_open = changed.is_ok(),
+                _ = tokio::time::sleep(poll) => {}
+            }
+        }
+    }
+
+    /// Dispatches every row after the cursor.
+    async fn scan(&self, db: &Db) -> Result<(), sqlx::Error> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            feed_position: i64,
+            user_id: String,
+            seq: i64,
+            kind: String,
+            payload: String,
+            created_at: i64,
+        }
+        loop {
+            let cursor = self.cursor.load(Ordering::Acquire);
+            if !self.has_sockets() {
+                // Nobody to tell: skip ahead. Read the end first, then check again: a socket
+                // registered after that read replays every row up to it from the table.
+                let latest = feed::latest_position(db).await?;
+                if !self.has_sockets() {
+                    self.cursor.store(latest.max(cursor), Ordering::Release);
+                    return Ok(());
+                }
+            }
+            let rows: Vec<Row> = on_db!(db, pool => sqlx::query_as(
+                "select feed_position, user_id, seq, kind, payload, created_at from user_feed
+                 where feed_position > $1 order by feed_position limit $2")
+                .bind(cursor).bind(SCAN_PAGE).fetch_all(pool).await)?;
+            let Some(last) = rows.last().map(|r| r.feed_position) else {
+                return Ok(());
+            };
+            {
+                let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
+                for row in &rows {
+                    let Some(list) = conns.get(&row.user_id) else {
+                        continue;
+                    };
+                    let live = Live {
+                        seq: row.seq,
+                        text: feed_message(row.seq, &row.kind, &row.payload, row.created_at),
+                    };
+                    for conn in list {
+                        if conn.stopper.is_stopped() {
+                            continue;
+                        }
+                        match conn.tx.try_send(live.clone()) {
+                            Ok(()) => {
+                                self.counters.delivered.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(mpsc::error::TrySendError::Full(_)) => {
+                                self.counters.slow.fetch_add(1, Ordering::Relaxed);
+                                tracing::info!(user = %row.user_id, "realtime client too slow; disconnecting");
+                                conn.stopper.stop(Close::Slow);
+                            }
+                            Err(mpsc::error::TrySendError::Closed(_)) => {}
+                        }
+                    }
+                }
+            }
+            self.cursor.store(last, Ordering::Release);
+            if (rows.len() as i64) < SCAN_PAGE {
+                return Ok(());
+            }
+        }
+    }
+}

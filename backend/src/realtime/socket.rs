@@ -1,0 +1,460 @@
+//! One WebSocket: authentication by first message, replay of what the client missed, then live
+//! messages, heartbeats and the close reasons of `protocol::Close`.
+//!
+//! A reader task takes what the client sends (pongs, fresh tokens, close); the writer (this
+//! task) owns the sink. Either ends both through the socket's [`Stopper`], which also carries
+//! the reason the socket is closed with.
+
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket};
+use futures::stream::{SplitSink, SplitStream};
+use futures::{SinkExt, StreamExt};
+use projections::{now_ms, on_db, Db};
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::hub::{Registration, Stopper};
+use super::protocol::{feed_message, ClientMessage, Close, ServerMessage};
+use super::Realtime;
+use crate::auth::jwt::{JwtKeys, TokenError};
+
+/// More missed entries than this are not replayed: the client reloads its lists instead.
+pub const MAX_REPLAY: i64 = 1000;
+/// Rows read per query while replaying.
+const REPLAY_PAGE: i64 = 500;
+/// How long the closing handshake may take.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+
+type Sink = SplitSink<WebSocket, Message>;
+
+/// Why the writer stopped.
+enum End {
+    /// Stopped on purpose (see the stopper's reason) or the client went away.
+    Stopped,
+    /// Reading the feed failed.
+    Database(sqlx::Error),
+}
+
+impl From<sqlx::Error> for End {
+    fn from(e: sqlx::Error) -> Self {
+        End::Database(e)
+    }
+}
+
+/// Serves one upgraded socket until it closes.
+pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
+    let _tracked = rt.tracker().token();
+    let shutdown = rt.shutdown_token();
+    if shutdown.is_cancelled() {
+        close_unsplit(socket, Close::ShuttingDown).await;
+        return;
+    }
+
+    // 1. Authentication: the first message, within the deadline.
+    let first = tokio::select! {
+        _ = shutdown.cancelled() => {
+            close_unsplit(socket, Close::ShuttingDown).await;
+            return;
+        }
+        first = tokio::time::timeout(rt.settings().auth_timeout, first_text(&mut socket)) => first,
+    };
+    let text = match first {
+        Err(_) => return close_unsplit(socket, Close::Timeout).await,
+        Ok(None) => return,
+        Ok(Some(text)) => text,
+    };
+    let Ok(ClientMessage::Auth {
+        token,
+        last_seq,
+        epoch,
+    }) = serde_json::from_str::<ClientMessage>(&text)
+    else {
+        return close_unsplit(socket, Close::BadRequest).await;
+    };
+    let claims = match jwt.verify(&token) {
+        Ok(claims) => claims,
+        Err(TokenError::Expired) => return close_unsplit(socket, Close::Expired).await,
+        Err(TokenError::Invalid) => return close_unsplit(socket, Close::InvalidToken).await,
+    };
+    let user_id = claims.sub;
+
+    // 2. Register before reading the replay, so nothing committed in between is missed.
+    let stopper = Stopper::child_of(&shutdown);
+    let mut registration = rt.hub().register(&user_id, stopper.clone());
+    let (mut sink, stream) = socket.split();
+    let (expiry_tx, expiry_rx) = watch::channel(claims.exp);
+    let reader = tokio::spawn(read_loop(
+        stream,
+        stopper.clone(),
+        jwt,
+        user_id.clone(),
+        expiry_tx,
+        rt.settings().idle_timeout,
+    ));
+
+    let ended = write_loop(
+        &rt,
+        &db,
+        &user_id,
+        &mut sink,
+        &mut registration,
+        &stopper,
+        expiry_rx,
+        Resume {
+            last_seq,
+            epoch: epoch.filter(|e| !e.is_empty()),
+        },
+    )
+    .await;
+    drop(registration);
+
+    // 3. Close with the reason, unless the client is already gone.
+    let reason = match ended {
+        End::Database(e) => {
+            tracing::error!(error = %e, user = %user_id, "realtime socket cannot read the feed");
+            Some(Close::ServerError)
+        }
+        End::Stopped => stopper
+            .reason()
+            .or_else(|| shutdown.is_cancelled().then_some(Close::ShuttingDown)),
+    };
+    if let Some(reason) = reason {
+        let _ = tokio::time::timeout(
+            CLOSE_TIMEOUT,
+            sink.send(Message::Close(Some(reason.frame()))),
+        )
+        .await;
+    }
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, sink.close()).await;
+    reader.abort();
+}
+
+/// The first text message; `None` when the client leaves first.
+async fn first_text(socket: &mut WebSocket) -> Option<String> {
+    loop {
+        match socket.recv().await? {
+            Ok(Message::Text(text)) => return Some(text.to_string()),
+            Ok(Message::Binary(_)) => return Some(String::new()),
+            Ok(Message::Ping(_) | Message::Pong(_)) => continue,
+            Ok(Message::Close(_)) | Err(_) => return None,
+        }
+    }
+}
+
+async fn close_unsplit(mut socket: WebSocket, reason: Close) {
+    let _ = tokio::time::timeout(
+        CLOSE_TIMEOUT,
+        socket.send(Message::Close(Some(reason.frame()))),
+    )
+    .await;
+    // Wait briefly for the client's answer so the close frame is not lost to a reset.
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+        while let Some(Ok(msg)) = socket.recv().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+}
+
+/// Where the client says it is.
+struct Resume {
+    last_seq: Option<i64>,
+    epoch: Option<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn write_loop(
+    rt: &Realtime,
+    db: &Db,
+    user_id: &str,
+    sink: &mut Sink,
+    registration: &mut Registration,
+    stopper: &Stopper,
+    mut expiry: watch::Receiver<i64>,
+    resume: Resume,
+) -> End {
+    let settings = rt.settings();
+    let mut last = match replay(db, user_id, &resume, rt.epoch(), sink, stopper).await {
+        Ok(last) => last,
+        Err(end) => return end,
+    };
+    let ready = ServerMessage::Ready {
+        seq: last,
+        epoch: rt.epoch().to_string(),
+    };
+    if let Err(end) = send(sink, Message::Text(ready.to_text()), stopper).await {
+        return end;
+    }
+
+    let ping_text = ServerMessage::Ping.to_text();
+    let mut ping = tokio::time::interval_at(
+        Instant::now() + settings.ping_interval,
+        settings.ping_interval,
+    );
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let expires = tokio::time::sleep_until(deadline_of(*expiry.borrow_and_update()));
+    tokio::pin!(expires);
+    let mut expiry_open = true;
+
+    loop {
+        tokio::select! {
+            biased;
+            _ = stopper.stopped() => return End::Stopped,
+            _ = &mut expires => {
+                stopper.stop(Close::Expired);
+                return End::Stopped;
+            }
+            changed = expiry.changed(), if expiry_open => {
+                expiry_open = changed.is_ok();
+                if expiry_open {
+                    expires.as_mut().reset(deadline_of(*expiry.borrow_and_update()));
+                }
+            }
+            live = registration.rx.recv() => {
+                let Some(live) = live else { return End::Stopped };
+                if live.seq <= last {
+                    continue;
+                }
+                if live.seq > last + 1 {
+                    // Something between was not handed to us (this socket registered while the
+                    // hub was mid-scan): read it from the table so the order has no hole.
+                    if let Err(end) = fill_gap(db, user_id, last, live.seq, sink, stopper).await {
+                        return end;
+                    }
+                }
+                if let Err(end) = send(sink, Message::Text(live.text), stopper).await {
+                    return end;
+                }
+                last = live.seq;
+            }
+            _ = ping.tick() => {
+                if let Err(end) = send(sink, Message::Text(ping_text.clone()), stopper).await {
+                    return end;
+                }
+            }
+        }
+    }
+}
+
+/// When a token with expiry `exp` (seconds since the epoch) stops being valid.
+fn deadline_of(exp: i64) -> Instant {
+    let remaining_ms = exp.saturating_mul(1000).saturating_sub(now_ms()).max(0);
+    Instant::now() + Duration::from_millis(remaining_ms as u64)
+}
+
+/// Sends `message` unless the socket is stopped meanwhile (a send blocked by a client that
+/// does not read must not hold the socket open).
+async fn send(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
+    tokio::select! {
+        sent = sink.send(message) => sent.map_err(|_| {
+            stopper.stop_silently();
+            End::Stopped
+        }),
+        _ = stopper.stopped() => Err(End::Stopped),
+    }
+}
+
+/// Like [`send`], without flushing (replay pages are flushed once).
+async fn feed(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
+    tokio::select! {
+        fed = sink.feed(message) => fed.map_err(|_| {
+            stopper.stop_silently();
+            End::Stopped
+        }),
+        _ = stopper.stopped() => Err(End::Stopped),
+    }
+}
+
+async fn flush(sink: &mut Sink, stopper: &Stopper) -> Result<(), End> {
+    tokio::select! {
+        flushed = sink.flush() => flushed.map_err(|_| {
+            stopper.stop_silently();
+            End::Stopped
+        }),
+        _ = stopper.stopped() => Err(End::Stopped),
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct FeedRow {
+    seq: i64,
+    kind: String,
+    payload: String,
+    created_at: i64,
+}
+
+/// Sends the user's rows after `after` and before `before` (all when `None`), in order; returns
+/// the last number sent (`after` when none).
+async fn send_rows(
+    db: &Db,
+    user_id: &str,
+    after: i64,
+    before: Option<i64>,
+    sink: &mut Sink,
+    stopper: &Stopper,
+) -> Result<i64, End> {
+    let mut last = after;
+    let before = before.unwrap_or(i64::MAX);
+    loop {
+        let rows: Vec<FeedRow> = on_db!(db, pool => sqlx::query_as(
+            "select seq, kind, payload, created_at from user_feed
+             where user_id = $1 and seq > $2 and seq < $3 order by seq limit $4")
+            .bind(user_id).bind(last).bind(before).bind(REPLAY_PAGE).fetch_all(pool).await)?;
+        for row in &rows {
+            let text = feed_message(row.seq, &row.kind, &row.payload, row.created_at);
+            feed(sink, Message::Text(text), stopper).await?;
+            last = row.seq;
+        }
+        if !rows.is_empty() {
+            flush(sink, stopper).await?;
+        }
+        if (rows.len() as i64) < REPLAY_PAGE {
+            return Ok(last);
+        }
+    }
+}
+
+async fn fill_gap(
+    db: &Db,
+    user_id: &str,
+    last: i64,
+    next: i64,
+    sink: &mut Sink,
+    stopper: &Stopper,
+) -> Result<i64, End> {
+    send_rows(db, user_id, last, Some(next), sink, stopper).await
+}
+
+/// What a client resuming from `last_seq` gets: `None` = nothing, `Some(true)` = reload,
+/// `Some(false)` = the rows after it.
+fn resume_plan(
+    last_seq: Option<i64>,
+    same_epoch: bool,
+    oldest: Option<i64>,
+    newest: i64,
+) -> Option<bool> {
+    let last = last_seq?;
+    let reload = !same_epoch
+        // From a feed that no longer exists (database reset) or a made-up number.
+        || last > newest
+        || last < 0
+        // Entries after it were deleted by retention (the newest entry is always kept).
+        || oldest.is_some_and(|oldest| last < oldest - 1)
+        || oldest.is_none() && last > 0
+        || newest - last > MAX_REPLAY;
+    Some(reload)
+}
+
+/// Replays what the client missed (or tells it to reload); returns the last number it has.
+async fn replay(
+    db: &Db,
+    user_id: &str,
+    resume: &Resume,
+    epoch: &str,
+    sink: &mut Sink,
+    stopper: &Stopper,
+) -> Result<i64, End> {
+    #[derive(sqlx::FromRow)]
+    struct Bounds {
+        oldest: Option<i64>,
+        newest: Option<i64>,
+    }
+    let bounds: Bounds = on_db!(db, pool => sqlx::query_as(
+        "select cast(min(seq) as bigint) as oldest, cast(max(seq) as bigint) as newest
+         from user_feed where user_id = $1")
+        .bind(user_id).fetch_one(pool).await)?;
+    let newest = bounds.newest.unwrap_or(0);
+    let same_epoch = resume.epoch.as_deref().is_none_or(|e| e == epoch);
+    match resume_plan(resume.last_seq, same_epoch, bounds.oldest, newest) {
+        None => Ok(newest),
+        Some(true) => {
+            send(
+                sink,
+                Message::Text(ServerMessage::Reload.to_text()),
+                stopper,
+            )
+            .await?;
+            Ok(newest)
+        }
+        Some(false) => {
+            let last = resume.last_seq.unwrap_or(newest);
+            send_rows(db, user_id, last, None, sink, stopper).await
+        }
+    }
+}
+
+/// Takes what the client sends: pongs, fresh tokens, close. Silence ends the socket.
+async fn read_loop(
+    mut stream: SplitStream<WebSocket>,
+    stopper: Stopper,
+    jwt: JwtKeys,
+    user_id: String,
+    expiry: watch::Sender<i64>,
+    idle: Duration,
+) {
+    loop {
+        let next = tokio::select! {
+            _ = stopper.stopped() => return,
+            next = tokio::time::timeout(idle, stream.next()) => next,
+        };
+        let message = match next {
+            Err(_) => return stopper.stop(Close::Timeout),
+            Ok(None) | Ok(Some(Err(_))) => return stopper.stop_silently(),
+            Ok(Some(Ok(message))) => message,
+        };
+        match message {
+            Message::Text(text) => match serde_json::from_str::<ClientMessage>(text.as_str()) {
+                Ok(ClientMessage::Pong) => {}
+                Ok(ClientMessage::Auth { token, .. }) => match jwt.verify(&token) {
+                    Ok(claims) if claims.sub == user_id => {
+                        let _ = expiry.send(claims.exp);
+                    }
+                    Ok(_) => return stopper.stop(Close::InvalidToken),
+                    Err(TokenError::Expired) => return stopper.stop(Close::Expired),
+                    Err(TokenError::Invalid) => return stopper.stop(Close::InvalidToken),
+                },
+                // Unknown messages are ignored, so newer clients can talk to older servers.
+                Err(_) => {}
+            },
+            // The library answers the client's close; the writer stops without a reason.
+            Message::Close(_) => return stopper.stop_silently(),
+            Message::Binary(_) | Message::Ping(_) | Message::Pong(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resume_plan;
+
+    #[test]
+    fn a_first_connection_replays_nothing() {
+        assert_eq!(resume_plan(None, true, Some(1), 5), None);
+    }
+
+    #[test]
+    fn a_client_within_the_kept_entries_gets_the_rest() {
+        assert_eq!(resume_plan(Some(3), true, Some(1), 5), Some(false));
+        assert_eq!(resume_plan(Some(5), true, Some(1), 5), Some(false));
+        // Entries 4.. are kept: the client at 3 misses nothing.
+        assert_eq!(resume_plan(Some(3), true, Some(4), 9), Some(false));
+        assert_eq!(resume_plan(Some(0), true, Some(1), 2), Some(false));
+        assert_eq!(resume_plan(Some(0), true, None, 0), Some(false));
+    }
+
+    #[test]
+    fn a_client_behind_the_retention_or_from_another_feed_reloads() {
+        assert_eq!(resume_plan(Some(2), true, Some(4), 9), Some(true));
+        assert_eq!(resume_plan(Some(12), true, Some(1), 9), Some(true));
+        assert_eq!(resume_plan(Some(3), false, Some(1), 9), Some(true));
+        assert_eq!(resume_plan(Some(3), true, None, 0), Some(true));
+        assert_eq!(resume_plan(Some(-1), true, Some(1), 9), Some(true));
+        assert_eq!(
+            resume_plan(Some(1), true, Some(1), 2 + super::MAX_REPLAY),
+            Some(true)
+        );
+    }
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it, vi } from 'vitest';
+import { APP_UPDATE_TOAST, createDispatcher } from './dispatch';
+
+function setup() {
+  const invalidateQueries = vi.fn(() => Promise.resolve());
+  const setters = { setNotificationsUnread: vi.fn(), setUpdatesUnread: vi.fn(), setSharedNew: vi.fn() };
+  const notify = vi.fn();
+  const dispatcher = createDispatcher({ queryClient: { invalidateQueries }, badges: () => setters, notify });
+  const send = (kind: string, payload: unknown) => dispatcher.message({ seq: 1, kind, payload, at: 0 });
+  const keys = () => invalidateQueries.mock.calls.map((call: unknown[]) => (call[0] as { queryKey: unknown }).queryKey);
+  return { dispatcher, send, setters, notify, invalidateQueries, keys };
+}
+
+describe('realtime dispatch', () => {
+  it('puts badge counts into the badges store', () => {
+    const { send, setters } = setup();
+    send('badge', { name: 'notifications', count: 3 });
+    send('badge', { name: 'updates', count: 1 });
+    send('badge', { name: 'shared', count: 2 });
+    send('badge', { name: 'shared', count: 'x' });
+    send('badge', { name: 'other', count: 9 });
+    expect(setters.setNotificationsUnread).toHaveBeenCalledWith(3);
+    expect(setters.setUpdatesUnread).toHaveBeenCalledWith(1);
+    expect(setters.setSharedNew).toHaveBeenCalledTimes(1);
+    expect(setters.setSharedNew).toHaveBeenCalledWith(2);
+  });
+
+  it('refreshes the documents lists on shared arrivals and changes', () => {
+    const { send, keys, notify } = setup();
+    send('shared_arrival', { item: { id: 1 } });
+    expect(keys()).toEqual([['documents'], ['home', 'documents']]);
+    send('shared_change', { folder_id: 4, change: 'renamed', item_id: 7, item: null });
+    expect(keys()).toHaveLength(4);
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('refreshes notifications, and app updates with a toast', () => {
+    const { send, keys, notify } = setup();
+    send('notification', { notification: { id: 1 } });
+    expect(keys()).toEqual([['notifications'], ['home', 'notifications']]);
+    send('app_update', { update: { id: 2, name: 'Version 4.2' } });
+    expect(keys().slice(2)).toEqual([['updates'], ['home', 'updates']]);
+    expect(notify).toHaveBeenCalledWith(`${APP_UPDATE_TOAST}: Version 4.2`);
+    send('app_update', {});
+    expect(notify).toHaveBeenLastCalledWith(APP_UPDATE_TOAST);
+  });
+
+  it('invalidates everything on reload and ignores unknown kinds', () => {
+    const { dispatcher, send, invalidateQueries, setters, notify } = setup();
+    send('something_new', { x: 1 });
+    expect(invalidateQueries).not.toHaveBeenCalled();
+    expect(setters.setSharedNew).not.toHaveBeenCalled();
+    expect(notify).not.toHaveBeenCalled();
+    dispatcher.reload();
+    expect(invalidateQueries).toHaveBeenCalledWith();
+  });
+});

@@ -1,0 +1,76 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { FeedMessage } from './client';
+
+/**
+ * Query-key prefixes refreshed by live messages. Features keep their queries
+ * under these prefixes so that an open list refreshes without a reload.
+ */
+export const LIVE_QUERY_KEYS = {
+  documents: [['documents'], ['home', 'documents']],
+  notifications: [['notifications'], ['home', 'notifications']],
+  updates: [['updates'], ['home', 'updates']],
+} as const satisfies Record<string, readonly QueryKey[]>;
+
+export interface BadgeSetters {
+  setNotificationsUnread(count: number): void;
+  setUpdatesUnread(count: number): void;
+  setSharedNew(count: number): void;
+}
+
+export interface DispatchTargets {
+  queryClient: Pick<QueryClient, 'invalidateQueries'>;
+  badges: () => BadgeSetters;
+  /** Shows an informational toast. */
+  notify: (message: string) => void;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+export const APP_UPDATE_TOAST = 'A new app update is available';
+
+/** The toast text for an `app_update` message: the update's name when it has one. */
+export function appUpdateToast(payload: unknown): string {
+  const update = record(record(payload).update);
+  const name = typeof update.name === 'string' ? update.name.trim() : '';
+  return name ? `${APP_UPDATE_TOAST}: ${name}` : APP_UPDATE_TOAST;
+}
+
+/** What each kind of feed message does to the screens. Unknown kinds are ignored. */
+export function createDispatcher({ queryClient, badges, notify }: DispatchTargets) {
+  const refresh = (keys: readonly QueryKey[]) => {
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+  };
+  return {
+    message({ kind, payload }: FeedMessage): void {
+      switch (kind) {
+        case 'badge': {
+          const { name, count } = record(payload);
+          if (typeof count !== 'number') return;
+          if (name === 'notifications') badges().setNotificationsUnread(count);
+          else if (name === 'updates') badges().setUpdatesUnread(count);
+          else if (name === 'shared') badges().setSharedNew(count);
+          return;
+        }
+        case 'notification':
+          refresh(LIVE_QUERY_KEYS.notifications);
+          return;
+        case 'app_update':
+          refresh(LIVE_QUERY_KEYS.updates);
+          notify(appUpdateToast(payload));
+          return;
+        case 'shared_arrival':
+        case 'shared_change':
+          refresh(LIVE_QUERY_KEYS.documents);
+          return;
+        default:
+          return;
+      }
+    },
+    /** Everything may be stale: refetch what is on screen, mark the rest stale. */
+    reload(): void {
+      void queryClient.invalidateQueries();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The wire format of `GET /api/ws` (see docs/realtime.md and the OpenAPI document).
+ */
+
+/** Server -> client. */
+export type ServerMessage =
+  | { type: 'message'; seq: number; kind: string; payload: unknown; at: number }
+  | { type: 'ready'; seq: number; epoch: string }
+  | { type: 'reload' }
+  | { type: 'ping' };
+
+/** Client -> server. */
+export type ClientMessage =
+  | { type: 'auth'; token: string; last_seq?: number; epoch?: string }
+  | { type: 'pong' };
+
+/** Close codes the server uses. */
+export const CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  serverError: 1011,
+  slow: 1013,
+  badRequest: 4400,
+  unauthorized: 4401,
+  timeout: 4408,
+} as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Parses a frame; anything malformed or unknown is `null` (and ignored). */
+export function parseServerMessage(data: unknown): ServerMessage | null {
+  if (typeof data !== 'string') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  switch (value.type) {
+    case 'message':
+      if (typeof value.seq !== 'number' || typeof value.kind !== 'string') return null;
+      return {
+        type: 'message',
+        seq: value.seq,
+        kind: value.kind,
+        payload: value.payload,
+        at: typeof value.at === 'number' ? value.at : 0,
+      };
+    case 'ready':
+      if (typeof value.seq !== 'number' || typeof value.epoch !== 'string') return null;
+      return { type: 'ready', seq: value.seq, epoch: value.epoch };
+    case 'reload':
+      return { type: 'reload' };
+    case 'ping':
+      return { type: 'ping' };
+    default:
+      return null;
+  }
+}
