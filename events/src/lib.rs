@@ -3,3 +3,5 @@
 //! Nothing here knows about HTTP or SQL. Every change a user makes to a document, a folder,
 //! a notification-read mark, an app-update view or a course registration is a command handled
 //! by an aggregate, which checks the product's rules and records events.
+
+pub mod documents;
