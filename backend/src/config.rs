@@ -70,6 +70,18 @@ pub struct Config {
     /// Public address of this server, used to build the single sign-on redirect address.
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
+
+    /// How deep folders may nest in My Docs (a folder at the root is level 1).
+    #[arg(long, env = "MAX_FOLDER_DEPTH", default_value_t = events::documents::DEFAULT_MAX_FOLDER_DEPTH)]
+    pub max_folder_depth: u32,
+
+    /// Largest file accepted by `POST /api/documents/upload`, in bytes.
+    #[arg(long, env = "UPLOAD_MAX_BYTES", default_value_t = 20 * 1024 * 1024)]
+    pub upload_max_bytes: u64,
+
+    /// How long the link of an external share works, in hours.
+    #[arg(long, env = "SHARED_LINK_TTL_HOURS", default_value_t = 7 * 24)]
+    pub shared_link_ttl_hours: i64,
 }
 
 impl Config {

@@ -23,6 +23,7 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(openapi))
         .merge(crate::auth::session::router())
         .merge(crate::auth::sso::router())
+        .merge(crate::documents::router())
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
 

@@ -8,13 +8,17 @@
 //! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
 //! - [`seed`] - demo accounts and content loaded on first start.
+//! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
+//! - [`outbox`] - outgoing e-mail, kept in a table.
 
 pub mod auth;
 pub mod config;
+pub mod documents;
 pub mod error;
 pub mod event_store;
 pub mod http;
 pub mod openapi;
+pub mod outbox;
 pub mod read_models;
 pub mod replay;
 pub mod seed;
@@ -51,13 +55,18 @@ pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
     if created > 0 {
         tracing::info!(created, "demo accounts created");
     }
+    documents::seed::on_first_start(&db, &config)
+        .await
+        .context("loading the demo documents")?;
     let projector = Projector::new(db.clone(), read_models::all());
     // Read models must be current before the first request is served.
     projector
         .run_to_end()
         .await
         .context("bringing the read models up to date")?;
+    let documents = Arc::new(documents::Documents::new(&db, &config, projector.handle())?);
     let state = AppState {
+        documents,
         db,
         config: Arc::new(config),
         jwt,

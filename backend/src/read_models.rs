@@ -5,5 +5,5 @@ use std::sync::Arc;
 use projections::Projection;
 
 pub fn all() -> Vec<Arc<dyn Projection>> {
-    vec![]
+    vec![Arc::new(projections::documents::DocumentsProjection)]
 }

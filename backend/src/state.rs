@@ -7,6 +7,7 @@ use projections::{Db, ProjectorHandle};
 use crate::auth::jwt::JwtKeys;
 use crate::auth::sso::Sso;
 use crate::config::Config;
+use crate::documents::Documents;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -16,4 +17,6 @@ pub struct AppState {
     pub sso: Arc<Sso>,
     /// Wakes the projector after writes and waits for it (read-your-own-write).
     pub projector: ProjectorHandle,
+    /// Documents and folders: commands, reads, files.
+    pub documents: Arc<Documents>,
 }
