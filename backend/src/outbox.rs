@@ -11,6 +11,11 @@ pub async fn send(db: &Db, recipient: &str, subject: &str, body: &str) -> AppRes
         "insert into outbox (recipient, subject, body, created_at) values ($1, $2, $3, $4) returning id")
         .bind(recipient).bind(subject).bind(body).bind(now_ms())
         .fetch_one(pool).await)?;
-    tracing::info!(outbox_id = id, recipient, subject, "no SMTP server configured: e-mail kept in the outbox\n{body}");
+    tracing::info!(
+        outbox_id = id,
+        recipient,
+        subject,
+        "no SMTP server configured: e-mail kept in the outbox\n{body}"
+    );
     Ok(id)
 }

@@ -56,7 +56,11 @@ pub fn destination(raw: Option<String>) -> AppResult<Option<String>> {
     }
 }
 
-async fn list_of(state: &AppState, auth: &AuthUser, list: ListType) -> AppResult<AppJson<ItemList>> {
+async fn list_of(
+    state: &AppState,
+    auth: &AuthUser,
+    list: ListType,
+) -> AppResult<AppJson<ItemList>> {
     let actor = state.documents.actor(auth).await?;
     Ok(AppJson(ItemList {
         list: state.documents.list(&actor, list).await?,
@@ -67,7 +71,10 @@ async fn list_of(state: &AppState, auth: &AuthUser, list: ListType) -> AppResult
 /// The root of My Docs.
 #[utoipa::path(get, path = "/api/documents/my", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 401, body = ErrorBody)))]
-pub async fn list_my(State(state): State<AppState>, auth: AuthUser) -> AppResult<AppJson<ItemList>> {
+pub async fn list_my(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ItemList>> {
     list_of(&state, &auth, ListType::My).await
 }
 
@@ -84,7 +91,10 @@ pub async fn list_shared(
 /// The root of the US set (users whose certificate is US; 403 for others).
 #[utoipa::path(get, path = "/api/usadocs", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 403, body = ErrorBody)))]
-pub async fn list_us(State(state): State<AppState>, auth: AuthUser) -> AppResult<AppJson<ItemList>> {
+pub async fn list_us(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ItemList>> {
     list_of(&state, &auth, ListType::Us).await
 }
 
@@ -315,7 +325,15 @@ pub async fn share_folder(
     auth: AuthUser,
     AppJson(body): AppJson<ShareFolderBody>,
 ) -> AppResult<AppJson<Shared>> {
-    share(&state, &auth, body.folder, "folder", body.email, ShareVia::Internal).await
+    share(
+        &state,
+        &auth,
+        body.folder,
+        "folder",
+        body.email,
+        ShareVia::Internal,
+    )
+    .await
 }
 
 /// Shares a file of My Docs with a colleague (`internal_share`).
@@ -327,7 +345,15 @@ pub async fn share_file(
     auth: AuthUser,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<Shared>> {
-    share(&state, &auth, body.file, "file", body.email, ShareVia::Internal).await
+    share(
+        &state,
+        &auth,
+        body.file,
+        "file",
+        body.email,
+        ShareVia::Internal,
+    )
+    .await
 }
 
 /// Shares a document of the company storage (US set) with a colleague (`storage_internal_share`).
@@ -339,7 +365,15 @@ pub async fn storage_share(
     auth: AuthUser,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<Shared>> {
-    share(&state, &auth, body.file, "file", body.email, ShareVia::Storage).await
+    share(
+        &state,
+        &auth,
+        body.file,
+        "file",
+        body.email,
+        ShareVia::Storage,
+    )
+    .await
 }
 
 /// Sends someone outside the app an expiring link to a file (`GET /api/shared-links/{token}`).

@@ -65,7 +65,8 @@ async fn small_text(mut field: Field<'_>) -> AppResult<String> {
             return Err(AppError::bad_request("A field of the upload is too long"));
         }
     }
-    String::from_utf8(bytes).map_err(|_| AppError::bad_request("The upload's fields must be UTF-8 text"))
+    String::from_utf8(bytes)
+        .map_err(|_| AppError::bad_request("The upload's fields must be UTF-8 text"))
 }
 
 /// Reads the form, streaming the file into storage and counting its bytes.
@@ -82,10 +83,9 @@ async fn read_parts(
                     return Err(AppError::bad_request("Upload one file at a time"));
                 }
                 let original = field.file_name().unwrap_or_default().to_string();
-                let mut writer = storage
-                    .writer()
-                    .await
-                    .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("storing an upload")))?;
+                let mut writer = storage.writer().await.map_err(|e| {
+                    AppError::Internal(anyhow::Error::new(e).context("storing an upload"))
+                })?;
                 loop {
                     let chunk = match field.chunk().await {
                         Ok(Some(chunk)) => chunk,
@@ -101,13 +101,14 @@ async fn read_parts(
                     }
                     if let Err(e) = writer.write(&chunk).await {
                         writer.abandon().await;
-                        return Err(AppError::Internal(anyhow::Error::new(e).context("storing an upload")));
+                        return Err(AppError::Internal(
+                            anyhow::Error::new(e).context("storing an upload"),
+                        ));
                     }
                 }
-                let stored = writer
-                    .finish()
-                    .await
-                    .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("storing an upload")))?;
+                let stored = writer.finish().await.map_err(|e| {
+                    AppError::Internal(anyhow::Error::new(e).context("storing an upload"))
+                })?;
                 parts.file = Some((original, stored));
             }
             Some("name") => parts.name = Some(small_text(field).await?),
@@ -144,7 +145,10 @@ pub async fn upload(
         return Err(too_large(limit));
     }
     let mut multipart = multipart.map_err(|e| {
-        AppError::bad_request(format!("The upload must be a multipart form: {}", e.body_text()))
+        AppError::bad_request(format!(
+            "The upload must be a multipart form: {}",
+            e.body_text()
+        ))
     })?;
     let mut parts = UploadParts::default();
     let read = read_parts(&mut multipart, &docs.storage, limit, &mut parts).await;
@@ -168,7 +172,13 @@ pub async fn upload(
         return Err(AppError::bad_request("The file is required"));
     };
     let item = docs
-        .upload(&actor, parent, parts.name.unwrap_or_default(), original, stored)
+        .upload(
+            &actor,
+            parent,
+            parts.name.unwrap_or_default(),
+            original,
+            stored,
+        )
         .await?;
     Ok((StatusCode::CREATED, AppJson(item)))
 }
@@ -283,7 +293,9 @@ pub async fn history_csv(
 ) -> AppResult<Response> {
     let actor = state.documents.actor(&auth).await?;
     if !actor.auditor {
-        return Err(AppError::forbidden("Only the auditor can export the history"));
+        return Err(AppError::forbidden(
+            "Only the auditor can export the history",
+        ));
     }
     let id = item_id(&id)?;
     let history = state.documents.history(&actor, &id).await?;

@@ -96,7 +96,10 @@ fn describe(event: &ItemEvent) -> Line {
             to: Some(place(parent.as_ref(), *space)),
             ..line(
                 "uploaded",
-                format!("'{}' uploaded ({}, {} bytes)", file.title, file.name, file.size),
+                format!(
+                    "'{}' uploaded ({}, {} bytes)",
+                    file.title, file.name, file.size
+                ),
             )
         },
         ItemEvent::Copied {
@@ -115,7 +118,10 @@ fn describe(event: &ItemEvent) -> Line {
                 to: Some(place(parent.as_ref(), Space::My)),
                 ..line(
                     action,
-                    format!("Copy of '{}' {how} to the My Docs of {}", source.name, owner.name),
+                    format!(
+                        "Copy of '{}' {how} to the My Docs of {}",
+                        source.name, owner.name
+                    ),
                 )
             }
         }
@@ -168,10 +174,7 @@ fn describe(event: &ItemEvent) -> Line {
             to: Some(email.clone()),
             ..line(
                 "shared_externally",
-                format!(
-                    "Link sent to {email}, valid until {}",
-                    when(*expires_at)
-                ),
+                format!("Link sent to {email}, valid until {}", when(*expires_at)),
             )
         },
         ItemEvent::SavedToMyDocs { .. } => {
@@ -202,7 +205,9 @@ pub async fn build(db: &Db, id: &str, recorded: &[StoredEvent]) -> AppResult<His
                 kind = Kind::Folder;
             }
             ItemEvent::FileUploaded { file, .. } => name = file.title.clone(),
-            ItemEvent::Copied { name: n, kind: k, .. } => {
+            ItemEvent::Copied {
+                name: n, kind: k, ..
+            } => {
                 name = n.clone();
                 kind = *k;
             }

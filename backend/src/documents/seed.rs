@@ -84,7 +84,8 @@ pub async fn on_first_start(db: &Db, config: &Config) -> anyhow::Result<()> {
         tracing::info!(path = %path.display(), "no demo documents to load");
         return Ok(());
     }
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let seed: SeedFile =
         serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
 
@@ -131,18 +132,27 @@ impl Owner {
 fn content_file(content_dir: &Path, file: &str) -> anyhow::Result<std::path::PathBuf> {
     let relative = Path::new(file.trim_start_matches('/'));
     anyhow::ensure!(
-        relative.components().all(|c| matches!(c, Component::Normal(_))),
+        relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_))),
         "demo document path {file} leaves the content folder"
     );
     Ok(content_dir.join(relative))
 }
 
-async fn import(db: &Db, docs: &Documents, content_dir: &Path, seed: &SeedFile) -> anyhow::Result<()> {
+async fn import(
+    db: &Db,
+    docs: &Documents,
+    content_dir: &Path,
+    seed: &SeedFile,
+) -> anyhow::Result<()> {
     let mut owners = Vec::new();
     for user in &seed.users {
         match users::find_by_email(db, &user.email).await? {
             Some(u) => owners.push((Owner::User(Actor::of(&u)), &user.my)),
-            None => tracing::warn!(email = %user.email, "demo documents of an unknown user skipped"),
+            None => {
+                tracing::warn!(email = %user.email, "demo documents of an unknown user skipped")
+            }
         }
     }
     owners.push((Owner::Company, &seed.us));
@@ -151,7 +161,8 @@ async fn import(db: &Db, docs: &Documents, content_dir: &Path, seed: &SeedFile) 
     let mut shares: Vec<(Actor, String, String)> = Vec::new();
     for (owner, nodes) in owners {
         // Parents before children: a stack of (parent id, node).
-        let mut stack: Vec<(Option<String>, &Node)> = nodes.iter().rev().map(|n| (None, n)).collect();
+        let mut stack: Vec<(Option<String>, &Node)> =
+            nodes.iter().rev().map(|n| (None, n)).collect();
         while let Some((parent, node)) = stack.pop() {
             let id = uuid::Uuid::new_v4().to_string();
             let (command, shared_with) = match node {
@@ -159,9 +170,8 @@ async fn import(db: &Db, docs: &Documents, content_dir: &Path, seed: &SeedFile) 
                     key,
                     name,
                     shared_with,
-                    children,
+                    ..
                 } => {
-                    stack.extend(children.iter().rev().map(|c| (Some(id.clone()), c)));
                     let command = ItemCommand::CreateFolder {
                         id: id.clone(),
                         by: owner.creator(),
@@ -204,9 +214,15 @@ async fn import(db: &Db, docs: &Documents, content_dir: &Path, seed: &SeedFile) 
                     (command, &file.shared_with)
                 }
             };
-            docs.run(&id, command, owner.metadata())
-                .await
-                .map_err(|e| anyhow::anyhow!("demo document {id}: {e}"))?;
+            // A rule may refuse part of the demo (a lower MAX_FOLDER_DEPTH, say): that part is
+            // left out, the rest still loads.
+            if let Err(e) = docs.run(&id, command, owner.metadata()).await {
+                tracing::warn!(error = %e, "a demo document was refused and left out, with what it holds");
+                continue;
+            }
+            if let Node::Folder { children, .. } = node {
+                stack.extend(children.iter().rev().map(|c| (Some(id.clone()), c)));
+            }
             items += 1;
             if let Owner::User(actor) = &owner {
                 for email in shared_with {

@@ -586,7 +586,11 @@ impl Documents {
 
     /// Moves an item shared with the actor into their My Docs: a copy (of a folder, with all
     /// it holds) at the root, and the original leaves their Shared with me.
-    pub async fn move_to_mydocs(self: &Arc<Self>, actor: &Actor, source: &str) -> AppResult<ItemView> {
+    pub async fn move_to_mydocs(
+        self: &Arc<Self>,
+        actor: &Actor,
+        source: &str,
+    ) -> AppResult<ItemView> {
         let (this, actor, source) = (self.clone(), actor.clone(), source.to_string());
         detached(async move {
             let _tree = this.locks.lock(&this.db, &actor.id).await?;
@@ -600,7 +604,8 @@ impl Documents {
                     None => Vec::new(),
                 }
             };
-            let mut copies: HashMap<String, String> = HashMap::from([(source.clone(), root.clone())]);
+            let mut copies: HashMap<String, String> =
+                HashMap::from([(source.clone(), root.clone())]);
             for node in nodes.into_iter().filter(|n| n.id != source) {
                 let Some(parent) = node.parent_id.as_ref().and_then(|p| copies.get(p)).cloned()
                 else {
@@ -705,11 +710,7 @@ impl Documents {
     // ---- history ----
 
     /// Every event of an item with who did it, for whoever may see the item (auditors: all).
-    pub async fn history(
-        &self,
-        actor: &Actor,
-        id: &str,
-    ) -> AppResult<super::history::History> {
+    pub async fn history(&self, actor: &Actor, id: &str) -> AppResult<super::history::History> {
         self.may_audit(actor, id).await?;
         let recorded = projections::stream::events_of(&self.db, ITEM_TYPE, id)
             .await
@@ -745,7 +746,9 @@ impl Documents {
             .ok_or_else(|| AppError::not_found("The folder did not exist at that time"))?;
         Ok((
             name,
-            rows.iter().map(|r| r.view_with(Vec::new(), false)).collect(),
+            rows.iter()
+                .map(|r| r.view_with(Vec::new(), false))
+                .collect(),
         ))
     }
 }

@@ -1,6 +1,8 @@
 //! Integration tests: each starts the real server on a random port against a fresh SQLite file
 //! and, where PostgreSQL can be reached, a fresh PostgreSQL database.
 
+mod documents;
+mod documents_load;
 mod event_store;
 mod helpers;
 mod oidc_provider;

@@ -210,9 +210,10 @@ async fn view_for(tx: &mut Tx, id: &str, user: &str) -> Result<Option<serde_json
     if !row.access(&viewer, &shares).sees() {
         return Ok(None);
     }
-    Ok(Some(serde_json::to_value(row.view(&viewer, &shares)).map_err(
-        |e| ProjectionError::Database(sqlx::Error::Encode(Box::new(e))),
-    )?))
+    Ok(Some(
+        serde_json::to_value(row.view(&viewer, &shares))
+            .map_err(|e| ProjectionError::Database(sqlx::Error::Encode(Box::new(e))))?,
+    ))
 }
 
 /// Users who see the item at `path` through a share, each with whether they also see its
@@ -246,7 +247,8 @@ async fn push_change(
     } else {
         view_for(tx, item_id, user).await?
     };
-    let payload = json!({ "folder_id": folder, "change": change, "item_id": item_id, "item": item });
+    let payload =
+        json!({ "folder_id": folder, "change": change, "item_id": item_id, "item": item });
     feed::push(tx, user, "shared_change", &payload, at).await?;
     Ok(())
 }
@@ -349,13 +351,7 @@ async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
     Ok(())
 }
 
-async fn renamed(
-    tx: &mut Tx,
-    id: &str,
-    to: &str,
-    file_name: Option<&str>,
-    at: i64,
-) -> Result<()> {
+async fn renamed(tx: &mut Tx, id: &str, to: &str, file_name: Option<&str>, at: i64) -> Result<()> {
     on_tx!(tx, c => sqlx::query(
         "update doc_items set title = $1, name = $2, updated_at = $3 where id = $4")
         .bind(to).bind(file_name.unwrap_or(to)).bind(at).bind(id)
@@ -476,12 +472,7 @@ async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
         }
     }
     let len = i32::try_from(row.path.len()).unwrap_or(i32::MAX);
-    for table in [
-        "doc_unread",
-        "doc_seen",
-        "doc_shares",
-        "doc_external_links",
-    ] {
+    for table in ["doc_unread", "doc_seen", "doc_shares", "doc_external_links"] {
         let sql = format!(
             "delete from {table} where item_id in (select id from doc_items where substr(path, 1, $1) = $2)"
         );
@@ -500,14 +491,7 @@ async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
     Ok(())
 }
 
-async fn shared(
-    tx: &mut Tx,
-    id: &str,
-    by: &str,
-    with: &str,
-    via: &str,
-    at: i64,
-) -> Result<()> {
+async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64) -> Result<()> {
     let Some(row) = read::item(tx, "", id).await? else {
         return Ok(());
     };

@@ -150,7 +150,10 @@ impl ItemRow {
         let actions = self
             .access(viewer, shares)
             .actions(self.kind(), &self.labels());
-        self.view_with(actions.iter().map(|a| a.as_str().to_string()).collect(), self.unread(viewer))
+        self.view_with(
+            actions.iter().map(|a| a.as_str().to_string()).collect(),
+            self.unread(viewer),
+        )
     }
 
     /// The item JSON with these actions and unread flag (auditors' past views have none).
@@ -361,10 +364,7 @@ pub struct LinkRow {
     pub expires_at: i64,
 }
 
-pub async fn external_link(
-    tx: &mut Tx,
-    token_hash: &str,
-) -> Result<Option<LinkRow>, sqlx::Error> {
+pub async fn external_link(tx: &mut Tx, token_hash: &str) -> Result<Option<LinkRow>, sqlx::Error> {
     on_tx!(tx, c => sqlx::query_as::<_, LinkRow>(
         "select item_id, expires_at from doc_external_links where token_hash = $1")
         .bind(token_hash).fetch_optional(c).await)
