@@ -304,7 +304,7 @@ async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
     let (path, depth) = match item.parent {
         None => (format!("/{}/", item.id), 0),
         Some(parent) => {
-            let Some(folder) = read::item(tx, "", &parent.id).await? else {
+            let Some(folder) = read::placed(tx, &parent.id).await? else {
                 // The folder went before this item was placed (no such race passes the
                 // server's per-tree lock); the item went with it.
                 tracing::warn!(item = item.id, folder = %parent.id, "item created in a missing folder; skipped");
@@ -356,7 +356,7 @@ async fn renamed(tx: &mut Tx, id: &str, to: &str, file_name: Option<&str>, at: i
         "update doc_items set title = $1, name = $2, updated_at = $3 where id = $4")
         .bind(to).bind(file_name.unwrap_or(to)).bind(at).bind(id)
         .execute(c).await.map(|r| r.rows_affected()))?;
-    let Some(row) = read::item(tx, "", id).await? else {
+    let Some(row) = read::placed(tx, id).await? else {
         return Ok(());
     };
     let shares = shares_above_and_on(tx, &row.path).await?;
@@ -368,12 +368,12 @@ async fn renamed(tx: &mut Tx, id: &str, to: &str, file_name: Option<&str>, at: i
 }
 
 async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<()> {
-    let Some(row) = read::item(tx, "", id).await? else {
+    let Some(row) = read::placed(tx, id).await? else {
         return Ok(());
     };
     let (prefix, base_depth) = match to {
         None => ("/".to_string(), 0),
-        Some(folder) => match read::item(tx, "", &folder.id).await? {
+        Some(folder) => match read::placed(tx, &folder.id).await? {
             Some(f) => (f.path, f.depth),
             None => {
                 tracing::warn!(item = id, folder = %folder.id, "moved into a missing folder; skipped");
@@ -383,7 +383,7 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
     };
     let old_path = row.path.clone();
     let new_path = format!("{prefix}{id}/");
-    let new_depth = if row.kind() == Kind::Folder {
+    let new_depth = if row.kind == Kind::Folder.as_str() {
         base_depth + 1
     } else {
         base_depth
@@ -454,7 +454,7 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
 }
 
 async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
-    let Some(row) = read::item(tx, "", id).await? else {
+    let Some(row) = read::placed(tx, id).await? else {
         return Ok(());
     };
     let above = shares_above_and_on(tx, &row.path).await?;
@@ -492,7 +492,7 @@ async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
 }
 
 async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64) -> Result<()> {
-    let Some(row) = read::item(tx, "", id).await? else {
+    let Some(row) = read::placed(tx, id).await? else {
         return Ok(());
     };
     let before = read::shares_of(tx, with).await?;
@@ -503,7 +503,7 @@ async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64)
         .execute(c).await.map(|r| r.rows_affected()))?;
     // The item arrives unread; what it holds is unread unless the user saw it already.
     mark_unread(tx, with, id, at).await?;
-    if row.kind() == Kind::Folder {
+    if row.kind == Kind::Folder.as_str() {
         for node in read::subtree(tx, &row.path).await? {
             if node.id != id && !reached(&node, &before) {
                 mark_unread(tx, with, &node.id, at).await?;
@@ -520,7 +520,7 @@ async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64)
 async fn unshared(tx: &mut Tx, id: &str, user: &str, at: i64) -> Result<()> {
     on_tx!(tx, c => sqlx::query("delete from doc_shares where item_id = $1 and user_id = $2")
         .bind(id).bind(user).execute(c).await.map(|r| r.rows_affected()))?;
-    if let Some(row) = read::item(tx, "", id).await? {
+    if let Some(row) = read::placed(tx, id).await? {
         let still = read::shares_of(tx, user).await?;
         for node in read::subtree(tx, &row.path).await? {
             if !reached(&node, &still) {
@@ -534,15 +534,12 @@ async fn unshared(tx: &mut Tx, id: &str, user: &str, at: i64) -> Result<()> {
 
 async fn opened(tx: &mut Tx, id: &str, user: &str, at: i64) -> Result<()> {
     let cleared = clear_unread(tx, user, id).await?;
-    let space: Option<String> = on_tx!(tx, c => sqlx::query_scalar(
-        "select space from doc_items where id = $1")
-        .bind(id).fetch_optional(c).await)?;
-    if space.as_deref() == Some("us") {
-        on_tx!(tx, c => sqlx::query(
-            "insert into doc_seen (user_id, item_id, seen_at) values ($1, $2, $3)
-             on conflict (user_id, item_id) do nothing")
-            .bind(user).bind(id).bind(at).execute(c).await.map(|r| r.rows_affected()))?;
-    }
+    // A US item is marked seen (US items are unread for US users until opened).
+    on_tx!(tx, c => sqlx::query(
+        "insert into doc_seen (user_id, item_id, seen_at)
+         select $1, id, $3 from doc_items where id = $2 and space = 'us'
+         on conflict (user_id, item_id) do nothing")
+        .bind(user).bind(id).bind(at).execute(c).await.map(|r| r.rows_affected()))?;
     if cleared > 0 {
         refresh_badge(tx, user, at).await?;
     }

@@ -309,6 +309,23 @@ pub async fn shares_on(
     Ok(rows.into_iter().collect())
 }
 
+/// Where an item sits: what the projection needs to place and find things.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Placed {
+    pub kind: String,
+    pub space: String,
+    pub parent_id: Option<String>,
+    pub path: String,
+    pub depth: i64,
+}
+
+/// The place of item `id` (a light query, for the projection's hot paths).
+pub async fn placed(tx: &mut Tx, id: &str) -> Result<Option<Placed>, sqlx::Error> {
+    on_tx!(tx, c => sqlx::query_as::<_, Placed>(
+        "select kind, space, parent_id, path, depth from doc_items where id = $1")
+        .bind(id).fetch_optional(c).await)
+}
+
 /// A row of a subtree: enough to walk it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NodeRow {
