@@ -114,7 +114,11 @@ async fn main() -> anyhow::Result<()> {
     config.content_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into();
     config.web_dir = data.path().join("web");
     config.jwt_secret = Some("bench-secret-bench-secret-bench-secret-00".into());
-    let engine = if config.database_url.as_deref().is_some_and(|u| !u.is_empty()) {
+    let engine = if config
+        .database_url
+        .as_deref()
+        .is_some_and(|u| !u.is_empty())
+    {
         "PostgreSQL"
     } else {
         "SQLite"
@@ -150,7 +154,9 @@ async fn main() -> anyhow::Result<()> {
         "catalogue_bench: {} req/s for {} s per route, open loop, {engine}, {} cores",
         a.rate,
         a.seconds,
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
     );
     println!(
         "{:<30} {:>8} {:>7} {:>9} {:>9} {:>9} {:>9}",
@@ -160,7 +166,14 @@ async fn main() -> anyhow::Result<()> {
     for (label, path) in routes {
         let url = format!("{base}{path}");
         run_route(&client, &url, &token, a.rate, Duration::from_secs(1)).await;
-        let o = run_route(&client, &url, &token, a.rate, Duration::from_secs(a.seconds)).await;
+        let o = run_route(
+            &client,
+            &url,
+            &token,
+            a.rate,
+            Duration::from_secs(a.seconds),
+        )
+        .await;
         let p50 = percentile(&o.latencies_us, 50.0);
         let p99 = percentile(&o.latencies_us, 99.0);
         let max = o.latencies_us.last().copied().unwrap_or(0) as f64 / 1000.0;

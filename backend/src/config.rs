@@ -101,6 +101,17 @@ pub struct Config {
     /// On shutdown, how long open sockets and background tasks get to finish, in seconds.
     #[arg(long, env = "SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
     pub shutdown_grace_seconds: u64,
+    /// How deep folders may nest in My Docs (a folder at the root is level 1).
+    #[arg(long, env = "MAX_FOLDER_DEPTH", default_value_t = events::documents::DEFAULT_MAX_FOLDER_DEPTH)]
+    pub max_folder_depth: u32,
+
+    /// Largest file accepted by `POST /api/documents/upload`, in bytes.
+    #[arg(long, env = "UPLOAD_MAX_BYTES", default_value_t = 20 * 1024 * 1024)]
+    pub upload_max_bytes: u64,
+
+    /// How long the link of an external share works, in hours.
+    #[arg(long, env = "SHARED_LINK_TTL_HOURS", default_value_t = 7 * 24)]
+    pub shared_link_ttl_hours: i64,
 }
 
 impl Config {

@@ -27,6 +27,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())
         .merge(crate::realtime::router())
+        .merge(crate::documents::router())
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
 

@@ -13,16 +13,20 @@
 //! - [`programmes`] - congresses, sales training, medical-education courses and registration.
 //! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 //! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
+//! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
+//! - [`outbox`] - outgoing e-mail, kept in a table.
 
 pub mod auth;
 pub mod catalogue;
 pub mod config;
 pub mod content;
+pub mod documents;
 pub mod error;
 pub mod event_store;
 pub mod http;
 pub mod notifications;
 pub mod openapi;
+pub mod outbox;
 pub mod programmes;
 pub mod read_models;
 pub mod realtime;
@@ -88,6 +92,9 @@ pub async fn prepare_with(
     if published.notifications + published.updates > 0 {
         tracing::info!(?published, "demo notifications and app updates published");
     }
+    documents::seed::on_first_start(&db, &config)
+        .await
+        .context("loading the demo documents")?;
     let mut projections = read_models::all();
     projections.extend(extra_projections);
     let projector = Projector::new(db.clone(), projections);
@@ -112,7 +119,9 @@ pub async fn prepare_with(
     let realtime = realtime::Realtime::new(&db, &config)
         .await
         .context("reading the feed epoch")?;
+    let documents = Arc::new(documents::Documents::new(&db, &config, projector.handle())?);
     let state = AppState {
+        documents,
         db,
         config: Arc::new(config),
         jwt,

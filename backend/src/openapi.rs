@@ -5,6 +5,8 @@ use utoipa::{Modify, OpenApi};
 
 use crate::auth::session;
 use crate::catalogue;
+use crate::documents::api as docs;
+use crate::documents::files as doc_files;
 use crate::notifications;
 use crate::programmes;
 
@@ -35,12 +37,17 @@ use crate::programmes;
         notifications::messages::list_messages, notifications::messages::set_status,
         notifications::messages::reply, notifications::cta::url_cta,
         crate::realtime::upgrade,
+        docs::list_my, docs::list_shared, docs::list_us, docs::list_by_type, docs::folder, docs::tree,
+        docs::create_folder, docs::rename, docs::delete_folder, docs::remove_file, docs::move_folder,
+        docs::move_file, docs::share_folder, docs::share_file, docs::storage_share, docs::external_share,
+        docs::save_to_mydocs, docs::move_to_mydocs, docs::share_list, docs::history, docs::folder_as_of,
+        doc_files::upload, doc_files::file, doc_files::shared_link, doc_files::history_csv,
     ),
     components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage)),
     modifiers(&BearerAuth),
     tags((name = "session", description = "Sign-in, session and user"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
-        (name = "documents", description = "Library documents"),
+        (name = "documents", description = "Documents and folders (My Docs, Shared with me, US; files, shares, history) and library documents"),
         (name = "content", description = "Home, news, contacts, useful links and multimedia"),
         (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"),
         (name = "notifications", description = "Notifications, app updates, badges and their publication"),

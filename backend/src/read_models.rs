@@ -6,5 +6,8 @@ use projections::notifications::NotificationsProjection;
 use projections::Projection;
 
 pub fn all() -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(NotificationsProjection)]
+    vec![
+        Arc::new(NotificationsProjection),
+        Arc::new(projections::documents::DocumentsProjection),
+    ]
 }

@@ -7,6 +7,7 @@ use projections::{Db, ProjectorHandle};
 use crate::auth::jwt::JwtKeys;
 use crate::auth::sso::Sso;
 use crate::config::Config;
+use crate::documents::Documents;
 use crate::realtime::Realtime;
 
 #[derive(Clone)]
@@ -19,4 +20,6 @@ pub struct AppState {
     pub projector: ProjectorHandle,
     /// The WebSocket channel of this node (`GET /api/ws`).
     pub realtime: Realtime,
+    /// Documents and folders: commands, reads, files.
+    pub documents: Arc<Documents>,
 }

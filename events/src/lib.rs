@@ -5,4 +5,5 @@
 //! by an aggregate, which checks the product's rules and records events.
 
 pub mod course_registration;
+pub mod documents;
 pub mod notifications;

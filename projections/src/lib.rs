@@ -1,6 +1,7 @@
 //! The read side of the companion app: read models built from the global event stream, and the
 //! database handle shared by the whole server.
 //!
+//! - [`documents`] - the documents and folders read model.
 //! - [`db`] - one handle over SQLite and PostgreSQL, and the `on_db!` / `on_tx!` macros.
 //! - [`stream`] - reading the global event stream in commit order without ever skipping an event.
 //! - [`projector`] - running projections with per-projection checkpoints.
@@ -9,6 +10,7 @@
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
 pub mod db;
+pub mod documents;
 pub mod feed;
 pub mod notifications;
 pub mod projector;

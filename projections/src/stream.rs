@@ -135,6 +135,45 @@ pub async fn read_after(
         .collect()
 }
 
+/// Up to `limit` events of one aggregate type recorded at or before `until_ms`, after `after`,
+/// in commit order (replays of the past, e.g. a folder as it was at a given time).
+pub async fn read_type_until(
+    db: &Db,
+    aggregate_type: &str,
+    until_ms: i64,
+    after: Position,
+    limit: i64,
+) -> Result<Vec<StoredEvent>, StreamError> {
+    let rows: Vec<EventRow> = match db {
+        Db::Sqlite { pool, .. } => sqlx::query_as(
+            "select 0 as tx_id, rowid as position, aggregate_type, aggregate_id, cast(sequence as bigint) as sequence,
+                    event_type, event_version, payload, metadata, recorded_at
+             from events where rowid > $1 and aggregate_type = $2 and recorded_at <= $3
+             order by rowid limit $4")
+            .bind(after.position).bind(aggregate_type).bind(until_ms).bind(limit)
+            .fetch_all(pool).await?,
+        Db::Postgres { pool } => sqlx::query_as(
+            "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
+                    event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at
+             from events
+             where (tx_id, global_position) > ($1::text::xid8, $2)
+               and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+               and aggregate_type = $3 and recorded_at <= $4
+             order by tx_id, global_position limit $5")
+            .bind(after.tx_id.to_string()).bind(after.position).bind(aggregate_type).bind(until_ms).bind(limit)
+            .fetch_all(pool).await?,
+    };
+    rows.into_iter()
+        .map(|row| {
+            let position = Position {
+                tx_id: row.tx_id,
+                position: row.position,
+            };
+            StoredEvent::try_from(row).map_err(|source| StreamError::Corrupt { position, source })
+        })
+        .collect()
+}
+
 /// Where the last event of an aggregate sits in the global stream, if it has any.
 pub async fn last_position_of(
     db: &Db,

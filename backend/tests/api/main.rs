@@ -2,6 +2,8 @@
 //! and, where PostgreSQL can be reached, a fresh PostgreSQL database.
 
 mod catalogue;
+mod documents;
+mod documents_load;
 mod event_store;
 mod helpers;
 mod notifications;

@@ -1,0 +1,536 @@
+//! The JSON calls of spec section 7 "Documents and folders", plus history and recipients.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use events::documents::ShareVia;
+use projections::documents::ItemView;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::history::History;
+use super::service::{ExternalShare, FolderContents, FolderNode, ListType};
+use crate::auth::AuthUser;
+use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
+use crate::state::AppState;
+use crate::users;
+
+/// A list of items (`GET /documents/my`, `/documents/shared`, `/usadocs`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ItemList {
+    pub list: Vec<ItemView>,
+    /// `my`, `shared` or `us`.
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct TypeQuery {
+    /// `my`, `shared` or `us`.
+    #[serde(rename = "type")]
+    #[param(rename = "type")]
+    pub kind: Option<String>,
+}
+
+/// A path id: a UUID, else nothing this server ever made (404).
+pub fn item_id(raw: &str) -> AppResult<String> {
+    uuid::Uuid::parse_str(raw.trim())
+        .map(|u| u.to_string())
+        .map_err(|_| AppError::not_found("The folder or file was not found"))
+}
+
+/// A required id field of a body.
+fn required_id(raw: Option<String>, field: &str) -> AppResult<String> {
+    match raw.as_deref().map(str::trim) {
+        None | Some("") => Err(AppError::bad_request(format!("The {field} is required"))),
+        Some(id) => item_id(id),
+    }
+}
+
+/// A destination folder: an id, or null / empty for the root 'My docs'.
+pub fn destination(raw: Option<String>) -> AppResult<Option<String>> {
+    match raw.as_deref().map(str::trim) {
+        None | Some("") | Some("null") => Ok(None),
+        Some(id) => uuid::Uuid::parse_str(id)
+            .map(|u| Some(u.to_string()))
+            .map_err(|_| AppError::not_found("The destination folder was not found")),
+    }
+}
+
+async fn list_of(
+    state: &AppState,
+    auth: &AuthUser,
+    list: ListType,
+) -> AppResult<AppJson<ItemList>> {
+    let actor = state.documents.actor(auth).await?;
+    Ok(AppJson(ItemList {
+        list: state.documents.list(&actor, list).await?,
+        kind: list.as_str().to_string(),
+    }))
+}
+
+/// The root of My Docs.
+#[utoipa::path(get, path = "/api/documents/my", tag = "documents", security(("bearer" = [])),
+    responses((status = 200, body = ItemList), (status = 401, body = ErrorBody)))]
+pub async fn list_my(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ItemList>> {
+    list_of(&state, &auth, ListType::My).await
+}
+
+/// The root of Shared with me.
+#[utoipa::path(get, path = "/api/documents/shared", tag = "documents", security(("bearer" = [])),
+    responses((status = 200, body = ItemList), (status = 401, body = ErrorBody)))]
+pub async fn list_shared(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ItemList>> {
+    list_of(&state, &auth, ListType::Shared).await
+}
+
+/// The root of the US set (users whose certificate is US; 403 for others).
+#[utoipa::path(get, path = "/api/usadocs", tag = "documents", security(("bearer" = [])),
+    responses((status = 200, body = ItemList), (status = 403, body = ErrorBody)))]
+pub async fn list_us(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ItemList>> {
+    list_of(&state, &auth, ListType::Us).await
+}
+
+/// Any of the three lists by `type` (also served at `GET /api/folders?type=`).
+#[utoipa::path(get, path = "/api/documents", tag = "documents", params(TypeQuery), security(("bearer" = [])),
+    responses((status = 200, body = ItemList), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn list_by_type(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppQuery(query): AppQuery<TypeQuery>,
+) -> AppResult<AppJson<ItemList>> {
+    let list = ListType::parse(query.kind.as_deref())?;
+    list_of(&state, &auth, list).await
+}
+
+/// A folder's contents in one list; 404 when the user does not see it there.
+#[utoipa::path(get, path = "/api/folders/{id}", tag = "documents", params(("id" = String, Path), TypeQuery),
+    security(("bearer" = [])),
+    responses((status = 200, body = FolderContents), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn folder(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+    AppQuery(query): AppQuery<TypeQuery>,
+) -> AppResult<AppJson<FolderContents>> {
+    let list = ListType::parse(query.kind.as_deref())?;
+    let actor = state.documents.actor(&auth).await?;
+    let id = item_id(&id)?;
+    Ok(AppJson(state.documents.folder(&actor, &id, list).await?))
+}
+
+/// The user's My Docs folders as a tree (move dialog).
+#[utoipa::path(get, path = "/api/folders/list", tag = "documents", security(("bearer" = [])),
+    responses((status = 200, body = [FolderNode])))]
+pub async fn tree(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<Vec<FolderNode>>> {
+    let actor = state.documents.actor(&auth).await?;
+    Ok(AppJson(state.documents.tree(&actor).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreateFolderBody {
+    pub name: Option<String>,
+    /// Always `my`: folders are added only in My Docs.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// The folder to create it in; null for the root.
+    pub parent: Option<String>,
+}
+
+/// Creates a folder in My Docs.
+#[utoipa::path(post, path = "/api/folders", tag = "documents", request_body = CreateFolderBody,
+    security(("bearer" = [])),
+    responses((status = 201, body = ItemView), (status = 400, body = ErrorBody, description = "no name, too long, or past the max depth"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn create_folder(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<CreateFolderBody>,
+) -> AppResult<(StatusCode, AppJson<ItemView>)> {
+    let actor = state.documents.actor(&auth).await?;
+    if body.kind.as_deref().is_some_and(|t| t.trim() != "my") {
+        return Err(events::documents::DocumentError::ReadOnly.into());
+    }
+    let parent = destination(body.parent)?;
+    let item = state
+        .documents
+        .create_folder(&actor, parent, body.name.unwrap_or_default())
+        .await?;
+    Ok((StatusCode::CREATED, AppJson(item)))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RenameBody {
+    pub name: Option<String>,
+}
+
+/// Renames a folder or a file.
+#[utoipa::path(post, path = "/api/folders/{id}", tag = "documents", params(("id" = String, Path)),
+    request_body = RenameBody, security(("bearer" = [])),
+    responses((status = 200, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn rename(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+    AppJson(body): AppJson<RenameBody>,
+) -> AppResult<AppJson<ItemView>> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = item_id(&id)?;
+    let item = state
+        .documents
+        .rename(&actor, &id, body.name.unwrap_or_default())
+        .await?;
+    Ok(AppJson(item))
+}
+
+/// What a deletion removed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Deleted {
+    pub id: String,
+    /// The items that went with a folder, at every level.
+    pub removed: Vec<String>,
+}
+
+/// Deletes a folder and everything in it.
+#[utoipa::path(post, path = "/api/folders/{id}/delete", tag = "documents", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = Deleted), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn delete_folder(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<AppJson<Deleted>> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = item_id(&id)?;
+    let removed = state.documents.delete(&actor, &id).await?;
+    Ok(AppJson(Deleted { id, removed }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RemoveBody {
+    pub id: Option<String>,
+}
+
+/// Removes a file from My Docs.
+#[utoipa::path(post, path = "/api/documents/remove", tag = "documents", request_body = RemoveBody,
+    security(("bearer" = [])),
+    responses((status = 200, body = Deleted), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn remove_file(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<RemoveBody>,
+) -> AppResult<AppJson<Deleted>> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = required_id(body.id, "id")?;
+    let removed = state.documents.delete(&actor, &id).await?;
+    Ok(AppJson(Deleted { id, removed }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct MoveFolderBody {
+    /// The folder to move it into; null for the root 'My docs'.
+    pub destination: Option<String>,
+    pub folder: Option<String>,
+}
+
+/// Moves a folder into another folder or to the root.
+#[utoipa::path(post, path = "/api/folders/move", tag = "documents", request_body = MoveFolderBody,
+    security(("bearer" = [])),
+    responses((status = 200, body = ItemView), (status = 400, body = ErrorBody, description = "into itself or below itself, or past the max depth"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn move_folder(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<MoveFolderBody>,
+) -> AppResult<AppJson<ItemView>> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = required_id(body.folder, "folder")?;
+    let to = destination(body.destination)?;
+    Ok(AppJson(state.documents.move_item(&actor, &id, to).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct MoveFileBody {
+    /// The folder to move it into; null for the root 'My docs'.
+    pub folder: Option<String>,
+    pub file: Option<String>,
+}
+
+/// Moves a file into a folder or to the root.
+#[utoipa::path(post, path = "/api/documents/move", tag = "documents", request_body = MoveFileBody,
+    security(("bearer" = [])),
+    responses((status = 200, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn move_file(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<MoveFileBody>,
+) -> AppResult<AppJson<ItemView>> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = required_id(body.file, "file")?;
+    let to = destination(body.folder)?;
+    Ok(AppJson(state.documents.move_item(&actor, &id, to).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ShareFolderBody {
+    pub email: Option<String>,
+    pub folder: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ShareFileBody {
+    pub email: Option<String>,
+    pub file: Option<String>,
+}
+
+/// A successful internal share.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Shared {
+    pub recipient: String,
+    pub item: ItemView,
+}
+
+async fn share(
+    state: &AppState,
+    auth: &AuthUser,
+    id: Option<String>,
+    field: &str,
+    email: Option<String>,
+    via: ShareVia,
+) -> AppResult<AppJson<Shared>> {
+    let actor = state.documents.actor(auth).await?;
+    let id = required_id(id, field)?;
+    let (recipient, item) = state.documents.share(&actor, &id, email, via).await?;
+    Ok(AppJson(Shared { recipient, item }))
+}
+
+/// Shares a folder (and what it holds) with a colleague.
+#[utoipa::path(post, path = "/api/folders/share", tag = "documents", request_body = ShareFolderBody,
+    security(("bearer" = [])),
+    responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "no such item, or 'The user associated with that e-mail was not found. Check again the e-mail or try an external share.'")))]
+pub async fn share_folder(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<ShareFolderBody>,
+) -> AppResult<AppJson<Shared>> {
+    share(
+        &state,
+        &auth,
+        body.folder,
+        "folder",
+        body.email,
+        ShareVia::Internal,
+    )
+    .await
+}
+
+/// Shares a file of My Docs with a colleague (`internal_share`).
+#[utoipa::path(post, path = "/api/documents/share", tag = "documents", request_body = ShareFileBody,
+    security(("bearer" = [])),
+    responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn share_file(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<ShareFileBody>,
+) -> AppResult<AppJson<Shared>> {
+    share(
+        &state,
+        &auth,
+        body.file,
+        "file",
+        body.email,
+        ShareVia::Internal,
+    )
+    .await
+}
+
+/// Shares a document of the company storage (US set) with a colleague (`storage_internal_share`).
+#[utoipa::path(post, path = "/api/documents/storage-share", tag = "documents", request_body = ShareFileBody,
+    security(("bearer" = [])),
+    responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn storage_share(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<ShareFileBody>,
+) -> AppResult<AppJson<Shared>> {
+    share(
+        &state,
+        &auth,
+        body.file,
+        "file",
+        body.email,
+        ShareVia::Storage,
+    )
+    .await
+}
+
+/// Sends someone outside the app an expiring link to a file (`GET /api/shared-links/{token}`).
+/// Without an SMTP server the e-mail is kept in the outbox table and logged.
+#[utoipa::path(post, path = "/api/documents/external-share", tag = "documents", request_body = ShareFileBody,
+    security(("bearer" = [])),
+    responses((status = 200, body = ExternalShare), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "not allowed, 'For internal use', or internal-only labels"), (status = 404, body = ErrorBody)))]
+pub async fn external_share(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<ShareFileBody>,
+) -> AppResult<AppJson<ExternalShare>> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = required_id(body.file, "file")?;
+    Ok(AppJson(
+        state
+            .documents
+            .share_externally(&actor, &id, body.email)
+            .await?,
+    ))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FavoriteBody {
+    /// A folder of the user's My Docs; null for the root.
+    pub folder: Option<String>,
+    pub file: Option<String>,
+}
+
+/// Saves a copy of a shared or US file in My Docs (`save_to_mydocs`).
+#[utoipa::path(post, path = "/api/documents/favorite", tag = "documents", request_body = FavoriteBody,
+    security(("bearer" = [])),
+    responses((status = 201, body = ItemView, description = "the copy"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn save_to_mydocs(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<FavoriteBody>,
+) -> AppResult<(StatusCode, AppJson<ItemView>)> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = required_id(body.file, "file")?;
+    let folder = destination(body.folder)?;
+    let copy = state.documents.save_to_mydocs(&actor, &id, folder).await?;
+    Ok((StatusCode::CREATED, AppJson(copy)))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct MyDocsBody {
+    /// The item's type (`folder`/`file`) or its list (`shared`); informative only.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub source: Option<String>,
+}
+
+/// Moves an item shared with the user into My Docs (`move_to_mydocs`): a copy (a folder with
+/// its contents) at the root, and the original leaves Shared with me.
+#[utoipa::path(post, path = "/api/folders/mydocs", tag = "documents", request_body = MyDocsBody,
+    security(("bearer" = [])),
+    responses((status = 201, body = ItemView, description = "the copy"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn move_to_mydocs(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<MyDocsBody>,
+) -> AppResult<(StatusCode, AppJson<ItemView>)> {
+    let actor = state.documents.actor(&auth).await?;
+    if let Some(kind) = body.kind.as_deref().map(str::trim) {
+        if !["folder", "file", "shared", "us", "my", ""].contains(&kind) {
+            return Err(AppError::bad_request(
+                "The type must be folder, file, shared or us",
+            ));
+        }
+    }
+    let id = required_id(body.source, "source")?;
+    let copy = state.documents.move_to_mydocs(&actor, &id).await?;
+    Ok((StatusCode::CREATED, AppJson(copy)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ShareListQuery {
+    /// Part of an e-mail (at least 1 character).
+    pub search: Option<String>,
+}
+
+/// Most results of the share dialog's recipient list.
+const SHARE_LIST_MAX: i64 = 20;
+
+/// Other users' e-mails containing `search`, for the share dialog.
+#[utoipa::path(get, path = "/api/users/share-list", tag = "documents", params(ShareListQuery),
+    security(("bearer" = [])),
+    responses((status = 200, body = [String]), (status = 400, body = ErrorBody)))]
+pub async fn share_list(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppQuery(query): AppQuery<ShareListQuery>,
+) -> AppResult<AppJson<Vec<String>>> {
+    let search = query.search.unwrap_or_default();
+    let search = search.trim();
+    if search.is_empty() {
+        return Err(AppError::bad_request("Type at least 1 character to search"));
+    }
+    if search.chars().count() > 254 {
+        return Err(AppError::bad_request("The search is too long"));
+    }
+    Ok(AppJson(
+        users::search_emails(&state.db, search, &auth.id, SHARE_LIST_MAX).await?,
+    ))
+}
+
+/// Everything that happened to a document or folder; for whoever sees it, and the auditor.
+#[utoipa::path(get, path = "/api/documents/{id}/history", tag = "documents", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = History), (status = 404, body = ErrorBody)))]
+pub async fn history(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<AppJson<History>> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = item_id(&id)?;
+    Ok(AppJson(state.documents.history(&actor, &id).await?))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct AsOfQuery {
+    /// RFC 3339, e.g. `2026-11-20T10:00:00Z`.
+    pub at: Option<String>,
+}
+
+/// A folder's contents at a past time.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FolderAsOf {
+    pub list: Vec<ItemView>,
+    pub name: String,
+}
+
+/// A folder's contents as they were at `at`, replayed from the events up to then.
+#[utoipa::path(get, path = "/api/folders/{id}/as-of", tag = "documents", params(("id" = String, Path), AsOfQuery),
+    security(("bearer" = [])),
+    responses((status = 200, body = FolderAsOf), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn folder_as_of(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+    AppQuery(query): AppQuery<AsOfQuery>,
+) -> AppResult<AppJson<FolderAsOf>> {
+    let at = query
+        .at
+        .as_deref()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t.trim()).ok())
+        .ok_or_else(|| {
+            AppError::bad_request("Give the time as RFC 3339, e.g. 2026-11-20T10:00:00Z")
+        })?;
+    let actor = state.documents.actor(&auth).await?;
+    let id = item_id(&id)?;
+    let (name, list) = state
+        .documents
+        .folder_as_of(&actor, &id, at.timestamp_millis())
+        .await?;
+    Ok(AppJson(FolderAsOf { list, name }))
+}

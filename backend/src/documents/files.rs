@@ -1,0 +1,331 @@
+//! Bytes in and out: upload, open/download, external links and the history CSV.
+
+use axum::body::Body;
+use axum::extract::multipart::{Field, MultipartError, MultipartRejection};
+use axum::extract::{Multipart, Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use projections::documents::{ItemRow, ItemView};
+use serde::Deserialize;
+use tokio_util::io::ReaderStream;
+use utoipa::{IntoParams, ToSchema};
+
+use super::api::{destination, item_id};
+use super::storage::{Storage, Stored};
+use crate::auth::AuthUser;
+use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
+use crate::state::AppState;
+
+/// Room for the multipart framing and the small fields around the file.
+const FORM_SLACK: u64 = 64 * 1024;
+/// Longest text field of the upload form.
+const TEXT_FIELD_MAX: usize = 4 * 1024;
+
+/// The multipart form of `POST /api/documents/upload`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UploadForm {
+    /// The name the file gets in the lists.
+    name: String,
+    /// A PDF or XLS file.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+    /// The folder to put it in; empty for the root of My Docs.
+    parent: Option<String>,
+}
+
+#[derive(Default)]
+struct UploadParts {
+    name: Option<String>,
+    parent: Option<String>,
+    file: Option<(String, Stored)>,
+}
+
+fn too_large(limit: u64) -> AppError {
+    let mb = limit as f64 / (1024.0 * 1024.0);
+    AppError::PayloadTooLarge(format!(
+        "The file is too large: the limit is {} MB",
+        (mb * 10.0).round() / 10.0
+    ))
+}
+
+fn unreadable(e: MultipartError) -> AppError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        AppError::PayloadTooLarge(e.body_text())
+    } else {
+        AppError::bad_request(format!("The upload could not be read: {}", e.body_text()))
+    }
+}
+
+async fn small_text(mut field: Field<'_>) -> AppResult<String> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(unreadable)? {
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() > TEXT_FIELD_MAX {
+            return Err(AppError::bad_request("A field of the upload is too long"));
+        }
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| AppError::bad_request("The upload's fields must be UTF-8 text"))
+}
+
+/// Reads the form, streaming the file into storage and counting its bytes.
+async fn read_parts(
+    multipart: &mut Multipart,
+    storage: &Storage,
+    limit: u64,
+    parts: &mut UploadParts,
+) -> AppResult<()> {
+    while let Some(mut field) = multipart.next_field().await.map_err(unreadable)? {
+        match field.name() {
+            Some("file") => {
+                if parts.file.is_some() {
+                    return Err(AppError::bad_request("Upload one file at a time"));
+                }
+                let original = field.file_name().unwrap_or_default().to_string();
+                let mut writer = storage.writer().await.map_err(|e| {
+                    AppError::Internal(anyhow::Error::new(e).context("storing an upload"))
+                })?;
+                loop {
+                    let chunk = match field.chunk().await {
+                        Ok(Some(chunk)) => chunk,
+                        Ok(None) => break,
+                        Err(e) => {
+                            writer.abandon().await;
+                            return Err(unreadable(e));
+                        }
+                    };
+                    if writer.size() + chunk.len() as u64 > limit {
+                        writer.abandon().await;
+                        return Err(too_large(limit));
+                    }
+                    if let Err(e) = writer.write(&chunk).await {
+                        writer.abandon().await;
+                        return Err(AppError::Internal(
+                            anyhow::Error::new(e).context("storing an upload"),
+                        ));
+                    }
+                }
+                let stored = writer.finish().await.map_err(|e| {
+                    AppError::Internal(anyhow::Error::new(e).context("storing an upload"))
+                })?;
+                parts.file = Some((original, stored));
+            }
+            Some("name") => parts.name = Some(small_text(field).await?),
+            Some("parent") => parts.parent = Some(small_text(field).await?),
+            // Anything else is not ours to keep.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Uploads a PDF or XLS file into My Docs. The content's first bytes (`%PDF-`, or the OLE2
+/// header of XLS) and the file name's extension must agree.
+#[utoipa::path(post, path = "/api/documents/upload", tag = "documents",
+    request_body(content = UploadForm, content_type = "multipart/form-data"), security(("bearer" = [])),
+    responses((status = 201, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody, description = "'Only PDF and XLS files can be uploaded'")))]
+pub async fn upload(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    headers: HeaderMap,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> AppResult<(StatusCode, AppJson<ItemView>)> {
+    let docs = &state.documents;
+    let actor = docs.actor(&auth).await?;
+    let limit = docs.upload_max_bytes;
+    // Refuse what announces itself as too large before reading any of it.
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > limit + FORM_SLACK) {
+        return Err(too_large(limit));
+    }
+    let mut multipart = multipart.map_err(|e| {
+        AppError::bad_request(format!(
+            "The upload must be a multipart form: {}",
+            e.body_text()
+        ))
+    })?;
+    let mut parts = UploadParts::default();
+    let read = read_parts(&mut multipart, &docs.storage, limit, &mut parts).await;
+    let checked = read.and_then(|()| {
+        let parent = destination(parts.parent.take())?;
+        if parts.file.is_none() {
+            return Err(AppError::bad_request("The file is required"));
+        }
+        Ok(parent)
+    });
+    let parent = match checked {
+        Ok(parent) => parent,
+        Err(e) => {
+            if let Some((_, stored)) = parts.file.take() {
+                docs.storage.discard(&stored.blob).await;
+            }
+            return Err(e);
+        }
+    };
+    let Some((original, stored)) = parts.file.take() else {
+        return Err(AppError::bad_request("The file is required"));
+    };
+    let item = docs
+        .upload(
+            &actor,
+            parent,
+            parts.name.unwrap_or_default(),
+            original,
+            stored,
+        )
+        .await?;
+    Ok((StatusCode::CREATED, AppJson(item)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct FileQuery {
+    /// `1` to download (attachment) rather than open (inline).
+    pub download: Option<String>,
+}
+
+/// A header-safe ASCII file name, and the RFC 5987 encoding of the real one.
+fn disposition(download: bool, name: &str) -> String {
+    let ascii: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let encoded: String = name
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let kind = if download { "attachment" } else { "inline" };
+    format!("{kind}; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
+}
+
+async fn serve(storage: &Storage, row: &ItemRow, download: bool) -> AppResult<Response> {
+    let blob = row.blob.as_deref().unwrap_or_default();
+    let path = storage
+        .path_of(blob)
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("item {} has no stored file", row.id)))?;
+    let file = tokio::fs::File::open(&path).await.map_err(|e| {
+        AppError::Internal(anyhow::Error::new(e).context(format!("opening {}", path.display())))
+    })?;
+    let length = file
+        .metadata()
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?
+        .len();
+    let content_type = row
+        .content_type
+        .clone()
+        .unwrap_or_else(|| "application/octet-stream".into());
+    let mut response = Body::from_stream(ReaderStream::new(file)).into_response();
+    let headers = response.headers_mut();
+    let value = |v: &str| HeaderValue::from_str(v).map_err(|e| AppError::Internal(e.into()));
+    headers.insert(header::CONTENT_TYPE, value(&content_type)?);
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        value(&disposition(download, &row.name))?,
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    Ok(response)
+}
+
+/// Opens (or with `?download=1` downloads) a file the user sees; records who read it and
+/// clears its unread mark.
+#[utoipa::path(get, path = "/api/documents/{id}/file", tag = "documents", params(("id" = String, Path), FileQuery),
+    security(("bearer" = [])),
+    responses((status = 200, description = "the file (application/pdf or application/vnd.ms-excel)"), (status = 404, body = ErrorBody)))]
+pub async fn file(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+    AppQuery(query): AppQuery<FileQuery>,
+) -> AppResult<Response> {
+    let actor = state.documents.actor(&auth).await?;
+    let id = item_id(&id)?;
+    let download = matches!(query.download.as_deref(), Some("1" | "true"));
+    let row = state.documents.open(&actor, &id, download).await?;
+    serve(&state.documents.storage, &row, download).await
+}
+
+/// The file behind an external share's link; no sign-in, until the link expires.
+#[utoipa::path(get, path = "/api/shared-links/{token}", tag = "documents", params(("token" = String, Path)),
+    responses((status = 200, description = "the file"), (status = 404, body = ErrorBody, description = "unknown or expired link")))]
+pub async fn shared_link(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> AppResult<Response> {
+    let row = state.documents.shared_link(&token).await?;
+    serve(&state.documents.storage, &row, false).await
+}
+
+/// An item's history as CSV, for the auditor only.
+#[utoipa::path(get, path = "/api/documents/{id}/history.csv", tag = "documents", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "text/csv: at,actor,actor_email,action,detail,from,to", content_type = "text/csv"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn history_csv(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<Response> {
+    let actor = state.documents.actor(&auth).await?;
+    if !actor.auditor {
+        return Err(AppError::forbidden(
+            "Only the auditor can export the history",
+        ));
+    }
+    let id = item_id(&id)?;
+    let history = state.documents.history(&actor, &id).await?;
+    let csv = super::history::to_csv(&history);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"history-{id}.csv\""),
+            ),
+        ],
+        csv,
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::disposition;
+
+    #[test]
+    fn file_names_are_safe_in_headers() {
+        assert_eq!(
+            disposition(false, "Plan.pdf"),
+            "inline; filename=\"Plan.pdf\"; filename*=UTF-8''Plan.pdf"
+        );
+        assert_eq!(
+            disposition(true, "Città \"Q4\".pdf"),
+            "attachment; filename=\"Citt_ _Q4_.pdf\"; filename*=UTF-8''Citt%C3%A0%20%22Q4%22.pdf"
+        );
+    }
+}

@@ -1,0 +1,71 @@
+//! One owner's tree at a time.
+//!
+//! Each item is its own aggregate, so optimistic concurrency alone cannot stop two structural
+//! commands in one tree from passing their checks together (moving A into B while B moves into
+//! A; a folder deleted while a file is uploaded into it). Structural commands (create, upload,
+//! move, delete, copy into My Docs) therefore hold the tree's lock while they check and record,
+//! and release it only once the read model shows their events. In-process the lock is one of a
+//! fixed set of mutexes; on PostgreSQL a transaction-scoped advisory lock also serialises the
+//! nodes of a cluster.
+
+use std::sync::Arc;
+
+use projections::Db;
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+/// Advisory-lock class of document trees (the first key of `pg_advisory_xact_lock(int, int)`).
+const PG_LOCK_CLASS: i32 = 3001;
+const STRIPES: usize = 64;
+
+pub struct TreeLocks {
+    stripes: Vec<Arc<Mutex<()>>>,
+}
+
+/// Held while a structural command runs; dropping it releases the tree.
+pub struct TreeGuard {
+    _local: OwnedMutexGuard<()>,
+    /// The transaction holding the advisory lock; rolled back (and the lock released) on drop.
+    _pg: Option<sqlx::Transaction<'static, sqlx::Postgres>>,
+}
+
+/// FNV-1a: a hash that is the same on every node and every run.
+fn stable_hash(key: &str) -> u64 {
+    key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+impl Default for TreeLocks {
+    fn default() -> Self {
+        Self {
+            stripes: (0..STRIPES).map(|_| Arc::new(Mutex::new(()))).collect(),
+        }
+    }
+}
+
+impl TreeLocks {
+    /// Waits for the tree of `owner`.
+    pub async fn lock(&self, db: &Db, owner: &str) -> Result<TreeGuard, sqlx::Error> {
+        let hash = stable_hash(owner);
+        let stripe = usize::try_from(hash % STRIPES as u64).unwrap_or(0);
+        let local = self.stripes[stripe].clone().lock_owned().await;
+        let pg = match db {
+            Db::Postgres { pool } => {
+                let mut tx = pool.begin().await?;
+                // The low 32 bits as the second key; collisions only serialise a little more.
+                let key = hash as u32 as i32;
+                sqlx::query("select pg_advisory_xact_lock($1, $2)")
+                    .bind(PG_LOCK_CLASS)
+                    .bind(key)
+                    .execute(&mut *tx)
+                    .await?;
+                Some(tx)
+            }
+            Db::Sqlite { .. } => None,
+        };
+        Ok(TreeGuard {
+            _local: local,
+            _pg: pg,
+        })
+    }
+}

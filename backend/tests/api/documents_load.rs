@@ -1,0 +1,465 @@
+//! Documents under load, on both databases: 8 concurrent writers and thousands of commands
+//! leave every event in the read model; a long mixed workload rebuilds from position 0 into a
+//! fresh database with no difference.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use backend::documents::{Actor, Documents, ListType};
+use backend::error::AppError;
+use events::documents::{ItemEvent, ShareVia};
+use projections::stream::read_after;
+use projections::{on_db, Position};
+
+use crate::helpers::{spawn_app, Engine, TestApp};
+
+const WRITERS: usize = 8;
+
+/// A small deterministic generator, one per writer.
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+async fn writers(app: &TestApp) -> Vec<Actor> {
+    let mut out = Vec::new();
+    for w in 0..WRITERS {
+        let email = format!("writer{w}@example.com");
+        let id = backend::users::insert(
+            &app.state.db,
+            backend::users::NewUser {
+                email: &email,
+                first_name: "Writer",
+                last_name: &w.to_string(),
+                password_hash: None,
+                role: "user",
+                certificate: (w % 2 == 0).then_some("US"),
+                terms_accepted: true,
+                onboarding_done: true,
+            },
+        )
+        .await
+        .unwrap();
+        let user = backend::users::find_by_id(&app.state.db, &id)
+            .await
+            .unwrap()
+            .unwrap();
+        out.push(Actor::of(&user));
+    }
+    out
+}
+
+fn pdf_on_disk(app: &TestApp) -> std::path::PathBuf {
+    let path = app.state.config.data_dir.join("load.pdf");
+    std::fs::write(&path, crate::documents::PDF).unwrap();
+    path
+}
+
+/// Refusals a racing workload may meet; anything else fails the test.
+fn expected(result: Result<(), AppError>) -> bool {
+    match result {
+        Ok(()) => true,
+        Err(AppError::BadRequest(_) | AppError::NotFound(_) | AppError::Conflict(_)) => false,
+        Err(e) => panic!("unexpected refusal: {e:?}"),
+    }
+}
+
+/// One writer's share of the workload: folders, uploads, renames, moves, shares, opens,
+/// deletions, copies. Returns how many operations succeeded.
+async fn work(
+    docs: Arc<Documents>,
+    me: Actor,
+    all: Vec<Actor>,
+    hot: String,
+    pdf: std::path::PathBuf,
+    rounds: usize,
+    seed: u64,
+) -> usize {
+    let mut dice = Dice(seed);
+    let mut folders: Vec<String> = Vec::new();
+    let mut items: Vec<String> = Vec::new();
+    let mut ok = 0;
+    for round in 0..rounds {
+        let parent = if folders.is_empty() || dice.roll(3) == 0 {
+            None
+        } else {
+            Some(folders[dice.roll(folders.len())].clone())
+        };
+        match docs
+            .create_folder(&me, parent.clone(), format!("F{round}"))
+            .await
+        {
+            Ok(item) => {
+                folders.push(item.id.clone());
+                items.push(item.id);
+                ok += 1;
+            }
+            Err(e) => assert!(!expected(Err(e))),
+        }
+        let stored = docs.storage.import(&pdf).await.unwrap();
+        match docs
+            .upload(
+                &me,
+                parent,
+                format!("Doc {round}"),
+                "doc.pdf".into(),
+                stored,
+            )
+            .await
+        {
+            Ok(item) => {
+                items.push(item.id);
+                ok += 1;
+            }
+            Err(e) => assert!(!expected(Err(e))),
+        }
+        if !items.is_empty() {
+            let target = items[dice.roll(items.len())].clone();
+            ok += usize::from(expected(
+                docs.rename(&me, &target, format!("R{round}"))
+                    .await
+                    .map(|_| ()),
+            ));
+            let target = items[dice.roll(items.len())].clone();
+            let to = if dice.roll(4) == 0 || folders.is_empty() {
+                None
+            } else {
+                Some(folders[dice.roll(folders.len())].clone())
+            };
+            ok += usize::from(expected(docs.move_item(&me, &target, to).await.map(|_| ())));
+            let target = items[dice.roll(items.len())].clone();
+            let other = &all[dice.roll(all.len())];
+            if other.id != me.id {
+                ok += usize::from(expected(
+                    docs.share(&me, &target, Some(other.email.clone()), ShareVia::Internal)
+                        .await
+                        .map(|_| ()),
+                ));
+            }
+        }
+        // Everyone reads the same hot file: one aggregate, many writers, many conflicts.
+        ok += usize::from(expected(
+            docs.open(&me, &hot, round % 2 == 0).await.map(|_| ()),
+        ));
+        // Something shared with me: open it, now and then keep a copy.
+        if let Ok(shared) = docs.list(&me, ListType::Shared).await {
+            if let Some(item) = shared.iter().find(|i| i.kind == "file") {
+                ok += usize::from(expected(docs.open(&me, &item.id, false).await.map(|_| ())));
+                if round % 10 == 3 {
+                    ok += usize::from(expected(
+                        docs.save_to_mydocs(&me, &item.id, None).await.map(|_| ()),
+                    ));
+                }
+            }
+        }
+        if round % 15 == 14 && folders.len() > 2 {
+            let victim = folders.remove(dice.roll(folders.len()));
+            ok += usize::from(expected(docs.delete(&me, &victim).await.map(|_| ())));
+        }
+    }
+    ok
+}
+
+async fn all_document_events(app: &TestApp) -> Vec<projections::StoredEvent> {
+    let mut out = Vec::new();
+    let mut after = Position::default();
+    loop {
+        let batch = read_after(&app.state.db, after, 1000).await.unwrap();
+        let Some(last) = batch.last() else { break };
+        after = last.at;
+        out.extend(
+            batch
+                .into_iter()
+                .filter(|e| e.aggregate_type == events::documents::ITEM_TYPE),
+        );
+    }
+    out
+}
+
+/// `doc_items` as id -> (title, parent), and `doc_shares` as (item, user).
+type Expected = (
+    BTreeMap<String, (String, Option<String>)>,
+    BTreeSet<(String, String)>,
+);
+
+/// What the events say should be in `doc_items` and `doc_shares`.
+fn fold(events: &[projections::StoredEvent]) -> Expected {
+    let mut items: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
+    let mut shares: BTreeSet<(String, String)> = BTreeSet::new();
+    for e in events {
+        let id = e.aggregate_id.clone();
+        match e.decode::<ItemEvent>().unwrap() {
+            ItemEvent::FolderCreated { name, parent, .. } => {
+                items.insert(id, (name, parent.map(|p| p.id)));
+            }
+            ItemEvent::FileUploaded { file, parent, .. } => {
+                items.insert(id, (file.title, parent.map(|p| p.id)));
+            }
+            ItemEvent::Copied { name, parent, .. } => {
+                items.insert(id, (name, parent.map(|p| p.id)));
+            }
+            ItemEvent::Renamed { to, .. } => {
+                if let Some(item) = items.get_mut(&id) {
+                    item.0 = to;
+                }
+            }
+            ItemEvent::Moved { to, .. } => {
+                if let Some(item) = items.get_mut(&id) {
+                    item.1 = to.map(|t| t.id);
+                }
+            }
+            ItemEvent::FolderDeleted { removed, .. } => {
+                for gone in removed.iter().chain([&id]) {
+                    items.remove(gone);
+                    shares.retain(|(item, _)| item != gone);
+                }
+            }
+            ItemEvent::FileRemoved { .. } => {
+                items.remove(&id);
+                shares.retain(|(item, _)| item != &id);
+            }
+            ItemEvent::Shared { with, .. } => {
+                shares.insert((id, with.id));
+            }
+            ItemEvent::MovedToMyDocs { by, .. } => {
+                shares.remove(&(id, by));
+            }
+            _ => {}
+        }
+    }
+    (items, shares)
+}
+
+async fn read_model(app: &TestApp) -> Expected {
+    let rows: Vec<(String, String, Option<String>)> = on_db!(&app.state.db, pool => sqlx::query_as(
+        "select id, title, parent_id from doc_items").fetch_all(pool).await)
+    .unwrap();
+    let shares: Vec<(String, String)> = on_db!(&app.state.db, pool => sqlx::query_as(
+        "select item_id, user_id from doc_shares").fetch_all(pool).await)
+    .unwrap();
+    (
+        rows.into_iter().map(|(id, t, p)| (id, (t, p))).collect(),
+        shares.into_iter().collect(),
+    )
+}
+
+async fn concurrent_writers_lose_no_document_event(app: TestApp) {
+    let docs = app.state.documents.clone();
+    let people = writers(&app).await;
+    let pdf = pdf_on_disk(&app);
+    // A file every writer can open: shared by writer 0 with all the others.
+    let stored = docs.storage.import(&pdf).await.unwrap();
+    let hot = docs
+        .upload(&people[0], None, "Hot".into(), "hot.pdf".into(), stored)
+        .await
+        .unwrap()
+        .id;
+    for other in &people[1..] {
+        docs.share(
+            &people[0],
+            &hot,
+            Some(other.email.clone()),
+            ShareVia::Internal,
+        )
+        .await
+        .unwrap();
+    }
+    let before = all_document_events(&app).await.len();
+
+    const ROUNDS: usize = 45;
+    let mut tasks = Vec::new();
+    for (w, me) in people.iter().enumerate() {
+        tasks.push(tokio::spawn(work(
+            docs.clone(),
+            me.clone(),
+            people.clone(),
+            hot.clone(),
+            pdf.clone(),
+            ROUNDS,
+            0x9E37_79B9_7F4A_7C15 ^ (w as u64 + 1),
+        )));
+    }
+    let mut succeeded = 0;
+    for t in tasks {
+        succeeded += t.await.unwrap();
+    }
+    let recorded = all_document_events(&app).await;
+    let commands = recorded.len() - before;
+    assert!(
+        commands >= 2000,
+        "thousands of commands: {commands} events from {succeeded} operations"
+    );
+    // Many writers on one aggregate: its stream has every accepted open, in sequence.
+    let hot_events =
+        projections::stream::events_of(&app.state.db, events::documents::ITEM_TYPE, &hot)
+            .await
+            .unwrap();
+    assert!(
+        hot_events.len() > WRITERS * ROUNDS / 2,
+        "{}",
+        hot_events.len()
+    );
+    assert!(hot_events
+        .iter()
+        .enumerate()
+        .all(|(i, e)| e.sequence == i as i64 + 1));
+
+    // Nothing was left unread by the projector...
+    let checkpoint = projections::projector::checkpoint_of(&app.state.db, "documents")
+        .await
+        .unwrap();
+    assert!(
+        read_after(&app.state.db, checkpoint, 10)
+            .await
+            .unwrap()
+            .iter()
+            .all(|e| e.aggregate_type != events::documents::ITEM_TYPE),
+        "the documents projection has applied every document event"
+    );
+    // ...and the read model holds exactly what the events say.
+    let (items, shares) = fold(&recorded);
+    let (rows, shared) = read_model(&app).await;
+    assert!(items.len() > 500, "{}", items.len());
+    assert_eq!(rows, items, "doc_items == the events folded");
+    assert_eq!(shared, shares, "doc_shares == the events folded");
+    // Unread marks and badges: a rebuild from the first event gives the same tables.
+    let report = backend::replay::run(&app.state.db, &app.state.config, &["documents".into()])
+        .await
+        .unwrap();
+    assert!(report.differences.is_empty(), "{:?}", report.differences);
+    assert_eq!(report.tables_compared, 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writers_lose_no_document_event_sqlite() {
+    concurrent_writers_lose_no_document_event(spawn_app(Engine::Sqlite).await.unwrap()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writers_lose_no_document_event_postgres() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    concurrent_writers_lose_no_document_event(app).await;
+}
+
+/// A long workload touching every event kind, including the ones whose read-model effects are
+/// hardest to get right: moves in and out of shared folders, deletions of shared folders,
+/// copies into My Docs, external links, opens of US documents.
+async fn mixed_workload(app: &TestApp) {
+    let docs = app.state.documents.clone();
+    let people = writers(app).await;
+    let pdf = pdf_on_disk(app);
+    let (a, b, c) = (&people[0], &people[1], &people[2]);
+    for round in 0..30 {
+        let shared_root = docs
+            .create_folder(a, None, format!("Shared {round}"))
+            .await
+            .unwrap()
+            .id;
+        let private = docs
+            .create_folder(a, None, format!("Private {round}"))
+            .await
+            .unwrap()
+            .id;
+        let inner = docs
+            .create_folder(a, Some(private.clone()), "Inner".into())
+            .await
+            .unwrap()
+            .id;
+        let mut files = Vec::new();
+        for (n, parent) in [&shared_root, &private, &inner].into_iter().enumerate() {
+            let stored = docs.storage.import(&pdf).await.unwrap();
+            files.push(
+                docs.upload(
+                    a,
+                    Some(parent.clone()),
+                    format!("File {round}.{n}"),
+                    "f.pdf".into(),
+                    stored,
+                )
+                .await
+                .unwrap()
+                .id,
+            );
+        }
+        docs.share(a, &shared_root, Some(b.email.clone()), ShareVia::Internal)
+            .await
+            .unwrap();
+        docs.share(a, &files[2], Some(c.email.clone()), ShareVia::Internal)
+            .await
+            .unwrap();
+        // Into the shared folder (b gains the subtree), read some, out again (b loses it).
+        docs.move_item(a, &private, Some(shared_root.clone()))
+            .await
+            .unwrap();
+        docs.open(b, &files[1], false).await.unwrap();
+        docs.folder(b, &shared_root, ListType::Shared)
+            .await
+            .unwrap();
+        docs.rename(a, &inner, format!("Inner {round}"))
+            .await
+            .unwrap();
+        if round % 2 == 0 {
+            docs.move_item(a, &private, None).await.unwrap();
+        }
+        docs.share_externally(a, &files[0], Some(format!("guest{round}@clinic.example")))
+            .await
+            .unwrap();
+        docs.save_to_mydocs(b, &files[0], None).await.unwrap();
+        docs.open(c, &files[2], true).await.unwrap();
+        if round % 3 == 0 {
+            docs.move_to_mydocs(b, &shared_root).await.unwrap();
+        }
+        if round % 5 == 2 {
+            docs.delete(a, &files[2]).await.unwrap();
+        }
+        if round % 4 == 1 {
+            docs.delete(a, &shared_root).await.unwrap();
+        }
+    }
+    // The seeded US set, opened by US writers.
+    let us = docs.list(a, ListType::Us).await.unwrap();
+    for item in us.iter().filter(|i| i.kind == "file") {
+        docs.open(a, &item.id, false).await.unwrap();
+    }
+}
+
+async fn rebuild_equals_live_after_a_long_mixed_workload(app: TestApp) {
+    mixed_workload(&app).await;
+    let report = backend::replay::run(&app.state.db, &app.state.config, &[])
+        .await
+        .unwrap();
+    assert!(report.events_applied > 500, "{}", report.events_applied);
+    assert!(report.rows_compared > 100, "{}", report.rows_compared);
+    assert!(report.differences.is_empty(), "{:?}", report.differences);
+    // A damaged live row is found.
+    on_db!(&app.state.db, pool => sqlx::query(
+        "update doc_items set title = 'tampered' where id = (select min(id) from doc_items)")
+        .execute(pool).await.map(|r| r.rows_affected()))
+    .unwrap();
+    let report = backend::replay::run(&app.state.db, &app.state.config, &["documents".into()])
+        .await
+        .unwrap();
+    assert_eq!(report.differences.len(), 1);
+    assert_eq!(report.differences[0].table, "doc_items");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rebuild_equals_live_after_a_long_mixed_workload_sqlite() {
+    rebuild_equals_live_after_a_long_mixed_workload(spawn_app(Engine::Sqlite).await.unwrap()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rebuild_equals_live_after_a_long_mixed_workload_postgres() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    rebuild_equals_live_after_a_long_mixed_workload(app).await;
+}

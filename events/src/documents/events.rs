@@ -1,0 +1,114 @@
+//! What happened to an item. Events carry the resulting state (names, places, facts), so read
+//! models and the history need nothing else.
+
+use cqrs_es::DomainEvent;
+use serde::{Deserialize, Serialize};
+
+use super::commands::{CopyReason, ShareVia};
+use super::model::{FileFacts, ItemId, ItemRef, Kind, Space, UserRef};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemEvent {
+    FolderCreated {
+        id: ItemId,
+        space: Space,
+        /// `None` for the company's US set.
+        owner: Option<UserRef>,
+        parent: Option<ItemRef>,
+        name: String,
+        seed_key: Option<String>,
+    },
+    FileUploaded {
+        id: ItemId,
+        space: Space,
+        owner: Option<UserRef>,
+        parent: Option<ItemRef>,
+        file: FileFacts,
+        seed_key: Option<String>,
+    },
+    /// The item was created as a copy of `source` in `owner`'s My Docs.
+    Copied {
+        id: ItemId,
+        kind: Kind,
+        owner: UserRef,
+        parent: Option<ItemRef>,
+        source: ItemRef,
+        reason: CopyReason,
+        /// Folder name, or the file's title.
+        name: String,
+        file: Option<FileFacts>,
+    },
+    Renamed {
+        from: String,
+        to: String,
+        /// Files: the new download name.
+        file_name: Option<String>,
+    },
+    /// `None` is the root 'My docs'.
+    Moved {
+        from: Option<ItemRef>,
+        to: Option<ItemRef>,
+    },
+    /// The folder and everything in it (`removed`, every level) are gone.
+    FolderDeleted {
+        by: String,
+        removed: Vec<ItemId>,
+    },
+    FileRemoved {
+        by: String,
+    },
+    DeletedWithFolder {
+        folder: ItemRef,
+    },
+    Shared {
+        by: UserRef,
+        with: UserRef,
+        via: ShareVia,
+    },
+    SharedExternally {
+        by: String,
+        email: String,
+        token_hash: String,
+        expires_at: i64,
+    },
+    SavedToMyDocs {
+        by: String,
+        copy: ItemId,
+    },
+    MovedToMyDocs {
+        by: String,
+        copy: ItemId,
+    },
+    Opened {
+        by: String,
+    },
+    Downloaded {
+        by: String,
+    },
+}
+
+impl DomainEvent for ItemEvent {
+    fn event_type(&self) -> String {
+        match self {
+            ItemEvent::FolderCreated { .. } => "FolderCreated",
+            ItemEvent::FileUploaded { .. } => "FileUploaded",
+            ItemEvent::Copied { .. } => "Copied",
+            ItemEvent::Renamed { .. } => "Renamed",
+            ItemEvent::Moved { .. } => "Moved",
+            ItemEvent::FolderDeleted { .. } => "FolderDeleted",
+            ItemEvent::FileRemoved { .. } => "FileRemoved",
+            ItemEvent::DeletedWithFolder { .. } => "DeletedWithFolder",
+            ItemEvent::Shared { .. } => "Shared",
+            ItemEvent::SharedExternally { .. } => "SharedExternally",
+            ItemEvent::SavedToMyDocs { .. } => "SavedToMyDocs",
+            ItemEvent::MovedToMyDocs { .. } => "MovedToMyDocs",
+            ItemEvent::Opened { .. } => "Opened",
+            ItemEvent::Downloaded { .. } => "Downloaded",
+        }
+        .to_string()
+    }
+
+    fn event_version(&self) -> String {
+        "1.0".to_string()
+    }
+}

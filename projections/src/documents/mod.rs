@@ -1,0 +1,14 @@
+//! The documents read model (spec 2.16): per-user My Docs / Shared with me / US lists and
+//! folder contents with unread marks, labels and each user's actions; the folder tree of the
+//! move dialog; external links; and the live feed messages about shared items.
+//!
+//! - [`projection`] - [`DocumentsProjection`], fed by `document_item` events.
+//! - [`read`] - the queries and the item JSON ([`ItemView`]) built from the tables.
+//! - [`as_of`] - a folder's contents at a past time, replayed from the events.
+
+pub mod as_of;
+pub mod projection;
+pub mod read;
+
+pub use projection::DocumentsProjection;
+pub use read::{ItemRow, ItemView, Viewer};

@@ -1,0 +1,396 @@
+//! Reading the documents read model: item rows, the item JSON of the API, and how a user
+//! reaches each item.
+//!
+//! Every query runs inside a [`Tx`], so the projection (inside its batch transaction) and the
+//! API (inside a short read transaction) share one set of queries.
+
+use std::collections::{BTreeSet, HashSet};
+
+use events::documents::{Access, FileFacts, FileFormat, ItemInfo, Kind, Labels, Space};
+use serde::Serialize;
+
+use crate::db::Tx;
+use crate::on_tx;
+
+/// Who is looking.
+#[derive(Debug, Clone)]
+pub struct Viewer {
+    pub id: String,
+    /// The user's certificate is US: the US set is theirs to see.
+    pub shows_us: bool,
+}
+
+/// One row of `doc_items`, with what the viewer of the query needs.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ItemRow {
+    pub id: String,
+    pub kind: String,
+    pub space: String,
+    pub owner_id: Option<String>,
+    pub owner_name: Option<String>,
+    pub parent_id: Option<String>,
+    pub path: String,
+    pub depth: i64,
+    pub name: String,
+    pub title: String,
+    pub subtitle: Option<String>,
+    pub languages_in_file: Option<String>,
+    pub code_points: Option<String>,
+    pub size: Option<i64>,
+    pub blob: Option<String>,
+    pub content_type: Option<String>,
+    pub for_internal_use: bool,
+    pub controlled_release: bool,
+    pub upon_request: bool,
+    pub external_release: bool,
+    pub copied_from: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// Folders: how many items are directly inside.
+    pub children: i64,
+    /// The viewer has an unread mark on the item (it reached them through a share).
+    pub unread_mark: bool,
+    /// The viewer has opened this US item.
+    pub seen: bool,
+}
+
+/// A document or folder as the API shows it to one user (spec 3 "Document or folder item").
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct ItemView {
+    /// UUID.
+    pub id: String,
+    /// `folder` or `file`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    /// Folders: the name; files: the file name.
+    pub name: String,
+    /// 'For internal use', 'Controlled release' or 'Upon request' (the first that applies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Files: bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub languages_in_file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code_points: Option<String>,
+    /// Files: where the content is (`/api/documents/{id}/file`, signed in).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Exactly what this user may do: a subset of rename, delete, move, internal_share,
+    /// storage_internal_share, external_share, save_to_mydocs, move_to_mydocs.
+    pub actions: Vec<String>,
+    /// Folders: how many items they hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub children: Option<i64>,
+    pub for_internal_use: bool,
+    pub controlled_release: bool,
+    pub upon_request: bool,
+    /// The item reached this user (a share, the US set) and they have not opened it yet.
+    pub unread: bool,
+    /// The owner's name (none for the company's US set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Milliseconds since the epoch.
+    pub updated_at: i64,
+}
+
+impl ItemRow {
+    pub fn kind(&self) -> Kind {
+        if self.kind == "folder" {
+            Kind::Folder
+        } else {
+            Kind::File
+        }
+    }
+
+    pub fn space(&self) -> Space {
+        if self.space == "us" {
+            Space::Us
+        } else {
+            Space::My
+        }
+    }
+
+    pub fn labels(&self) -> Labels {
+        Labels {
+            for_internal_use: self.for_internal_use,
+            controlled_release: self.controlled_release,
+            upon_request: self.upon_request,
+            external_release: self.external_release,
+        }
+    }
+
+    /// The folders above the item, root first.
+    pub fn ancestors(&self) -> Vec<&str> {
+        let mut ids = path_ids(&self.path);
+        ids.pop();
+        ids
+    }
+
+    /// How `viewer`, whose direct shares are `shares`, reaches this item.
+    pub fn access(&self, viewer: &Viewer, shares: &HashSet<String>) -> Access {
+        Access {
+            owner: self.space() == Space::My && self.owner_id.as_deref() == Some(&viewer.id),
+            direct: shares.contains(&self.id),
+            inside: self.ancestors().iter().any(|a| shares.contains(*a)),
+            us: self.space() == Space::Us && viewer.shows_us,
+        }
+    }
+
+    pub fn unread(&self, viewer: &Viewer) -> bool {
+        self.unread_mark || (self.space() == Space::Us && viewer.shows_us && !self.seen)
+    }
+
+    /// The item JSON for `viewer`.
+    pub fn view(&self, viewer: &Viewer, shares: &HashSet<String>) -> ItemView {
+        let actions = self
+            .access(viewer, shares)
+            .actions(self.kind(), &self.labels());
+        self.view_with(
+            actions.iter().map(|a| a.as_str().to_string()).collect(),
+            self.unread(viewer),
+        )
+    }
+
+    /// The item JSON with these actions and unread flag (auditors' past views have none).
+    pub fn view_with(&self, actions: Vec<String>, unread: bool) -> ItemView {
+        let file = self.kind() == Kind::File;
+        ItemView {
+            id: self.id.clone(),
+            kind: self.kind.clone(),
+            title: self.title.clone(),
+            name: self.name.clone(),
+            label: self.labels().label().map(String::from),
+            size: if file { self.size } else { None },
+            subtitle: self.subtitle.clone(),
+            languages_in_file: self.languages_in_file.clone(),
+            code_points: self.code_points.clone(),
+            url: file.then(|| format!("/api/documents/{}/file", self.id)),
+            actions,
+            children: (!file).then_some(self.children),
+            for_internal_use: self.for_internal_use,
+            controlled_release: self.controlled_release,
+            upon_request: self.upon_request,
+            unread,
+            owner: self.owner_name.clone(),
+            updated_at: self.updated_at,
+        }
+    }
+
+    /// The item as the aggregate's services describe it.
+    pub fn info(&self) -> ItemInfo {
+        ItemInfo {
+            id: self.id.clone(),
+            kind: self.kind(),
+            name: self.title.clone(),
+            space: self.space(),
+            owner: self.owner_id.clone(),
+            depth: u32::try_from(self.depth).unwrap_or(0),
+            ancestors: self.ancestors().into_iter().map(String::from).collect(),
+        }
+    }
+
+    /// What a copy of this file carries.
+    pub fn file_facts(&self) -> Option<FileFacts> {
+        if self.kind() != Kind::File {
+            return None;
+        }
+        let format = match self.content_type.as_deref() {
+            Some("application/vnd.ms-excel") => FileFormat::Xls,
+            _ => FileFormat::Pdf,
+        };
+        Some(FileFacts {
+            title: self.title.clone(),
+            name: self.name.clone(),
+            blob: self.blob.clone().unwrap_or_default(),
+            size: self.size.unwrap_or(0),
+            format,
+            subtitle: self.subtitle.clone(),
+            languages_in_file: self.languages_in_file.clone(),
+            code_points: self.code_points.clone(),
+            labels: self.labels(),
+        })
+    }
+}
+
+/// The ids in a path `/a/b/c/`, root first, the item itself last.
+pub fn path_ids(path: &str) -> Vec<&str> {
+    path.split('/').filter(|s| !s.is_empty()).collect()
+}
+
+const SELECT: &str = "select i.id, i.kind, i.space, i.owner_id, i.owner_name, i.parent_id, i.path, i.depth,
+        i.name, i.title, i.subtitle, i.languages_in_file, i.code_points, i.size, i.blob, i.content_type,
+        i.for_internal_use, i.controlled_release, i.upon_request, i.external_release, i.copied_from,
+        i.created_at, i.updated_at,
+        (select count(*) from doc_items c where c.parent_id = i.id) as children,
+        exists (select 1 from doc_unread u where u.user_id = $1 and u.item_id = i.id) as unread_mark,
+        exists (select 1 from doc_seen s where s.user_id = $1 and s.item_id = i.id) as seen
+    from doc_items i";
+
+/// Folders first, then by title.
+const ORDER: &str = "order by case when i.kind = 'folder' then 0 else 1 end, lower(i.title), i.id";
+
+/// The item `id`, with `viewer_id`'s unread marks ("" for none).
+pub async fn item(tx: &mut Tx, viewer_id: &str, id: &str) -> Result<Option<ItemRow>, sqlx::Error> {
+    let sql = format!("{SELECT} where i.id = $2");
+    on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).bind(id).fetch_optional(c).await)
+}
+
+/// The items directly inside `parent`.
+pub async fn children(
+    tx: &mut Tx,
+    viewer_id: &str,
+    parent: &str,
+) -> Result<Vec<ItemRow>, sqlx::Error> {
+    let sql = format!("{SELECT} where i.parent_id = $2 {ORDER}");
+    on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).bind(parent).fetch_all(c).await)
+}
+
+/// The root of the user's My Docs.
+pub async fn my_roots(tx: &mut Tx, viewer_id: &str) -> Result<Vec<ItemRow>, sqlx::Error> {
+    let sql = format!(
+        "{SELECT} where i.space = 'my' and i.owner_id = $1 and i.parent_id is null {ORDER}"
+    );
+    on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).fetch_all(c).await)
+}
+
+/// The root of the user's Shared with me: what was shared with them directly.
+pub async fn shared_roots(tx: &mut Tx, viewer_id: &str) -> Result<Vec<ItemRow>, sqlx::Error> {
+    let sql = format!(
+        "{SELECT} where i.id in (select s.item_id from doc_shares s where s.user_id = $1) {ORDER}"
+    );
+    on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).fetch_all(c).await)
+}
+
+/// The root of the US set.
+pub async fn us_roots(tx: &mut Tx, viewer_id: &str) -> Result<Vec<ItemRow>, sqlx::Error> {
+    let sql = format!("{SELECT} where i.space = 'us' and i.parent_id is null {ORDER}");
+    on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).fetch_all(c).await)
+}
+
+/// The ids of the items shared with `user` directly.
+pub async fn shares_of(tx: &mut Tx, user: &str) -> Result<HashSet<String>, sqlx::Error> {
+    let ids: Vec<String> = on_tx!(tx, c => sqlx::query_scalar(
+        "select item_id from doc_shares where user_id = $1")
+        .bind(user).fetch_all(c).await)?;
+    Ok(ids.into_iter().collect())
+}
+
+fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Direct shares on any of `items`, as (user, item), in a stable order.
+pub async fn shares_on(
+    tx: &mut Tx,
+    items: &[&str],
+) -> Result<BTreeSet<(String, String)>, sqlx::Error> {
+    if items.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    let sql = format!(
+        "select user_id, item_id from doc_shares where item_id in ({})",
+        placeholders(1, items.len())
+    );
+    let rows: Vec<(String, String)> = on_tx!(tx, c => {
+        let mut q = sqlx::query_as(&sql);
+        for id in items {
+            q = q.bind(*id);
+        }
+        q.fetch_all(c).await
+    })?;
+    Ok(rows.into_iter().collect())
+}
+
+/// Where an item sits: what the projection needs to place and find things.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Placed {
+    pub kind: String,
+    pub space: String,
+    pub parent_id: Option<String>,
+    pub path: String,
+    pub depth: i64,
+}
+
+/// The place of item `id` (a light query, for the projection's hot paths).
+pub async fn placed(tx: &mut Tx, id: &str) -> Result<Option<Placed>, sqlx::Error> {
+    on_tx!(tx, c => sqlx::query_as::<_, Placed>(
+        "select kind, space, parent_id, path, depth from doc_items where id = $1")
+        .bind(id).fetch_optional(c).await)
+}
+
+/// A row of a subtree: enough to walk it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct NodeRow {
+    pub id: String,
+    pub kind: String,
+    pub parent_id: Option<String>,
+    pub path: String,
+    pub depth: i64,
+}
+
+/// The item with path `path` and everything below it, parents before children.
+pub async fn subtree(tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>, sqlx::Error> {
+    let len = i32::try_from(path.len()).unwrap_or(i32::MAX);
+    on_tx!(tx, c => sqlx::query_as::<_, NodeRow>(
+        "select id, kind, parent_id, path, depth from doc_items
+         where substr(path, 1, $1) = $2 order by length(path), id")
+        .bind(len).bind(path).fetch_all(c).await)
+}
+
+/// Direct shares on items of the subtree at `path`, as (user, item).
+pub async fn shares_in_subtree(
+    tx: &mut Tx,
+    path: &str,
+) -> Result<BTreeSet<(String, String)>, sqlx::Error> {
+    let len = i32::try_from(path.len()).unwrap_or(i32::MAX);
+    let rows: Vec<(String, String)> = on_tx!(tx, c => sqlx::query_as(
+        "select s.user_id, s.item_id from doc_shares s join doc_items i on i.id = s.item_id
+         where substr(i.path, 1, $1) = $2")
+        .bind(len).bind(path).fetch_all(c).await)?;
+    Ok(rows.into_iter().collect())
+}
+
+/// A folder of a user's My Docs, for the move dialog's tree.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct FolderRow {
+    pub id: String,
+    pub title: String,
+    pub parent_id: Option<String>,
+}
+
+/// Every folder of `owner`'s My Docs, by name.
+pub async fn my_folders(tx: &mut Tx, owner: &str) -> Result<Vec<FolderRow>, sqlx::Error> {
+    on_tx!(tx, c => sqlx::query_as::<_, FolderRow>(
+        "select id, title, parent_id from doc_items
+         where space = 'my' and owner_id = $1 and kind = 'folder' order by lower(title), id")
+        .bind(owner).fetch_all(c).await)
+}
+
+/// A live external link: the file it opens.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LinkRow {
+    pub item_id: String,
+    pub expires_at: i64,
+}
+
+pub async fn external_link(tx: &mut Tx, token_hash: &str) -> Result<Option<LinkRow>, sqlx::Error> {
+    on_tx!(tx, c => sqlx::query_as::<_, LinkRow>(
+        "select item_id, expires_at from doc_external_links where token_hash = $1")
+        .bind(token_hash).fetch_optional(c).await)
+}
+
+/// Whether any document event was ever recorded (the demo seed runs only on an empty store).
+pub async fn any_item_ever(tx: &mut Tx) -> Result<bool, sqlx::Error> {
+    let n: i64 = on_tx!(tx, c => sqlx::query_scalar(
+        "select count(*) from (select 1 from events where aggregate_type = $1 limit 1) e")
+        .bind(events::documents::ITEM_TYPE).fetch_one(c).await)?;
+    Ok(n > 0)
+}
