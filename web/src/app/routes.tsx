@@ -11,6 +11,8 @@ const MenuPage = lazyPage(() => import('@/features/menu/components/MenuPage'));
 const PrivacyPage = lazyPage(() => import('@/features/privacy/components/PrivacyPage'));
 const ProductsPage = lazyPage(() => import('@/features/products/components/ProductsPage'));
 const DocumentsPage = lazyPage(() => import('@/features/documents/components/DocumentsPage'));
+const FolderPage = lazyPage(() => import('@/features/documents/components/FolderPage'));
+const DocumentHistoryPage = lazyPage(() => import('@/features/documents/components/HistoryPage'));
 const NewsPage = lazyPage(() => import('@/features/news/components/NewsPage'));
 const CongressesPage = lazyPage(() => import('@/features/congresses/components/CongressesPage'));
 const TrainingPage = lazyPage(() => import('@/features/training/components/TrainingPage'));
@@ -48,7 +50,9 @@ export const routes: RouteObject[] = [
           { path: 'search', element: <SearchPage /> },
           { path: 'contacts', element: <ContactsPage /> },
           { path: 'documents', element: <DocumentsPage /> },
-          { path: 'documents/folder/:id', element: <DocumentsPage /> },
+          { path: 'documents/folder', element: <FolderPage /> },
+          { path: 'documents/folder/:id', element: <FolderPage /> },
+          { path: 'documents/history/:id', element: <DocumentHistoryPage /> },
           { path: 'products', element: <ProductsPage /> },
           { path: 'products/:segment', element: <ProductsPage /> },
           { path: 'products/category/:category', element: <ProductsPage /> },
