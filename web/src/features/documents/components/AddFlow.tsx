@@ -153,18 +153,21 @@ function UploadFileModal({ parent, onClose }: { parent: string | null; onClose: 
       }
     >
       <form id={formId} className={styles.form} onSubmit={submit} noValidate>
-        <input
-          className="input"
-          aria-label="File name"
-          placeholder="Untitled file"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          maxLength={200}
-        />
+        <label className="field">
+          <span className="field-label">Name</span>
+          <input
+            className="input"
+            placeholder="Untitled file"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={200}
+          />
+        </label>
         <div className={styles.fileField}>
+          <span className="field-label">File (PDF or XLS)</span>
           <label className={styles.fileButton} htmlFor={fileId}>
             <UploadIcon size={20} />
-            <span>{file ? file.name : 'Choose a PDF or XLS file'}</span>
+            <span>{file ? file.name : 'Choose a file'}</span>
           </label>
           <input
             id={fileId}
