@@ -22,9 +22,14 @@ export function shareRequest({ kind, id, email }: ShareInput): { path: string; b
   }
 }
 
-export function shareItem(input: ShareInput): Promise<unknown> {
+/** What the server answers; internal shares name the recipient as it was matched. */
+export interface ShareResult {
+  recipient?: string;
+}
+
+export function shareItem(input: ShareInput): Promise<ShareResult | null> {
   const { path, body } = shareRequest(input);
-  return api.post(path, body);
+  return api.post<ShareResult | null>(path, body);
 }
 
 /** A share changes nothing in the sharer's own lists, so nothing reloads. */

@@ -251,8 +251,8 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
     share.mutate(
       { kind, id: item.id, email },
       {
-        onSuccess: () => {
-          toast.dark(MESSAGES.shared(email));
+        onSuccess: (result) => {
+          toast.dark(MESSAGES.shared(result?.recipient || email));
           onClose();
         },
         onError: (error) => {

@@ -11,7 +11,8 @@ describe('history', () => {
 
   it('shows from -> to when either side is known', () => {
     expect(historyChange({ from: 'Old', to: 'New' })).toBe('Old → New');
-    expect(historyChange({ from: null, to: 'Q4' })).toBe('— → Q4');
+    expect(historyChange({ from: null, to: 'Q4' })).toBe('→ Q4');
+    expect(historyChange({ from: 'Old folder' })).toBe('Old folder →');
     expect(historyChange({})).toBeNull();
     expect(historyChange({ from: ' ', to: '' })).toBeNull();
   });

@@ -23,12 +23,14 @@ export function historyActionLabel(action: string): string {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Changed';
 }
 
-/** "from → to" of a rename or move, when the entry carries either side. */
+/** "from → to" of a rename or move; "→ to" or "from →" when only one side is known. */
 export function historyChange(entry: Pick<HistoryEntry, 'from' | 'to'>): string | null {
   const from = entry.from?.trim();
   const to = entry.to?.trim();
   if (!from && !to) return null;
-  return `${from || '—'} → ${to || '—'}`;
+  if (!from) return `→ ${to}`;
+  if (!to) return `${from} →`;
+  return `${from} → ${to}`;
 }
 
 /** Newest first, ties kept in the server's order. */
