@@ -27,6 +27,8 @@ const TrainingListPage = lazyPage(() => import('@/features/training/components/T
 const TrainingDetailPage = lazyPage(() => import('@/features/training/components/TrainingDetailPage'));
 const LearnListPage = lazyPage(() => import('@/features/learn/components/LearnListPage'));
 const CourseDetailPage = lazyPage(() => import('@/features/learn/components/CourseDetailPage'));
+const FolderPage = lazyPage(() => import('@/features/documents/components/FolderPage'));
+const DocumentHistoryPage = lazyPage(() => import('@/features/documents/components/HistoryPage'));
 const SearchPage = lazyPage(() => import('@/features/search/components/SearchPage'));
 const ContactsPage = lazyPage(() => import('@/features/contacts/components/ContactsPage'));
 const UsefulLinksPage = lazyPage(() => import('@/features/useful/components/UsefulLinksPage'));
@@ -63,7 +65,9 @@ export const routes: RouteObject[] = [
           { path: 'search', element: <SearchPage /> },
           { path: 'contacts', element: <ContactsPage /> },
           { path: 'documents', element: <DocumentsPage /> },
-          { path: 'documents/folder/:id', element: <DocumentsPage /> },
+          { path: 'documents/folder', element: <FolderPage /> },
+          { path: 'documents/folder/:id', element: <FolderPage /> },
+          { path: 'documents/history/:id', element: <DocumentHistoryPage /> },
           { path: 'products', element: <ProductsOverviewPage /> },
           { path: 'products/:segment', element: <SegmentPage /> },
           { path: 'products/category/:category', element: <CategoryPage /> },

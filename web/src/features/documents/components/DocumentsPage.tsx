@@ -1,16 +1,85 @@
-import { useParams } from 'react-router';
-import { EmptyState } from '@/components/EmptyState';
-import { DocumentsIcon } from '@/components/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { PageFrame } from '@/components/page/PageFrame';
+import { useSession } from '@/lib/session/store';
+import { toast } from '@/lib/stores/toast';
+import { useDocuments } from '../api/get-documents';
+import { documentsKeys } from '../api/keys';
+import { MESSAGES } from '../logic/messages';
+import { folderPath } from '../logic/route';
+import { availableTabs, canAdd, resolveTab, TAB_LABELS } from '../logic/tabs';
+import type { DocItem, DocType } from '../types';
+import { AddFlow } from './AddFlow';
+import { DocumentActions } from './DocumentActions';
+import styles from './Documents.module.css';
+import { ItemList } from './ItemList';
+import { useItemMenu } from './useItemMenu';
 
-/** First version of the screen: its frame and title; the documents issue fills it. */
+const EMPTY: Record<DocType, { title: string; text: string }> = {
+  my: { title: 'No documents yet', text: 'Create a folder or upload a PDF or XLS file with the Add button.' },
+  shared: { title: 'Nothing shared with you yet', text: 'Documents your colleagues share with you appear here.' },
+  us: { title: 'No US documents', text: 'Documents for the US market appear here.' },
+};
+
+/** /documents: the tabs 'US' (with the US flag, first), 'My Docs' and 'Shared with me' (spec 2.16). */
 export default function DocumentsPage() {
-  const { id } = useParams();
+  const showUs = useSession((state) => state.user?.show_us === true);
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const tab = resolveTab(params.get('tab'), showUs);
+  const tabs = availableTabs(showUs);
+  const documents = useDocuments(tab);
+  const menu = useItemMenu(documents.data?.list);
+
+  useEffect(() => {
+    if (documents.isError) toast.danger(MESSAGES.documentsError);
+  }, [documents.isError, documents.errorUpdatedAt]);
+
+  const selectTab = (next: DocType) => {
+    // Switching tab reloads that tab's list.
+    void queryClient.invalidateQueries({ queryKey: documentsKeys.list(next) });
+    setParams({ tab: next }, { replace: true });
+  };
+
+  const onTap = (item: DocItem) => {
+    if (item.type === 'folder') void navigate(folderPath(item.id, tab));
+    else menu.openMenu(item);
+  };
+
   return (
-    <PageFrame title={id ? 'Folder' : 'Documents'} back={id ? '/documents' : undefined} support>
-      <EmptyState icon={<DocumentsIcon size={32} />} title="No documents to show">
-        Your documents and those shared with you will appear here.
-      </EmptyState>
+    <PageFrame title="Documents" support onRefresh={() => documents.refetch()}>
+      <div className={styles.tabs} role="tablist" aria-label="Document lists">
+        {tabs.map((type) => (
+          <button
+            key={type}
+            type="button"
+            role="tab"
+            id={`documents-tab-${type}`}
+            aria-selected={type === tab}
+            aria-controls="documents-panel"
+            className={`${styles.tab} ${type === 'us' ? styles.tabUs : ''}`}
+            onClick={() => selectTab(type)}
+          >
+            {TAB_LABELS[type]}
+          </button>
+        ))}
+      </div>
+      <div id="documents-panel" role="tabpanel" aria-labelledby={`documents-tab-${tab}`}>
+        <ItemList
+          items={documents.data?.list}
+          loading={documents.isPending}
+          failed={documents.isError}
+          onRetry={() => void documents.refetch()}
+          onTap={onTap}
+          onMore={menu.openMenu}
+          emptyTitle={EMPTY[tab].title}
+          emptyText={EMPTY[tab].text}
+        />
+      </div>
+      {canAdd(tab) && <AddFlow parent={null} folderTitle={TAB_LABELS.my} />}
+      <DocumentActions item={menu.item} onClose={menu.closeMenu} parent={null} />
     </PageFrame>
   );
 }

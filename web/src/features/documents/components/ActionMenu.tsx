@@ -1,0 +1,73 @@
+import type { ReactNode } from 'react';
+import { Modal } from '@/components/modal/Modal';
+import { MENU_LABELS, menuActions, type MenuAction } from '../logic/actions';
+import { displayName, itemMeta } from '../logic/file';
+import type { DocItem } from '../types';
+import styles from './Documents.module.css';
+import {
+  DownloadIcon,
+  HistoryIcon,
+  MoveIcon,
+  MoveInIcon,
+  OpenIcon,
+  RenameIcon,
+  SaveIcon,
+  SendIcon,
+  ShareUserIcon,
+  TrashIcon,
+} from './icons';
+import { ItemLabels } from './ItemTile';
+
+const ICONS: Record<MenuAction, ReactNode> = {
+  open: <OpenIcon />,
+  rename: <RenameIcon />,
+  download: <DownloadIcon />,
+  internal_share: <ShareUserIcon />,
+  external_share: <SendIcon />,
+  save_to_mydocs: <SaveIcon />,
+  move_to_mydocs: <MoveInIcon />,
+  move: <MoveIcon />,
+  delete: <TrashIcon />,
+  history: <HistoryIcon />,
+};
+
+export interface ActionMenuProps {
+  item: DocItem | null;
+  onClose: () => void;
+  onAction: (action: MenuAction, item: DocItem) => void;
+}
+
+/** The document action menu: the item's actions in the spec's order (section 4). */
+export function ActionMenu({ item, onClose, onAction }: ActionMenuProps) {
+  const actions = item ? menuActions(item) : [];
+  const meta = item ? itemMeta(item) : '';
+  return (
+    <Modal open={item !== null} onClose={onClose} title={item ? displayName(item) : ''}>
+      {item && (
+        <>
+          {(meta || item.for_internal_use || item.controlled_release || item.upon_request) && (
+            <div className={styles.menuHead}>
+              {meta && <span className={styles.menuHeadMeta}>{meta}</span>}
+              <ItemLabels item={item} />
+            </div>
+          )}
+          <ul className={styles.menu} aria-label="Actions">
+            {actions.map((action) => (
+              <li key={action}>
+                {action === 'history' && actions.length > 1 && <div className={styles.menuSeparator} />}
+                <button
+                  type="button"
+                  className={`${styles.menuItem} ${action === 'delete' ? styles.menuDanger : ''}`}
+                  onClick={() => onAction(action, item)}
+                >
+                  {ICONS[action]}
+                  {MENU_LABELS[action]}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,312 @@
+import { useEffect, useId, useReducer, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Loader } from '@/components/Loader';
+import { Modal } from '@/components/modal/Modal';
+import { safeServerMessage } from '@/lib/api/errors';
+import { toast } from '@/lib/stores/toast';
+import { useDeleteItem } from '../api/delete-item';
+import { useFolderTree } from '../api/get-folder-tree';
+import { useShareList } from '../api/get-share-list';
+import { useMoveItem } from '../api/move-item';
+import { useRenameItem } from '../api/rename-item';
+import { useShareItem } from '../api/share-item';
+import type { ShareKind } from '../logic/actions';
+import { displayName } from '../logic/file';
+import { MESSAGES } from '../logic/messages';
+import { disabledDestinations, treeRows } from '../logic/move';
+import { initialRecipient, recipientEmail, recipientReducer, recipientSearch, shareErrorToast } from '../logic/share';
+import { truncateMovedName } from '../logic/truncate';
+import type { DocItem } from '../types';
+import styles from './Documents.module.css';
+import { FolderIcon } from './icons';
+import { useDebounced } from './useDebounced';
+
+interface DialogFrameProps {
+  title: string;
+  formId: string;
+  submitLabel: string;
+  submitDisabled?: boolean;
+  danger?: boolean;
+  onClose: () => void;
+  onSubmit: (event: FormEvent) => void;
+  children: ReactNode;
+}
+
+/** A 300 px dialog with a form and Cancel / submit buttons. */
+function DialogFrame({ title, formId, submitLabel, submitDisabled, danger, onClose, onSubmit, children }: DialogFrameProps) {
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={title}
+      variant="dialog"
+      footer={
+        <div className={styles.footerButtons}>
+          <button type="button" className="btn btn-outline" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form={formId}
+            className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+            disabled={submitDisabled}
+          >
+            {submitLabel}
+          </button>
+        </div>
+      }
+    >
+      <form id={formId} className={styles.form} onSubmit={onSubmit}>
+        {children}
+      </form>
+    </Modal>
+  );
+}
+
+/** Focuses a field once the modal has focused itself. */
+function useFocusOnOpen<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    if (ref.current instanceof HTMLInputElement) ref.current.select();
+  }, []);
+  return ref;
+}
+
+export interface ItemDialogProps {
+  item: DocItem;
+  onClose: () => void;
+}
+
+export function RenameDialog({ item, onClose }: ItemDialogProps) {
+  const formId = useId();
+  const [name, setName] = useState(displayName(item));
+  const rename = useRenameItem();
+  const input = useFocusOnOpen<HTMLInputElement>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    // Spec section 5: a new name and the item's id are required, else the 'retrieving the folder' error.
+    if (!trimmed || !item.id) {
+      toast.danger(MESSAGES.folderError);
+      return;
+    }
+    rename.mutate(
+      { id: item.id, name: trimmed },
+      {
+        onSuccess: onClose,
+        onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
+      },
+    );
+  };
+
+  return (
+    <DialogFrame
+      title="Rename"
+      formId={formId}
+      submitLabel="Rename"
+      submitDisabled={rename.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <input
+        ref={input}
+        className="input"
+        aria-label="New name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={200}
+      />
+    </DialogFrame>
+  );
+}
+
+export function DeleteDialog({ item, onClose }: ItemDialogProps) {
+  const formId = useId();
+  const remove = useDeleteItem();
+  const name = displayName(item);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!item.id || !name) {
+      toast.danger(MESSAGES.folderError);
+      return;
+    }
+    remove.mutate(item, {
+      onSuccess: onClose,
+      onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
+    });
+  };
+
+  return (
+    <DialogFrame
+      title="Delete"
+      formId={formId}
+      submitLabel="Delete"
+      danger
+      submitDisabled={remove.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <p className={styles.hint}>
+        {item.type === 'folder'
+          ? `The folder '${name}' and everything in it will be deleted.`
+          : `'${name}' will be removed from My Docs.`}
+      </p>
+    </DialogFrame>
+  );
+}
+
+export interface MoveDialogProps extends ItemDialogProps {
+  /** Folder the item is listed in; null at the root. */
+  parent: string | null;
+}
+
+export function MoveDialog({ item, parent, onClose }: MoveDialogProps) {
+  const formId = useId();
+  const tree = useFolderTree(true);
+  const move = useMoveItem();
+  const [destination, setDestination] = useState<string | null | undefined>(undefined);
+  const rows = tree.data ? treeRows(tree.data, disabledDestinations(tree.data, item, parent)) : [];
+
+  useEffect(() => {
+    if (tree.isError) toast.danger(MESSAGES.documentsError);
+  }, [tree.isError]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (destination === undefined) return;
+    move.mutate(
+      { item, destination },
+      {
+        onSuccess: onClose,
+        // Spec section 8: the server's message if present, otherwise the documents error.
+        onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.documentsError),
+      },
+    );
+  };
+
+  return (
+    <DialogFrame
+      title="Move"
+      formId={formId}
+      submitLabel="Move"
+      submitDisabled={destination === undefined || move.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <p className={styles.hint}>
+        Move <strong title={displayName(item)}>{truncateMovedName(displayName(item))}</strong> to:
+      </p>
+      {tree.isPending ? (
+        <Loader />
+      ) : (
+        <ul className={styles.tree} role="radiogroup" aria-label="Destination">
+          {rows.map((row) => (
+            <li key={row.id ?? 'root'}>
+              <label
+                className={`${styles.treeRow} ${row.disabled ? styles.treeRowDisabled : ''}`}
+                style={{ paddingLeft: 8 + row.depth * 16 }}
+              >
+                <input
+                  type="radio"
+                  name="destination"
+                  checked={destination === row.id}
+                  disabled={row.disabled}
+                  onChange={() => setDestination(row.id)}
+                />
+                <FolderIcon size={18} />
+                <span className={styles.treeName}>{row.name}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+    </DialogFrame>
+  );
+}
+
+export interface ShareDialogProps extends ItemDialogProps {
+  kind: ShareKind;
+}
+
+export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
+  const formId = useId();
+  const [recipient, dispatch] = useReducer(recipientReducer, initialRecipient);
+  const share = useShareItem();
+  const input = useFocusOnOpen<HTMLInputElement>();
+  const external = kind === 'external';
+  // Colleagues are looked up for internal shares only; an external recipient is anyone.
+  const search = useDebounced(external ? null : recipientSearch(recipient), 250);
+  const lookup = useShareList(search);
+  const email = recipientEmail(recipient);
+
+  useEffect(() => {
+    if (lookup.isError) toast.danger(MESSAGES.recipientsError);
+  }, [lookup.isError, lookup.errorUpdatedAt]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!email) return;
+    share.mutate(
+      { kind, id: item.id, email },
+      {
+        onSuccess: (result) => {
+          toast.dark(MESSAGES.shared(result?.recipient || email));
+          onClose();
+        },
+        onError: (error) => {
+          const { message, duration } = shareErrorToast(error, kind);
+          toast.danger(message, duration);
+        },
+      },
+    );
+  };
+
+  const matches = search !== null && lookup.data ? lookup.data : null;
+
+  return (
+    <DialogFrame
+      title={external ? 'Share externally' : 'Share'}
+      formId={formId}
+      submitLabel="Share"
+      submitDisabled={share.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <p className={styles.hint}>{displayName(item)}</p>
+      <label className="field">
+        <span className="field-label">Recipient e-mail</span>
+        <input
+          ref={input}
+          className="input"
+          type="email"
+          required
+          autoComplete="off"
+          value={recipient.selected ?? recipient.typed}
+          onChange={(e) => dispatch({ type: 'typed', value: e.target.value })}
+        />
+      </label>
+      {external && <p className={styles.recipientsNote}>The recipient gets a link that expires.</p>}
+      {matches &&
+        (matches.length > 0 ? (
+          <ul className={styles.recipients} aria-label="Matching users">
+            {matches.map((address) => (
+              <li key={address}>
+                <button
+                  type="button"
+                  className={styles.recipient}
+                  aria-pressed={recipient.selected === address}
+                  onClick={() => dispatch({ type: 'picked', email: address })}
+                >
+                  {address}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className={styles.recipientsNote}>No colleague matches this e-mail.</p>
+        ))}
+    </DialogFrame>
+  );
+}

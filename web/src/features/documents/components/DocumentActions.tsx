@@ -1,0 +1,129 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Loader } from '@/components/Loader';
+import { hasStatus, safeServerMessage } from '@/lib/api/errors';
+import { toast } from '@/lib/stores/toast';
+import { fetchFile, saveBlob } from '../api/get-file';
+import { reloadDocuments } from '../api/keys';
+import { useMoveToMyDocs } from '../api/move-to-mydocs';
+import { useSaveToMyDocs } from '../api/save-to-mydocs';
+import { shareKind, type MenuAction, type ShareKind } from '../logic/actions';
+import { displayName, downloadName, opensInViewer } from '../logic/file';
+import { MESSAGES } from '../logic/messages';
+import { historyPath } from '../logic/route';
+import type { DocItem } from '../types';
+import { ActionMenu } from './ActionMenu';
+import { DeleteDialog, MoveDialog, RenameDialog, ShareDialog } from './Dialogs';
+import styles from './Documents.module.css';
+import { PdfViewer } from './PdfViewer';
+
+type OpenDialog =
+  | { kind: 'rename' | 'move' | 'delete'; item: DocItem }
+  | { kind: 'share'; item: DocItem; share: ShareKind };
+
+export interface DocumentActionsProps {
+  /** The item whose action menu is open, or null. */
+  item: DocItem | null;
+  onClose: () => void;
+  /** Folder the items are listed in (null at a tab's root); the move dialog disables it. */
+  parent: string | null;
+}
+
+/** The action menu of an item and everything it leads to: dialogs, viewer, downloads. */
+export function DocumentActions({ item, onClose, parent }: DocumentActionsProps) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
+  const [viewer, setViewer] = useState<{ item: DocItem; blob: Blob } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = useSaveToMyDocs();
+  const moveToMyDocs = useMoveToMyDocs();
+
+  const withFile = async (target: DocItem, download: boolean, consume: (blob: Blob, contentType: string) => void) => {
+    if (!target.url) {
+      toast.danger(MESSAGES.cannotOpen);
+      return;
+    }
+    setBusy(true);
+    try {
+      const file = await fetchFile(target.url, download);
+      consume(file.blob, file.contentType);
+      // Opening marks the item read on the server: the unread dot goes.
+      void reloadDocuments(queryClient);
+    } catch (error) {
+      if (!hasStatus(error, 401)) toast.danger(MESSAGES.fileError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const open = (target: DocItem) =>
+    withFile(target, false, (blob, contentType) => {
+      if (opensInViewer(contentType, target.name)) setViewer({ item: target, blob });
+      else saveBlob(blob, downloadName(target));
+    });
+
+  const download = (target: DocItem) => withFile(target, true, (blob) => saveBlob(blob, downloadName(target)));
+
+  const onAction = (action: MenuAction, target: DocItem) => {
+    onClose();
+    switch (action) {
+      case 'open':
+        void open(target);
+        return;
+      case 'download':
+        void download(target);
+        return;
+      case 'rename':
+      case 'move':
+      case 'delete':
+        setDialog({ kind: action, item: target });
+        return;
+      case 'internal_share':
+      case 'external_share':
+        setDialog({ kind: 'share', item: target, share: shareKind(target, action) });
+        return;
+      case 'save_to_mydocs':
+        save.mutate(target.id, {
+          onSuccess: () => toast.dark(MESSAGES.savedToMyDocs),
+          onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
+        });
+        return;
+      case 'move_to_mydocs':
+        moveToMyDocs.mutate(target, {
+          onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
+        });
+        return;
+      case 'history':
+        void navigate(historyPath(target.id));
+        return;
+    }
+  };
+
+  const closeDialog = () => setDialog(null);
+
+  return (
+    <>
+      <ActionMenu item={item} onClose={onClose} onAction={onAction} />
+      {dialog?.kind === 'rename' && <RenameDialog item={dialog.item} onClose={closeDialog} />}
+      {dialog?.kind === 'delete' && <DeleteDialog item={dialog.item} onClose={closeDialog} />}
+      {dialog?.kind === 'move' && <MoveDialog item={dialog.item} parent={parent} onClose={closeDialog} />}
+      {dialog?.kind === 'share' && <ShareDialog item={dialog.item} kind={dialog.share} onClose={closeDialog} />}
+      {viewer && (
+        <PdfViewer
+          title={displayName(viewer.item)}
+          blob={viewer.blob}
+          fileName={downloadName(viewer.item)}
+          onClose={() => setViewer(null)}
+          onDownload={() => void download(viewer.item)}
+        />
+      )}
+      {(busy || save.isPending || moveToMyDocs.isPending) && (
+        <div className={styles.busy}>
+          <Loader label="Working" />
+        </div>
+      )}
+    </>
+  );
+}
