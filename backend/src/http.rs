@@ -28,6 +28,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::notifications::router())
         .merge(crate::realtime::router())
         .merge(crate::documents::router())
+        .merge(crate::search::api::router())
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
 

@@ -15,6 +15,7 @@
 //! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
 //! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
 //! - [`outbox`] - outgoing e-mail, kept in a table.
+//! - [`search`] - search across everything: an in-memory tantivy index kept current.
 
 pub mod auth;
 pub mod catalogue;
@@ -31,6 +32,7 @@ pub mod programmes;
 pub mod read_models;
 pub mod realtime;
 pub mod replay;
+pub mod search;
 pub mod seed;
 pub mod shared_badge_hook;
 pub mod state;
@@ -120,8 +122,12 @@ pub async fn prepare_with(
         .await
         .context("reading the feed epoch")?;
     let documents = Arc::new(documents::Documents::new(&db, &config, projector.handle())?);
+    let search = search::Search::build(&db)
+        .await
+        .context("building the search index")?;
     let state = AppState {
         documents,
+        search,
         db,
         config: Arc::new(config),
         jwt,
@@ -197,8 +203,16 @@ impl Server {
     ) -> anyhow::Result<()> {
         let app = http::router(self.state.clone());
         let realtime = self.state.realtime.clone();
+        let projector_handle = self.projector.handle();
         realtime.start(self.state.db.clone(), self.projector);
         let stopping = realtime.shutdown_token();
+        let search_stop = stopping.clone();
+        let search_follower = tokio::spawn(
+            self.state
+                .search
+                .clone()
+                .follow(projector_handle, search_stop.clone()),
+        );
         // axum's graceful shutdown does not wait for upgraded connections: the sockets are
         // closed as soon as it starts, and drained (with the background tasks, once requests
         // have finished) by `realtime.stop()`.
@@ -213,6 +227,8 @@ impl Server {
             .await
             .context("serving");
         realtime.stop().await;
+        search_stop.cancel();
+        let _ = search_follower.await;
         self.state.db.close().await;
         served?;
         Ok(())

@@ -93,6 +93,10 @@ async fn main() -> anyhow::Result<()> {
                 Ok(_) => Some(backend::programmes::import(&db, &content_dir).await),
                 Err(_) => None,
             };
+            if catalogue.is_ok() {
+                // Running servers reload their search index when they see the new version.
+                backend::search::bump_content_version(&db).await?;
+            }
             db.close().await;
             match (catalogue, programmes) {
                 (Ok(report), Some(Ok(programmes))) => {

@@ -42,6 +42,7 @@ use crate::programmes;
         docs::move_file, docs::share_folder, docs::share_file, docs::storage_share, docs::external_share,
         docs::save_to_mydocs, docs::move_to_mydocs, docs::share_list, docs::history, docs::folder_as_of,
         doc_files::upload, doc_files::file, doc_files::shared_link, doc_files::history_csv,
+        crate::search::api::search,
     ),
     components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage)),
     modifiers(&BearerAuth),
@@ -52,6 +53,7 @@ use crate::programmes;
         (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"),
         (name = "notifications", description = "Notifications, app updates, badges and their publication"),
         (name = "messages", description = "Survey-style messages and the users' answers"),
+        (name = "search", description = "Search across products, components, news, congresses, activities, training, courses, contacts, useful links and the user's documents"),
         (name = "realtime", description = "The WebSocket channel that pushes each user's feed live (see docs/realtime.md)"))
 )]
 pub struct ApiDoc;

@@ -9,6 +9,7 @@ use crate::auth::sso::Sso;
 use crate::config::Config;
 use crate::documents::Documents;
 use crate::realtime::Realtime;
+use crate::search::Search;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -22,4 +23,6 @@ pub struct AppState {
     pub realtime: Realtime,
     /// Documents and folders: commands, reads, files.
     pub documents: Arc<Documents>,
+    /// The search index of this node.
+    pub search: Arc<Search>,
 }

@@ -79,7 +79,7 @@ impl Actor {
         }
     }
 
-    fn viewer(&self) -> Viewer {
+    pub fn viewer(&self) -> Viewer {
         Viewer {
             id: self.id.clone(),
             shows_us: self.shows_us,
@@ -231,6 +231,50 @@ impl Documents {
             return Ok(());
         }
         self.visible(actor, id).await.map(|_| ())
+    }
+
+    /// The items of `ids` that `actor` sees, as their lists show them, each with the list it is
+    /// in (`my`, `shared` or `us`); the others are left out. For search results.
+    pub async fn visible_views(
+        &self,
+        actor: &Actor,
+        ids: &[String],
+    ) -> AppResult<Vec<(ItemView, ListType)>> {
+        let mut tx = Tx::begin(&self.db).await?;
+        let shares = read::shares_of(&mut tx, &actor.id).await?;
+        let viewer = actor.viewer();
+        let mut views = Vec::with_capacity(ids.len());
+        for id in ids {
+            let Some(row) = read::item(&mut tx, &actor.id, id).await? else {
+                continue;
+            };
+            let access = row.access(&viewer, &shares);
+            if !access.sees() {
+                continue;
+            }
+            let list = if access.owner {
+                ListType::My
+            } else if access.direct || access.inside {
+                ListType::Shared
+            } else {
+                ListType::Us
+            };
+            views.push((row.view(&viewer, &shares), list));
+        }
+        Ok(views)
+    }
+
+    /// The acl keys of the search index that `actor` holds: their own items, the items shared
+    /// with them (each with everything below it) and the US set when their account shows it.
+    pub async fn search_keys(&self, actor: &Actor) -> AppResult<Vec<String>> {
+        let mut tx = Tx::begin(&self.db).await?;
+        let shares = read::shares_of(&mut tx, &actor.id).await?;
+        let mut keys = vec![crate::search::owner_key(&actor.id)];
+        if actor.shows_us {
+            keys.push(crate::search::US_KEY.to_string());
+        }
+        keys.extend(shares.iter().map(|id| crate::search::node_key(id)));
+        Ok(keys)
     }
 
     /// The root of one of the three lists.

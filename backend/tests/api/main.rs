@@ -10,5 +10,6 @@ mod notifications;
 mod oidc_provider;
 mod programmes;
 mod realtime;
+mod search;
 mod session;
 mod sso;

@@ -1,0 +1,124 @@
+//! Entries of the documents and folders, read from the documents read model, and which items a
+//! run of document events touched.
+
+use std::collections::BTreeSet;
+
+use projections::documents::read::path_ids;
+use projections::stream::{self, Position};
+use projections::{on_db, Db};
+
+use super::index::{Entry, IndexChange};
+use super::kinds::Kind;
+
+#[derive(sqlx::FromRow)]
+struct ItemRow {
+    id: String,
+    space: String,
+    owner_id: Option<String>,
+    owner_name: Option<String>,
+    path: String,
+    name: String,
+    title: String,
+    subtitle: Option<String>,
+    languages_in_file: Option<String>,
+    code_points: Option<String>,
+    updated_at: i64,
+}
+
+const SELECT: &str = "select id, space, owner_id, owner_name, path, name, title, subtitle,
+    languages_in_file, code_points, updated_at from doc_items";
+
+/// The `acl` key of an item and of everything below it.
+pub fn node_key(id: &str) -> String {
+    format!("node:{id}")
+}
+
+pub fn owner_key(user_id: &str) -> String {
+    format!("owner:{user_id}")
+}
+
+pub const US_KEY: &str = "us";
+
+fn entry_of(row: ItemRow) -> Entry {
+    let mut acl: Vec<String> = path_ids(&row.path).into_iter().map(node_key).collect();
+    match (row.space.as_str(), &row.owner_id) {
+        ("us", _) => acl.push(US_KEY.to_string()),
+        (_, Some(owner)) => acl.push(owner_key(owner)),
+        _ => {}
+    }
+    let date = chrono::DateTime::from_timestamp_millis(row.updated_at)
+        .map(|at| at.date_naive().format("%Y-%m-%d").to_string());
+    let body = [
+        Some(row.name),
+        row.languages_in_file,
+        row.code_points,
+        row.owner_name,
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    Entry {
+        kind: Kind::Documents,
+        id: row.id,
+        name: row.title,
+        subtitle: row.subtitle,
+        preview: None,
+        date,
+        body,
+        acl,
+    }
+}
+
+/// Every live document and folder.
+pub async fn entries(db: &Db) -> Result<Vec<Entry>, sqlx::Error> {
+    let rows: Vec<ItemRow> =
+        on_db!(db, pool => sqlx::query_as::<_, ItemRow>(SELECT).fetch_all(pool).await)?;
+    Ok(rows.into_iter().map(entry_of).collect())
+}
+
+/// Brings the entries of `ids` up to date: each item is dropped with everything indexed below
+/// it, then it and its current subtree are added back (a move changes the folders above every
+/// item below; a deleted folder takes its contents with it).
+pub async fn refresh(db: &Db, ids: &BTreeSet<String>) -> Result<IndexChange, sqlx::Error> {
+    let mut change = IndexChange::default();
+    let mut seen = BTreeSet::new();
+    for id in ids {
+        change.delete_acl.push(node_key(id));
+        let path: Option<String> = on_db!(db, pool => sqlx::query_scalar(
+            "select path from doc_items where id = $1").bind(id).fetch_optional(pool).await)?;
+        let Some(path) = path else { continue };
+        let len = i32::try_from(path.len()).unwrap_or(i32::MAX);
+        let sql = format!("{SELECT} where substr(path, 1, $1) = $2");
+        let rows: Vec<ItemRow> = on_db!(db, pool => sqlx::query_as::<_, ItemRow>(&sql)
+            .bind(len).bind(&path).fetch_all(pool).await)?;
+        for row in rows {
+            if seen.insert(row.id.clone()) {
+                change.upsert.push(entry_of(row));
+            }
+        }
+    }
+    Ok(change)
+}
+
+/// The items touched by document events after `after`, up to `until` (the documents read
+/// model's checkpoint), and where reading stopped. Reads at most `limit` events.
+pub async fn touched(
+    db: &Db,
+    after: Position,
+    until: Position,
+    limit: i64,
+) -> Result<(BTreeSet<String>, Position), stream::StreamError> {
+    let mut ids = BTreeSet::new();
+    let mut at = after;
+    for event in stream::read_after(db, after, limit).await? {
+        if event.at > until {
+            break;
+        }
+        at = event.at;
+        if event.aggregate_type == events::documents::ITEM_TYPE {
+            ids.insert(event.aggregate_id);
+        }
+    }
+    Ok((ids, at))
+}
