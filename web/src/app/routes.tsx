@@ -29,7 +29,7 @@ const LearnListPage = lazyPage(() => import('@/features/learn/components/LearnLi
 const CourseDetailPage = lazyPage(() => import('@/features/learn/components/CourseDetailPage'));
 const FolderPage = lazyPage(() => import('@/features/documents/components/FolderPage'));
 const DocumentHistoryPage = lazyPage(() => import('@/features/documents/components/HistoryPage'));
-const SearchPage = lazyPage(() => import('@/features/search/components/SearchPage'));
+const SearchPage = lazyPage(() => import('./SearchRoute'));
 const ContactsPage = lazyPage(() => import('@/features/contacts/components/ContactsPage'));
 const UsefulLinksPage = lazyPage(() => import('@/features/useful/components/UsefulLinksPage'));
 const MultimediaPage = lazyPage(() => import('@/features/multimedia/components/MultimediaPage'));
