@@ -18,10 +18,14 @@ export const documentsKeys = {
  */
 export const HOME_DOCUMENTS_KEY = ['home', 'documents'] as const;
 
+/** Search results hold documents too (the search feature's `searchKeys.all`). */
+export const SEARCH_KEY = ['search'] as const;
+
 /** Reloads every list, folder and tree after a change (spec section 4: the page reloads). */
 export async function reloadDocuments(queryClient: QueryClient): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: documentsKeys.all }),
     queryClient.invalidateQueries({ queryKey: HOME_DOCUMENTS_KEY }),
+    queryClient.invalidateQueries({ queryKey: SEARCH_KEY }),
   ]);
 }
