@@ -37,9 +37,12 @@ function buildWeb(): void {
   const vite = join(repoDir, 'node_modules', 'vite', 'bin', 'vite.js');
   const viteBin = existsSync(vite) ? vite : join(webDir, 'node_modules', 'vite', 'bin', 'vite.js');
   console.log('[e2e] building the web app (set E2E_SKIP_BUILD=1 to reuse web/dist)');
+  // Vitest sets NODE_ENV=test, which would give the development build of React: the browser
+  // tests must run the bundle users get.
   const result = spawnSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
     cwd: webDir,
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error('vite build failed');
 }
