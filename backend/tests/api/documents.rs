@@ -142,6 +142,13 @@ async fn history(app: &TestApp, token: &str, id: &str) -> (StatusCode, Value) {
     .await
 }
 
+/// The `shared` count of `GET /badges`.
+async fn shared_badge(app: &TestApp, token: &str) -> i64 {
+    let (status, body) = json_of(app.get("/badges", Some(token)).await).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["shared"].as_i64().expect("shared count")
+}
+
 fn actions(item: &Value) -> Vec<&str> {
     item["actions"]
         .as_array()
@@ -521,6 +528,35 @@ both_dbs! {
         let (status, _) = post(&app, &anna, "/documents/share", json!({ "email": JOHN, "file": price })).await;
         assert_eq!(status, StatusCode::OK);
         assert!(list(&app, &john, "/documents/shared").await.iter().any(|i| id_of(i) == price));
+    }
+
+    async fn the_shared_badge_counts_unopened_items_shared_with_me(app) {
+        let anna = app.token(ANNA).await;
+        let john = app.token(JOHN).await;
+        let before = shared_badge(&app, &john).await;
+        // The demo shares unread items with John; the badge pushed to his feed says the same.
+        assert!(before > 0);
+        assert_eq!(before, last_badge(&feed(&app, JOHN).await));
+        let file = new_file(&app, &anna, "Badge file", None).await;
+        let folder = new_folder(&app, &anna, "Badge folder", None).await;
+        new_file(&app, &anna, "Inside the badge folder", Some(&folder)).await;
+        let (status, body) = post(&app, &anna, "/documents/share", json!({ "email": JOHN, "file": file })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let (status, body) = post(&app, &anna, "/folders/share", json!({ "email": JOHN, "folder": folder })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        // Two items arrived (what the folder holds is not counted: it is not at the root).
+        assert_eq!(shared_badge(&app, &john).await, before + 2);
+        assert_eq!(last_badge(&feed(&app, JOHN).await), before + 2);
+        // Someone else's badge did not move.
+        let marco = app.token(MARCO).await;
+        assert_eq!(shared_badge(&app, &marco).await, 0);
+        // Opening one lowers it by one.
+        assert_eq!(app.get(&format!("/documents/{file}/file"), Some(&john)).await.status(), StatusCode::OK);
+        assert_eq!(shared_badge(&app, &john).await, before + 1);
+        assert_eq!(last_badge(&feed(&app, JOHN).await), before + 1);
+        // Opening it again changes nothing.
+        assert_eq!(app.get(&format!("/documents/{file}/file"), Some(&john)).await.status(), StatusCode::OK);
+        assert_eq!(shared_badge(&app, &john).await, before + 1);
     }
 
     async fn storage_shares_pass_us_documents_on(app) {

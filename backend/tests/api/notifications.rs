@@ -97,7 +97,8 @@ both_dbs! {
         assert_eq!(updates[1]["gallery"][0]["big"], json!("/media/updates/update-1-1.svg"));
         // The demo updates count as seen, so the demo users land on /home.
         assert!(updates.as_array().unwrap().iter().all(|u| u["read"] == json!(true)));
-        assert_eq!(badges(&app, &anna).await, (5, 0, 0));
+        // `shared`: the two demo items shared with Anna, not opened yet.
+        assert_eq!(badges(&app, &anna).await, (5, 0, 2));
         for email in [ANNA, JOHN, MARCO, ADMIN, AUDITOR] {
             assert_eq!(login(&app, email).await["update_id"], Value::Null, "{email}");
         }
@@ -130,7 +131,7 @@ both_dbs! {
         // The admin's publication reaches the others at once (read-your-write).
         let (_, list) = get(&app, "/notifications", &anna).await;
         assert_eq!(list[0]["title"], json!("Welcome"));
-        assert_eq!(badges(&app, &anna).await, (6, 1, 0));
+        assert_eq!(badges(&app, &anna).await, (6, 1, 2));
     }
 
     async fn the_message_is_sanitised_on_the_server(app) {
@@ -223,7 +224,7 @@ both_dbs! {
         assert_eq!(item["read"], json!(true));
         assert_eq!(item["title"], json!("Sports Medicine Winter Summit: programme online"));
         assert_eq!(item["link"], json!({ "type": "congress", "id": 7 }));
-        assert_eq!(badges(&app, &anna).await, (4, 0, 0));
+        assert_eq!(badges(&app, &anna).await, (4, 0, 2));
         let (_, list) = get(&app, "/notifications", &anna).await;
         let read: Vec<i64> = list.as_array().unwrap().iter().filter(|n| n["read"] == json!(true)).map(|n| n["id"].as_i64().unwrap()).collect();
         assert_eq!(read, vec![3]);

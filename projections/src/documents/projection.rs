@@ -256,10 +256,7 @@ async fn push_change(
 /// Recounts the unread items at the root of `user`'s Shared with me; pushes a `badge` when the
 /// count changed.
 async fn refresh_badge(tx: &mut Tx, user: &str, at: i64) -> Result<()> {
-    let count: i64 = on_tx!(tx, c => sqlx::query_scalar(
-        "select count(*) from doc_shares s join doc_unread u on u.user_id = s.user_id and u.item_id = s.item_id
-         where s.user_id = $1")
-        .bind(user).fetch_one(c).await)?;
+    let count = read::shared_unread(tx, user).await?;
     let last: Option<i64> = on_tx!(tx, c => sqlx::query_scalar(
         "select shared_unread from doc_badges where user_id = $1")
         .bind(user).fetch_optional(c).await)?;

@@ -272,6 +272,16 @@ pub async fn us_roots(tx: &mut Tx, viewer_id: &str) -> Result<Vec<ItemRow>, sqlx
     on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).fetch_all(c).await)
 }
 
+/// How many items shared with `user` directly (the root of their Shared with me) they have not
+/// opened: the `shared` badge, both the one the projection pushes and `GET /badges`.
+pub async fn shared_unread(tx: &mut Tx, user: &str) -> Result<i64, sqlx::Error> {
+    on_tx!(tx, c => sqlx::query_scalar(
+        "select cast(count(*) as bigint) from doc_shares s
+         join doc_unread u on u.user_id = s.user_id and u.item_id = s.item_id
+         where s.user_id = $1")
+        .bind(user).fetch_one(c).await)
+}
+
 /// The ids of the items shared with `user` directly.
 pub async fn shares_of(tx: &mut Tx, user: &str) -> Result<HashSet<String>, sqlx::Error> {
     let ids: Vec<String> = on_tx!(tx, c => sqlx::query_scalar(

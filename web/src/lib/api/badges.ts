@@ -16,16 +16,22 @@ export function getBadges(): Promise<BadgesResponse> {
 /**
  * Loads the counters into the badges store (Home's dot, the menu's What's New
  * count). Called after login, on Home load and after reading; the realtime
- * feed later writes into the same store. A failure keeps the current counts.
+ * feed writes into the same store. A counter that received a live count while
+ * the request was on its way keeps it: the answer was read before that change.
+ * A failure keeps the current counts.
  */
 export async function refreshBadges(): Promise<void> {
   try {
+    const since = useBadges.getState().pushed;
     const counts = await getBadges();
-    useBadges.getState().setCounts({
-      notificationsUnread: counts.notifications,
-      updatesUnread: counts.updates,
-      sharedNew: counts.shared,
-    });
+    useBadges.getState().setCountsUnlessPushed(
+      {
+        notificationsUnread: counts.notifications,
+        updatesUnread: counts.updates,
+        sharedNew: counts.shared,
+      },
+      since,
+    );
   } catch (error) {
     console.warn('Badge counts could not be loaded', error);
   }

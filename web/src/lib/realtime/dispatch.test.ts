@@ -37,9 +37,9 @@ describe('realtime dispatch', () => {
   it('refreshes notifications, and app updates with a toast', () => {
     const { send, keys, notify } = setup();
     send('notification', { notification: { id: 1 } });
-    expect(keys()).toEqual([['notifications'], ['home', 'notifications']]);
+    expect(keys()).toEqual([['whats-new', 'notifications']]);
     send('app_update', { update: { id: 2, name: 'Version 4.2' } });
-    expect(keys().slice(2)).toEqual([['updates'], ['home', 'updates']]);
+    expect(keys().slice(1)).toEqual([['whats-new', 'updates']]);
     expect(notify).toHaveBeenCalledWith(`${APP_UPDATE_TOAST}: Version 4.2`);
     send('app_update', {});
     expect(notify).toHaveBeenLastCalledWith(APP_UPDATE_TOAST);

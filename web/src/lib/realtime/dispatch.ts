@@ -2,13 +2,17 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { FeedMessage } from './client';
 
 /**
- * Query-key prefixes refreshed by live messages. Features keep their queries
- * under these prefixes so that an open list refreshes without a reload.
+ * Query-key prefixes refreshed by live messages. They are the features' own
+ * keys (lib cannot import features): the documents lists and folders
+ * (`documentsKeys.all`), the home documents carousel (`homeKeys.documents()`),
+ * What's New's lists (`whatsNewKeys.notifications()` / `.updates()`). Each
+ * feature's key tests check that its queries stay under these prefixes.
+ * The Home dot and the menu count follow the `badge` messages instead.
  */
 export const LIVE_QUERY_KEYS = {
   documents: [['documents'], ['home', 'documents']],
-  notifications: [['notifications'], ['home', 'notifications']],
-  updates: [['updates'], ['home', 'updates']],
+  notifications: [['whats-new', 'notifications']],
+  updates: [['whats-new', 'updates']],
 } as const satisfies Record<string, readonly QueryKey[]>;
 
 export interface BadgeSetters {

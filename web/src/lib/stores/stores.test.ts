@@ -32,6 +32,18 @@ describe('badges store', () => {
     expect(useBadges.getState()).toMatchObject({ notificationsUnread: 0, updatesUnread: 2, sharedNew: 0 });
   });
 
+  it('keeps a live count over an answer that was read before it arrived', () => {
+    useBadges.getState().setCounts({ notificationsUnread: 5, updatesUnread: 1 });
+    const since = useBadges.getState().pushed;
+    // The request is on its way; the feed says the notifications were read meanwhile.
+    useBadges.getState().setNotificationsUnread(0);
+    useBadges.getState().setCountsUnlessPushed({ notificationsUnread: 5, updatesUnread: 2, sharedNew: 3 }, since);
+    expect(useBadges.getState()).toMatchObject({ notificationsUnread: 0, updatesUnread: 2, sharedNew: 3 });
+    // A later answer applies again.
+    useBadges.getState().setCountsUnlessPushed({ notificationsUnread: 4 }, useBadges.getState().pushed);
+    expect(useBadges.getState().notificationsUnread).toBe(4);
+  });
+
   it('resets', () => {
     useBadges.getState().setCounts({ notificationsUnread: 1, updatesUnread: 1, sharedNew: 1 });
     useBadges.getState().reset();
