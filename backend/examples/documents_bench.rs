@@ -111,7 +111,13 @@ enum Op {
     Share,
 }
 
-const OPS: [Op; 5] = [Op::CreateFolder, Op::Rename, Op::Move, Op::Upload, Op::Share];
+const OPS: [Op; 5] = [
+    Op::CreateFolder,
+    Op::Rename,
+    Op::Move,
+    Op::Upload,
+    Op::Share,
+];
 
 impl Op {
     fn label(self) -> &'static str {
