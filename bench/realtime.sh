@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Realtime load benchmark on loopback: NODES `companion serve` processes on one fresh PostgreSQL
-# database, SOCKETS WebSockets spread over them, ROUNDS rounds of one feed entry per user.
+# database, SOCKETS WebSockets spread over them, ROUNDS rounds per mode of a change that reaches
+# every user: `direct` (one feed entry per user written by the tool: the channel alone) and `api`
+# (the admin publishes a notification to everyone through the HTTP API), alternating.
 # Usage: bench/realtime.sh NODES SOCKETS ROUNDS [USERS]   (USERS defaults to one per socket)
+# BENCH_MODE=direct|api|both (default both) picks the modes.
 # Build first: cargo build --release -p backend -p bench
 set -euo pipefail
 NODES=${1:-1}
@@ -46,4 +49,4 @@ for i in $(seq 1 "$NODES"); do
 done
 
 "$BIN/ws-load" "${ARGS[@]}" --sockets "$SOCKETS" --users "$USERS" --rounds "$ROUNDS" \
-  --jwt-secret "$SECRET" --database-url "$DB_URL"
+  --mode "${BENCH_MODE:-both}" --jwt-secret "$SECRET" --database-url "$DB_URL"

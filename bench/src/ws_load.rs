@@ -2,11 +2,21 @@
 //!
 //! Opens N authenticated WebSockets on loopback against one or more `companion serve` nodes
 //! (spread over the source addresses 127.0.0.2.. so the ephemeral ports of one address do not
-//! run out), then, for each round, writes one feed entry for every user in one transaction,
-//! exactly as the node running the projector would (feed write lock, then `NOTIFY
-//! companion_feed`), and measures how long each socket takes to receive it. Send and receive
-//! times come from this process's one monotonic clock. PostgreSQL only: the nodes of a SQLite
-//! server learn of feed entries in-process, which an outside writer cannot reach.
+//! run out), then runs rounds of one change that reaches every user, in one or both of two modes
+//! (alternating, so both see the same machine):
+//!
+//! - `direct` ("channel only", the baseline): one feed entry for every user written in one
+//!   transaction, exactly as the node running the projector would (feed write lock, then
+//!   `NOTIFY companion_feed`). Measures the channel alone: committed rows to sockets.
+//! - `api`: the admin publishes a notification to everyone through `POST /api/admin/notifications`;
+//!   the notifications projection writes each user's `notification` and `badge` entries, and the
+//!   channel delivers them. Measures the whole path a real change takes.
+//!
+//! The delay of a socket is its receipt minus the start of the round's write (direct) or of the
+//! API call (api), both read from this process's one monotonic clock. The sockets' users are
+//! created in the `users` table first (`bench-0`, `bench-1`, ...; setup, not measured), so that
+//! "everyone" includes them. PostgreSQL only: the nodes of a SQLite server learn of feed entries
+//! in-process, which an outside writer cannot reach.
 //!
 //! Everything is bounded: the number of sockets, rounds, and a timeout per phase.
 
@@ -16,10 +26,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use sqlx::postgres::PgPoolOptions;
+use sqlx::PgPool;
 use tokio::net::TcpSocket;
 use tokio::sync::{mpsc, Semaphore};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
@@ -47,9 +58,22 @@ struct Args {
     /// The servers' PostgreSQL database.
     #[arg(long, env = "DATABASE_URL")]
     database_url: String,
-    /// Rounds of one entry per user.
+    /// Rounds per mode.
     #[arg(long, default_value_t = 5)]
     rounds: usize,
+    /// How each round's change is made: `direct` (feed rows written by this tool: the channel
+    /// alone), `api` (the admin publishes a notification to everyone over HTTP), or `both`
+    /// (alternating rounds of each).
+    #[arg(long, value_enum, default_value_t = ModeArg::Both)]
+    mode: ModeArg,
+    /// HTTP address of the node the admin publishes on (default: the node of the first --url).
+    #[arg(long)]
+    api_url: Option<String>,
+    /// The admin account that publishes (a demo account of a fresh database by default).
+    #[arg(long, default_value = "admin@example.com")]
+    admin_email: String,
+    #[arg(long, default_value = "Companion-2026", hide_default_value = true)]
+    admin_password: String,
     /// Process ids of the nodes, whose resident memory is read before and after connecting.
     #[arg(long = "server-pid")]
     server_pids: Vec<u32>,
@@ -64,10 +88,45 @@ struct Args {
     timeout: u64,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    Direct,
+    Api,
+    Both,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Direct,
+    Api,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Direct => "direct",
+            Mode::Api => "api",
+        }
+    }
+}
+
+/// Title prefix of the notifications the api mode publishes; the round number follows.
+const TITLE: &str = "ws-load round ";
+
+/// What a received frame was.
+#[derive(Debug, Clone, Copy)]
+enum Tag {
+    /// A feed entry written by the direct mode, with its round and send time.
+    Direct { round: usize, sent_us: u64 },
+    /// The `notification` entry of a round of the api mode.
+    Published { round: usize },
+    /// Any other feed entry (the api mode's `badge` entries).
+    Other,
+}
+
 /// One received feed entry.
 struct Sample {
-    round: usize,
-    sent_us: u64,
+    tag: Tag,
     recv_us: u64,
 }
 
@@ -112,6 +171,26 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// What a `message` frame carries, for the statistics.
+fn tag_of(v: &Value) -> Tag {
+    let payload = &v["payload"];
+    match v["kind"].as_str() {
+        Some("bench") => match (payload["round"].as_u64(), payload["sent_us"].as_u64()) {
+            (Some(round), Some(sent_us)) => Tag::Direct {
+                round: round as usize,
+                sent_us,
+            },
+            _ => Tag::Other,
+        },
+        Some("notification") => payload["notification"]["title"]
+            .as_str()
+            .and_then(|t| t.strip_prefix(TITLE))
+            .and_then(|n| n.parse().ok())
+            .map_or(Tag::Other, |round| Tag::Published { round }),
+        _ => Tag::Other,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn socket(
     url: String,
@@ -152,15 +231,8 @@ async fn socket(
             }
             Some("ping") => ws.send(Message::text(r#"{"type":"pong"}"#)).await?,
             Some("message") => {
-                let (Some(round), Some(sent_us)) = (
-                    v["payload"]["round"].as_u64(),
-                    v["payload"]["sent_us"].as_u64(),
-                ) else {
-                    continue;
-                };
                 let _ = samples.send(Sample {
-                    round: round as usize,
-                    sent_us,
+                    tag: tag_of(&v),
                     recv_us,
                 });
             }
@@ -179,20 +251,217 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
+    values.retain(|v| !v.is_nan());
     values.sort_by(f64::total_cmp);
     percentile(&values, 0.5)
 }
 
 struct RoundResult {
+    mode: Mode,
+    /// Sockets that received the round's entry (direct) or notification (api).
     received: usize,
+    /// Frames of the round received in all (api: `notification` + `badge` per socket).
+    frames: usize,
+    /// The write's duration (direct: until `COMMIT` returned; api: until the HTTP answer).
     write_ms: f64,
     p50_ms: f64,
     p99_ms: f64,
     max_ms: f64,
+    /// Until the first socket received it.
+    first_ms: f64,
+    /// Direct only: receipt minus the moment `COMMIT` returned.
     commit_p50_ms: f64,
     commit_p99_ms: f64,
+    /// First to last receipt of the round.
     spread_ms: f64,
-    per_second: f64,
+    /// Frames delivered per second while the round was being delivered.
+    frames_per_second: f64,
+}
+
+/// Creates the sockets' users, so a publication to everyone reaches them. Setup, not measured.
+async fn create_users(pool: &PgPool, user_ids: &[String]) -> anyhow::Result<()> {
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis() as i64;
+    sqlx::query(
+        "insert into users (id, email, first_name, last_name, role, created_at)
+         select u, u || '@ws-load.invalid', 'Load', u, 'user', $2 from unnest($1::text[]) as u
+         on conflict do nothing",
+    )
+    .bind(user_ids)
+    .bind(now_ms)
+    .execute(pool)
+    .await
+    .context("creating the load users")?;
+    Ok(())
+}
+
+/// The admin's session token, from the real sign-in.
+async fn admin_token(http: &reqwest::Client, api: &str, args: &Args) -> anyhow::Result<String> {
+    let res = http
+        .post(format!("{api}/api/users/login"))
+        .json(&json!({ "username": args.admin_email, "password": args.admin_password }))
+        .send()
+        .await
+        .context("signing the admin in")?;
+    if !res.status().is_success() {
+        bail!("admin sign-in failed: {}", res.status());
+    }
+    let body: Value = res.json().await?;
+    body["jwt"]
+        .as_str()
+        .map(str::to_string)
+        .context("no jwt in the sign-in answer")
+}
+
+/// One round of the direct mode: every user's entry in one transaction, then `NOTIFY`.
+/// Returns (start, commit) in µs since `start`.
+async fn write_direct(
+    pool: &PgPool,
+    user_ids: &[String],
+    round: usize,
+    start: Instant,
+) -> anyhow::Result<(u64, u64)> {
+    let sent_us = start.elapsed().as_micros() as u64;
+    let payload = json!({ "round": round, "sent_us": sent_us }).to_string();
+    let mut tx = pool.begin().await?;
+    sqlx::query("select pg_advisory_xact_lock($1)")
+        .bind(projections::feed::FEED_WRITE_LOCK)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "insert into user_feed (user_id, seq, kind, payload, created_at)
+         select u, coalesce((select max(f.seq) from user_feed f where f.user_id = u), 0) + 1, 'bench', $2,
+                (extract(epoch from clock_timestamp()) * 1000)::bigint
+         from unnest($1::text[]) as u",
+    )
+    .bind(user_ids)
+    .bind(&payload)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    let commit_us = start.elapsed().as_micros() as u64;
+    let position: i64 = sqlx::query_scalar("select coalesce(max(feed_position), 0) from user_feed")
+        .fetch_one(pool)
+        .await?;
+    sqlx::query("select pg_notify($1, $2)")
+        .bind(projections::feed::FEED_CHANNEL)
+        .bind(position.to_string())
+        .execute(pool)
+        .await?;
+    Ok((sent_us, commit_us))
+}
+
+/// One round of the api mode: the admin publishes a notification to everyone. Returns (start,
+/// answer) in µs since `start`.
+async fn publish(
+    http: &reqwest::Client,
+    api: &str,
+    admin: &str,
+    round: usize,
+    start: Instant,
+) -> anyhow::Result<(u64, u64)> {
+    let sent_us = start.elapsed().as_micros() as u64;
+    let res = http
+        .post(format!("{api}/api/admin/notifications"))
+        .bearer_auth(admin)
+        .json(&json!({
+            "title": format!("{TITLE}{round}"),
+            "message": "<p>Load test of the realtime channel.</p>",
+            "audience": "everyone",
+        }))
+        .send()
+        .await
+        .context("publishing")?;
+    let answered_us = start.elapsed().as_micros() as u64;
+    if res.status() != reqwest::StatusCode::CREATED {
+        bail!(
+            "publishing answered {}: {}",
+            res.status(),
+            res.text().await.unwrap_or_default()
+        );
+    }
+    Ok((sent_us, answered_us))
+}
+
+/// Collects the round's receipts until every socket has its message (and, in the api mode, its
+/// badge too) or the deadline passes.
+async fn collect(
+    samples: &mut mpsc::UnboundedReceiver<Sample>,
+    mode: Mode,
+    round: usize,
+    connected: usize,
+    sent_us: u64,
+    done_us: u64,
+    timeout: Duration,
+) -> RoundResult {
+    let mut delays = Vec::with_capacity(connected);
+    let mut from_commit = Vec::with_capacity(connected);
+    let mut frames = 0usize;
+    let mut others = 0usize;
+    let mut last_recv = 0u64;
+    let mut first_recv = u64::MAX;
+    let others_wanted = if mode == Mode::Api { connected } else { 0 };
+    let deadline = tokio::time::Instant::now() + timeout;
+    while delays.len() < connected || others < others_wanted {
+        let Ok(Some(sample)) = tokio::time::timeout_at(deadline, samples.recv()).await else {
+            break;
+        };
+        let recv = sample.recv_us;
+        match (mode, sample.tag) {
+            (Mode::Direct, Tag::Direct { round: r, sent_us }) if r == round => {
+                delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
+                from_commit.push(recv.saturating_sub(done_us) as f64 / 1000.0);
+            }
+            (Mode::Api, Tag::Published { round: r }) if r == round => {
+                delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
+            }
+            (Mode::Api, Tag::Other) => others += 1,
+            _ => continue,
+        }
+        frames += 1;
+        last_recv = last_recv.max(recv);
+        first_recv = first_recv.min(recv);
+    }
+    delays.sort_by(f64::total_cmp);
+    from_commit.sort_by(f64::total_cmp);
+    let spread_s = last_recv.saturating_sub(first_recv) as f64 / 1e6;
+    RoundResult {
+        mode,
+        received: delays.len(),
+        frames,
+        write_ms: done_us.saturating_sub(sent_us) as f64 / 1000.0,
+        p50_ms: percentile(&delays, 0.5),
+        p99_ms: percentile(&delays, 0.99),
+        max_ms: delays.last().copied().unwrap_or(f64::NAN),
+        first_ms: if first_recv == u64::MAX {
+            f64::NAN
+        } else {
+            first_recv.saturating_sub(sent_us) as f64 / 1000.0
+        },
+        commit_p50_ms: percentile(&from_commit, 0.5),
+        commit_p99_ms: percentile(&from_commit, 0.99),
+        spread_ms: spread_s * 1000.0,
+        frames_per_second: if spread_s > 0.0 {
+            frames as f64 / spread_s
+        } else {
+            f64::NAN
+        },
+    }
+}
+
+fn print_memory(args: &Args, before: &[Option<u64>], connected: usize, when: &str) {
+    for (i, pid) in args.server_pids.iter().enumerate() {
+        if let (Some(before), Some(after)) = (before[i], rss_kib(*pid)) {
+            let per_socket =
+                (after as f64 - before as f64) / (connected as f64 / args.server_pids.len() as f64);
+            println!(
+                "node pid {pid} {when}: RSS {:.1} MiB before connecting, {:.1} MiB now -> {per_socket:.1} KiB per socket",
+                before as f64 / 1024.0,
+                after as f64 / 1024.0
+            );
+        }
+    }
 }
 
 #[tokio::main]
@@ -204,8 +473,32 @@ async fn main() -> anyhow::Result<()> {
         .iter()
         .map(|u| server_addr(u))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let api = match &args.api_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None => format!("http://{}", addrs[0]),
+    };
+    let modes: &[Mode] = match args.mode {
+        ModeArg::Direct => &[Mode::Direct],
+        ModeArg::Api => &[Mode::Api],
+        ModeArg::Both => &[Mode::Direct, Mode::Api],
+    };
     let start = Instant::now();
     let user_ids: Vec<String> = (0..users).map(|u| format!("bench-{u}")).collect();
+
+    let pool = PgPoolOptions::new()
+        .max_connections(2)
+        .connect(&args.database_url)
+        .await
+        .context("connecting to the database")?;
+    create_users(&pool, &user_ids).await?;
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(args.timeout))
+        .build()?;
+    let admin = if modes.contains(&Mode::Api) {
+        admin_token(&http, &api, &args).await?
+    } else {
+        String::new()
+    };
 
     let rss_before: Vec<Option<u64>> = args.server_pids.iter().map(|p| rss_kib(*p)).collect();
 
@@ -264,123 +557,76 @@ async fn main() -> anyhow::Result<()> {
         bail!("no socket connected");
     }
     tokio::time::sleep(Duration::from_secs(3)).await;
-    for (i, pid) in args.server_pids.iter().enumerate() {
-        if let (Some(before), Some(after)) = (rss_before[i], rss_kib(*pid)) {
-            let per_socket =
-                (after as f64 - before as f64) / (connected as f64 / args.server_pids.len() as f64);
-            println!(
-                "node pid {pid}: RSS {:.1} MiB before, {:.1} MiB after -> {per_socket:.1} KiB per socket",
-                before as f64 / 1024.0,
-                after as f64 / 1024.0
-            );
-        }
-    }
+    print_memory(&args, &rss_before, connected, "after connecting");
+    // Whatever arrived so far (nothing is expected) is not part of a round.
+    while samples.try_recv().is_ok() {}
 
-    // Rounds.
-    let pool = PgPoolOptions::new()
-        .max_connections(2)
-        .connect(&args.database_url)
-        .await
-        .context("connecting to the database")?;
+    // Rounds, the modes alternating so both see the same machine.
     let mut results = Vec::new();
     println!(
-        "round  received  write_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  spread_ms  msgs_per_s"
+        "round  mode    received  frames  write_ms  first_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  spread_ms  frames_per_s"
     );
-    for round in 0..args.rounds {
-        let sent_us = start.elapsed().as_micros() as u64;
-        let payload = json!({ "round": round, "sent_us": sent_us }).to_string();
-        let mut tx = pool.begin().await?;
-        sqlx::query("select pg_advisory_xact_lock($1)")
-            .bind(projections::feed::FEED_WRITE_LOCK)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "insert into user_feed (user_id, seq, kind, payload, created_at)
-             select u, coalesce((select max(f.seq) from user_feed f where f.user_id = u), 0) + 1, 'bench', $2,
-                    (extract(epoch from clock_timestamp()) * 1000)::bigint
-             from unnest($1::text[]) as u",
-        )
-        .bind(&user_ids)
-        .bind(&payload)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        let commit_us = start.elapsed().as_micros() as u64;
-        let position: i64 =
-            sqlx::query_scalar("select coalesce(max(feed_position), 0) from user_feed")
-                .fetch_one(&pool)
-                .await?;
-        sqlx::query("select pg_notify($1, $2)")
-            .bind(projections::feed::FEED_CHANNEL)
-            .bind(position.to_string())
-            .execute(&pool)
-            .await?;
-
-        let mut delays = Vec::with_capacity(connected);
-        let mut from_commit = Vec::with_capacity(connected);
-        let mut last_recv = 0u64;
-        let mut first_recv = u64::MAX;
-        let round_deadline = tokio::time::Instant::now() + Duration::from_secs(args.timeout);
-        while delays.len() < connected {
-            let Ok(Some(sample)) = tokio::time::timeout_at(round_deadline, samples.recv()).await
-            else {
-                break;
+    let timeout = Duration::from_secs(args.timeout);
+    let mut round = 0usize;
+    for _ in 0..args.rounds {
+        for &mode in modes {
+            let (sent_us, done_us) = match mode {
+                Mode::Direct => write_direct(&pool, &user_ids, round, start).await?,
+                Mode::Api => publish(&http, &api, &admin, round, start).await?,
             };
-            if sample.round != round {
-                continue;
-            }
-            delays.push((sample.recv_us.saturating_sub(sample.sent_us)) as f64 / 1000.0);
-            from_commit.push((sample.recv_us.saturating_sub(commit_us)) as f64 / 1000.0);
-            last_recv = last_recv.max(sample.recv_us);
-            first_recv = first_recv.min(sample.recv_us);
+            let r = collect(
+                &mut samples,
+                mode,
+                round,
+                connected,
+                sent_us,
+                done_us,
+                timeout,
+            )
+            .await;
+            println!(
+                "{round:>5}  {:<6}  {:>8}  {:>6}  {:>8.1}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>9.1}  {:>12.0}",
+                mode.name(),
+                r.received,
+                r.frames,
+                r.write_ms,
+                r.first_ms,
+                r.p50_ms,
+                r.p99_ms,
+                r.max_ms,
+                r.commit_p50_ms,
+                r.commit_p99_ms,
+                r.spread_ms,
+                r.frames_per_second
+            );
+            results.push(r);
+            round += 1;
+            tokio::time::sleep(Duration::from_secs(2)).await;
         }
-        delays.sort_by(f64::total_cmp);
-        from_commit.sort_by(f64::total_cmp);
-        // Delivery rate while the round is being delivered: first to last receipt.
-        let spread_s = last_recv.saturating_sub(first_recv) as f64 / 1e6;
-        let r = RoundResult {
-            received: delays.len(),
-            write_ms: (commit_us - sent_us) as f64 / 1000.0,
-            p50_ms: percentile(&delays, 0.5),
-            p99_ms: percentile(&delays, 0.99),
-            max_ms: delays.last().copied().unwrap_or(f64::NAN),
-            commit_p50_ms: percentile(&from_commit, 0.5),
-            commit_p99_ms: percentile(&from_commit, 0.99),
-            spread_ms: spread_s * 1000.0,
-            per_second: if spread_s > 0.0 {
-                delays.len() as f64 / spread_s
-            } else {
-                f64::NAN
-            },
+    }
+    print_memory(&args, &rss_before, connected, "after the rounds");
+    for &mode in modes {
+        let of: Vec<&RoundResult> = results.iter().filter(|r| r.mode == mode).collect();
+        let m = |f: fn(&RoundResult) -> f64| median(of.iter().map(|r| f(r)).collect());
+        let what = match mode {
+            Mode::Direct => "direct (channel only: feed rows written by the tool)",
+            Mode::Api => "api (POST /api/admin/notifications to everyone)",
         };
         println!(
-            "{round:>5}  {:>8}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>9.1}  {:>10.0}",
-            r.received,
-            r.write_ms,
-            r.p50_ms,
-            r.p99_ms,
-            r.max_ms,
-            r.commit_p50_ms,
-            r.commit_p99_ms,
-            r.spread_ms,
-            r.per_second
+            "median of {} {what} rounds: received {:.0}/{connected}, frames {:.0}, write {:.1} ms, first {:.1} ms, delay p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; from commit p50 {:.1} ms, p99 {:.1} ms; delivered over {:.1} ms at {:.0} frames/s",
+            of.len(),
+            m(|r| r.received as f64),
+            m(|r| r.frames as f64),
+            m(|r| r.write_ms),
+            m(|r| r.first_ms),
+            m(|r| r.p50_ms),
+            m(|r| r.p99_ms),
+            m(|r| r.max_ms),
+            m(|r| r.commit_p50_ms),
+            m(|r| r.commit_p99_ms),
+            m(|r| r.spread_ms),
+            m(|r| r.frames_per_second),
         );
-        results.push(r);
-        tokio::time::sleep(Duration::from_secs(2)).await;
     }
-    let m = |f: fn(&RoundResult) -> f64| median(results.iter().map(f).collect());
-    println!(
-        "median of {} rounds: received {:.0}/{connected}, write {:.1} ms, delay p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; from commit p50 {:.1} ms, p99 {:.1} ms; delivered over {:.1} ms at {:.0} messages/s",
-        results.len(),
-        m(|r| r.received as f64),
-        m(|r| r.write_ms),
-        m(|r| r.p50_ms),
-        m(|r| r.p99_ms),
-        m(|r| r.max_ms),
-        m(|r| r.commit_p50_ms),
-        m(|r| r.commit_p99_ms),
-        m(|r| r.spread_ms),
-        m(|r| r.per_second),
-    );
     Ok(())
 }
