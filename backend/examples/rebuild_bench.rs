@@ -880,7 +880,7 @@ async fn rebuild_child(source: &str, target: &str, profile: bool) -> anyhow::Res
     if profile {
         if let Ok(spent) = timed.spent.lock() {
             let mut by_time: Vec<_> = spent.iter().collect();
-            by_time.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
+            by_time.sort_by_key(|entry| std::cmp::Reverse(entry.1 .1));
             for (kind, (n, took)) in by_time {
                 println!(
                     "profile {kind:<18} {n:>8} events {:>9.1} s {:>8.3} ms/event {:>5.1}% of the time",
