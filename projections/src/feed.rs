@@ -47,6 +47,77 @@ pub async fn push<T: Serialize>(
     Ok(seq)
 }
 
+/// One message for [`push_many`]: the user, its kind and its JSON payload.
+pub struct Entry<'a> {
+    pub user_id: &'a str,
+    pub kind: &'a str,
+    pub payload: String,
+}
+
+/// Rows per multi-row insert (5 parameters each, well under both engines' limits).
+const ROWS_PER_INSERT: usize = 400;
+
+/// Appends many messages at once, in order, numbering each user's rows after their last one:
+/// the same rows as calling [`push`] for each entry in turn, in a few statements instead of
+/// three per message (a publication for everyone writes two rows for every user).
+pub async fn push_many(tx: &mut Tx, entries: &[Entry<'_>], at_ms: i64) -> Result<(), sqlx::Error> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if tx.kind() == DbKind::Postgres {
+        on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
+            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
+    }
+    let last: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(
+        "select user_id, cast(max(seq) as bigint) from user_feed group by user_id")
+        .fetch_all(c).await)?;
+    let mut next: std::collections::HashMap<String, i64> = last.into_iter().collect();
+    let numbered: Vec<(&Entry<'_>, i64)> = entries
+        .iter()
+        .map(|entry| {
+            let seq = next.entry(entry.user_id.to_string()).or_insert(0);
+            *seq += 1;
+            (entry, *seq)
+        })
+        .collect();
+    for chunk in numbered.chunks(ROWS_PER_INSERT) {
+        let mut sql =
+            String::from("insert into user_feed (user_id, seq, kind, payload, created_at) values ");
+        for i in 0..chunk.len() {
+            let p = i * 5;
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${})",
+                p + 1,
+                p + 2,
+                p + 3,
+                p + 4,
+                p + 5
+            ));
+        }
+        on_tx!(tx, c => {
+            let mut query = sqlx::query(&sql);
+            for (entry, seq) in chunk {
+                query = query
+                    .bind(entry.user_id)
+                    .bind(*seq)
+                    .bind(entry.kind)
+                    .bind(&entry.payload)
+                    .bind(at_ms);
+            }
+            query.execute(c).await.map(|r| r.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
+/// Serialises a payload for [`push_many`].
+pub fn payload<T: Serialize>(value: &T) -> Result<String, sqlx::Error> {
+    serde_json::to_string(value).map_err(|e| sqlx::Error::Encode(Box::new(e)))
+}
+
 /// The highest `feed_position` committed so far (0 when the feed is empty).
 pub async fn latest_position(db: &Db) -> Result<i64, sqlx::Error> {
     on_db!(db, pool => sqlx::query_scalar(

@@ -312,6 +312,52 @@ async fn push_notification(
     Ok(())
 }
 
+/// Every user's unread notifications count, in one query.
+const UNREAD_NOTIFICATIONS_BY_USER: &str = "select u.id, cast((select count(*) from notifications n
+        where (n.everyone or exists (select 1 from notification_recipients x where x.notification_id = n.id and x.user_id = u.id))
+          and not exists (select 1 from notification_reads r where r.notification_id = n.id and r.user_id = u.id)) as bigint)
+    from users u";
+
+/// [`push_notification`] for every user at once: the same rows, in the same order, set-based.
+/// Nobody can have read a notification in the event that publishes it, so its item is the same
+/// for every user.
+async fn push_notification_to_everyone(
+    tx: &mut Tx,
+    user_ids: &[String],
+    id: i64,
+    at: i64,
+) -> Result<(), sqlx::Error> {
+    let Some(first) = user_ids.first() else {
+        return Ok(());
+    };
+    let Some(item) = notification_in_tx(tx, first, id).await? else {
+        return Ok(());
+    };
+    let message = feed::payload(&NotificationMessage {
+        notification: &item,
+    })?;
+    let counts: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(UNREAD_NOTIFICATIONS_BY_USER)
+        .fetch_all(c).await)?;
+    let counts: std::collections::HashMap<String, i64> = counts.into_iter().collect();
+    let mut entries = Vec::with_capacity(user_ids.len() * 2);
+    for user_id in user_ids {
+        entries.push(feed::Entry {
+            user_id,
+            kind: "notification",
+            payload: message.clone(),
+        });
+        entries.push(feed::Entry {
+            user_id,
+            kind: "badge",
+            payload: feed::payload(&BadgeMessage {
+                name: "notifications",
+                count: counts.get(user_id).copied().unwrap_or(0),
+            })?,
+        });
+    }
+    feed::push_many(tx, &entries, at).await
+}
+
 /// Tells `user_id` about app update `id` and their new unread count.
 async fn push_update(tx: &mut Tx, user_id: &str, id: i64, at: i64) -> Result<(), sqlx::Error> {
     let Some(item) = update_in_tx(tx, user_id, id).await? else {
@@ -376,8 +422,12 @@ impl NotificationsProjection {
                 user_ids
             }
         };
-        for user_id in &addressees {
-            push_notification(tx, user_id, id, event.recorded_at).await?;
+        if everyone {
+            push_notification_to_everyone(tx, &addressees, id, event.recorded_at).await?;
+        } else {
+            for user_id in &addressees {
+                push_notification(tx, user_id, id, event.recorded_at).await?;
+            }
         }
         Ok(())
     }

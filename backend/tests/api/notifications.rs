@@ -282,6 +282,35 @@ both_dbs! {
         }
     }
 
+    async fn a_notification_for_everyone_reaches_every_feed_in_order(app) {
+        let admin = app.token(ADMIN).await;
+        // Anna reads one first, so the users' unread counts differ.
+        let anna = app.token(ANNA).await;
+        assert_eq!(get(&app, "/push/3", &anna).await.0, StatusCode::OK);
+        let (status, body) = post(&app, "/admin/notifications", &admin, json!({
+            "title": "For everyone", "message": "<p>x</p>", "audience": "everyone",
+        })).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        for email in [ANNA, JOHN, MARCO, ADMIN] {
+            let token = app.token(email).await;
+            let user_id = login(&app, email).await["user"]["id"].as_str().unwrap().to_string();
+            let messages = feed(&app, &user_id).await;
+            let n = messages.len();
+            assert_eq!(messages[n - 2].0, "notification", "{email}");
+            assert_eq!(messages[n - 2].1["notification"]["id"], body["id"], "{email}");
+            assert_eq!(messages[n - 2].1["notification"]["title"], json!("For everyone"));
+            assert_eq!(messages[n - 2].1["notification"]["read"], json!(false));
+            let unread = badges(&app, &token).await.0;
+            assert_eq!(messages[n - 1], ("badge".to_string(), json!({ "name": "notifications", "count": unread })), "{email}");
+            // Each user's numbers run on without a gap or a repeat.
+            let db = &app.state.db;
+            let seqs: Vec<i64> = projections::on_db!(db, pool => sqlx::query_scalar(
+                "select seq from user_feed where user_id = $1 order by seq")
+                .bind(&user_id).fetch_all(pool).await).unwrap();
+            assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "{email}");
+        }
+    }
+
     async fn a_new_update_is_offered_until_viewed(app) {
         let admin = app.token(ADMIN).await;
         let anna = app.token(ANNA).await;
