@@ -80,6 +80,30 @@ pub async fn push_many(tx: &mut Tx, entries: &[Entry<'_>], at_ms: i64) -> Result
             (entry, *seq)
         })
         .collect();
+    if let Tx::Postgres(c) = tx {
+        // One statement of constant text (prepared once per connection) whatever the count.
+        let (mut users, mut seqs, mut kinds, mut payloads) = (vec![], vec![], vec![], vec![]);
+        for (entry, seq) in &numbered {
+            users.push(entry.user_id);
+            seqs.push(*seq);
+            kinds.push(entry.kind);
+            payloads.push(entry.payload.as_str());
+        }
+        sqlx::query(
+            "insert into user_feed (user_id, seq, kind, payload, created_at)
+             select u, s, k, p, $5
+             from unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) with ordinality as t(u, s, k, p, n)
+             order by n",
+        )
+        .bind(&users)
+        .bind(&seqs)
+        .bind(&kinds)
+        .bind(&payloads)
+        .bind(at_ms)
+        .execute(&mut **c)
+        .await?;
+        return Ok(());
+    }
     for chunk in numbered.chunks(ROWS_PER_INSERT) {
         let mut sql =
             String::from("insert into user_feed (user_id, seq, kind, payload, created_at) values ");
