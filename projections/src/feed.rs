@@ -37,13 +37,14 @@ pub async fn push<T: Serialize>(
         on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
             .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
     }
+    // Numbered and written in one statement: the user's last number comes from the same
+    // (user_id, seq) index the row goes into.
     let seq: i64 = on_tx!(tx, c => sqlx::query_scalar(
-        "select cast(coalesce(max(seq), 0) + 1 as bigint) from user_feed where user_id = $1")
-        .bind(user_id).fetch_one(c).await)?;
-    on_tx!(tx, c => sqlx::query(
-        "insert into user_feed (user_id, seq, kind, payload, created_at) values ($1, $2, $3, $4, $5)")
-        .bind(user_id).bind(seq).bind(kind).bind(&payload).bind(at_ms)
-        .execute(c).await.map(|r| r.rows_affected()))?;
+        "insert into user_feed (user_id, seq, kind, payload, created_at)
+         select $1, cast(coalesce(max(seq), 0) + 1 as bigint), $2, $3, $4 from user_feed where user_id = $1
+         returning seq")
+        .bind(user_id).bind(kind).bind(&payload).bind(at_ms)
+        .fetch_one(c).await)?;
     Ok(seq)
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use projections::documents::read::path_ids;
+use projections::documents::read::{in_subtree, path_ids, subtree_bounds};
 use projections::stream::{self, Position};
 use projections::{on_db, Db};
 
@@ -88,10 +88,10 @@ pub async fn refresh(db: &Db, ids: &BTreeSet<String>) -> Result<IndexChange, sql
         let path: Option<String> = on_db!(db, pool => sqlx::query_scalar(
             "select path from doc_items where id = $1").bind(id).fetch_optional(pool).await)?;
         let Some(path) = path else { continue };
-        let len = i32::try_from(path.len()).unwrap_or(i32::MAX);
-        let sql = format!("{SELECT} where substr(path, 1, $1) = $2");
+        let (lo, hi) = subtree_bounds(&path);
+        let sql = format!("{SELECT} where {}", in_subtree(db.kind(), "path", 1, 2));
         let rows: Vec<ItemRow> = on_db!(db, pool => sqlx::query_as::<_, ItemRow>(&sql)
-            .bind(len).bind(&path).fetch_all(pool).await)?;
+            .bind(&lo).bind(&hi).fetch_all(pool).await)?;
         for row in rows {
             if seen.insert(row.id.clone()) {
                 change.upsert.push(entry_of(row));

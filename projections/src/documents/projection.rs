@@ -17,7 +17,7 @@ use async_trait::async_trait;
 use events::documents::{FileFacts, ItemEvent, ItemRef, Kind, Space, ITEM_TYPE};
 use serde_json::json;
 
-use super::read::{self, path_ids, NodeRow, Viewer};
+use super::read::{self, in_subtree, path_ids, subtree_bounds, NodeRow, Viewer};
 use crate::db::Tx;
 use crate::feed;
 use crate::on_tx;
@@ -202,16 +202,25 @@ async fn view_for(tx: &mut Tx, id: &str, user: &str) -> Result<Option<serde_json
         return Ok(None);
     };
     let shares = read::shares_of(tx, user).await?;
+    view_of(&row, user, &shares)
+}
+
+/// [`view_for`] with the item's row and the user's direct shares already at hand.
+fn view_of(
+    row: &read::ItemRow,
+    user: &str,
+    shares: &HashSet<String>,
+) -> Result<Option<serde_json::Value>> {
     // Feeds are built from events only; the US certificate is not one, so it plays no part.
     let viewer = Viewer {
         id: user.to_string(),
         shows_us: false,
     };
-    if !row.access(&viewer, &shares).sees() {
+    if !row.access(&viewer, shares).sees() {
         return Ok(None);
     }
     Ok(Some(
-        serde_json::to_value(row.view(&viewer, &shares))
+        serde_json::to_value(row.view(&viewer, shares))
             .map_err(|e| ProjectionError::Database(sqlx::Error::Encode(Box::new(e))))?,
     ))
 }
@@ -257,16 +266,21 @@ async fn push_change(
 /// count changed.
 async fn refresh_badge(tx: &mut Tx, user: &str, at: i64) -> Result<()> {
     let count = read::shared_unread(tx, user).await?;
-    let last: Option<i64> = on_tx!(tx, c => sqlx::query_scalar(
-        "select shared_unread from doc_badges where user_id = $1")
-        .bind(user).fetch_optional(c).await)?;
-    if last.unwrap_or(0) == count {
+    // A user without a row has a count of 0. Each statement writes only when the count changed.
+    let changed = if count == 0 {
+        on_tx!(tx, c => sqlx::query(
+            "update doc_badges set shared_unread = 0 where user_id = $1 and shared_unread <> 0")
+            .bind(user).execute(c).await.map(|r| r.rows_affected()))?
+    } else {
+        on_tx!(tx, c => sqlx::query(
+            "insert into doc_badges (user_id, shared_unread) values ($1, $2)
+             on conflict (user_id) do update set shared_unread = excluded.shared_unread
+             where doc_badges.shared_unread <> excluded.shared_unread")
+            .bind(user).bind(count).execute(c).await.map(|r| r.rows_affected()))?
+    };
+    if changed == 0 {
         return Ok(());
     }
-    on_tx!(tx, c => sqlx::query(
-        "insert into doc_badges (user_id, shared_unread) values ($1, $2)
-         on conflict (user_id) do update set shared_unread = excluded.shared_unread")
-        .bind(user).bind(count).execute(c).await.map(|r| r.rows_affected()))?;
     feed::push(
         tx,
         user,
@@ -286,6 +300,49 @@ async fn mark_unread(tx: &mut Tx, user: &str, item: &str, at: i64) -> Result<()>
     Ok(())
 }
 
+/// Ids per multi-row statement of [`mark_unread_all`] and [`clear_unread_all`].
+const IDS_PER_STATEMENT: usize = 400;
+
+/// [`mark_unread`] for many items at once (a shared or moved folder's contents).
+async fn mark_unread_all(tx: &mut Tx, user: &str, items: &[&str], at: i64) -> Result<()> {
+    for chunk in items.chunks(IDS_PER_STATEMENT) {
+        let rows: Vec<String> = (0..chunk.len())
+            .map(|i| format!("($1, ${}, $2)", i + 3))
+            .collect();
+        let sql = format!(
+            "insert into doc_unread (user_id, item_id, since) values {}
+             on conflict (user_id, item_id) do nothing",
+            rows.join(", ")
+        );
+        on_tx!(tx, c => {
+            let mut q = sqlx::query(&sql).bind(user).bind(at);
+            for id in chunk {
+                q = q.bind(*id);
+            }
+            q.execute(c).await.map(|r| r.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
+/// [`clear_unread`] for many items at once.
+async fn clear_unread_all(tx: &mut Tx, user: &str, items: &[&str]) -> Result<()> {
+    for chunk in items.chunks(IDS_PER_STATEMENT) {
+        let sql = format!(
+            "delete from doc_unread where user_id = $1 and item_id in ({})",
+            read::placeholders(2, chunk.len())
+        );
+        on_tx!(tx, c => {
+            let mut q = sqlx::query(&sql).bind(user);
+            for id in chunk {
+                q = q.bind(*id);
+            }
+            q.execute(c).await.map(|r| r.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
 async fn clear_unread(tx: &mut Tx, user: &str, item: &str) -> Result<u64> {
     Ok(on_tx!(tx, c => sqlx::query(
         "delete from doc_unread where user_id = $1 and item_id = $2")
@@ -295,6 +352,15 @@ async fn clear_unread(tx: &mut Tx, user: &str, item: &str) -> Result<u64> {
 /// Whether `node` is reached through one of `shares` on it or a folder above it.
 fn reached(node: &NodeRow, shares: &HashSet<String>) -> bool {
     path_ids(&node.path).iter().any(|id| shares.contains(*id))
+}
+
+/// The ids of `nodes` not reached through any of `shares`.
+fn unreached<'a>(nodes: &'a [NodeRow], shares: &HashSet<String>) -> Vec<&'a str> {
+    nodes
+        .iter()
+        .filter(|n| !reached(n, shares))
+        .map(|n| n.id.as_str())
+        .collect()
 }
 
 async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
@@ -389,10 +455,13 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
     let old_watchers = watchers(&old_path, &before);
 
     let old_len = i32::try_from(old_path.len()).unwrap_or(i32::MAX);
-    on_tx!(tx, c => sqlx::query(
-        "update doc_items set path = $1 || substr(path, $2), depth = depth + $3
-         where substr(path, 1, $4) = $5")
-        .bind(&new_path).bind(old_len + 1).bind(new_depth - row.depth).bind(old_len).bind(&old_path)
+    let (lo, hi) = subtree_bounds(&old_path);
+    let sql = format!(
+        "update doc_items set path = $1 || substr(path, $2), depth = depth + $3 where {}",
+        in_subtree(tx.kind(), "path", 4, 5)
+    );
+    on_tx!(tx, c => sqlx::query(&sql)
+        .bind(&new_path).bind(old_len + 1).bind(new_depth - row.depth).bind(&lo).bind(&hi)
         .execute(c).await.map(|r| r.rows_affected()))?;
     on_tx!(tx, c => sqlx::query(
         "update doc_items set parent_id = $1, updated_at = $2 where id = $3")
@@ -414,25 +483,19 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
     if !gained.is_empty() || !lost.is_empty() {
         let nodes = read::subtree(tx, &new_path).await?;
         let inner = read::shares_in_subtree(tx, &new_path).await?;
-        for user in gained {
-            let own: HashSet<String> = inner
+        // What a user reaches through their own shares inside the subtree is not affected.
+        let own = |user: &String| -> HashSet<String> {
+            inner
                 .iter()
                 .filter(|(u, _)| u == user)
                 .map(|(_, i)| i.clone())
-                .collect();
-            for node in nodes.iter().filter(|n| !reached(n, &own)) {
-                mark_unread(tx, user, &node.id, at).await?;
-            }
+                .collect()
+        };
+        for user in gained {
+            mark_unread_all(tx, user, &unreached(&nodes, &own(user)), at).await?;
         }
         for user in lost {
-            let own: HashSet<String> = inner
-                .iter()
-                .filter(|(u, _)| u == user)
-                .map(|(_, i)| i.clone())
-                .collect();
-            for node in nodes.iter().filter(|n| !reached(n, &own)) {
-                clear_unread(tx, user, &node.id).await?;
-            }
+            clear_unread_all(tx, user, &unreached(&nodes, &own(user))).await?;
         }
     }
 
@@ -468,16 +531,18 @@ async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
             push_change(tx, user, None, "removed", item, at).await?;
         }
     }
-    let len = i32::try_from(row.path.len()).unwrap_or(i32::MAX);
+    let (lo, hi) = subtree_bounds(&row.path);
+    let below = in_subtree(tx.kind(), "path", 1, 2);
     for table in ["doc_unread", "doc_seen", "doc_shares", "doc_external_links"] {
         let sql = format!(
-            "delete from {table} where item_id in (select id from doc_items where substr(path, 1, $1) = $2)"
+            "delete from {table} where item_id in (select id from doc_items where {below})"
         );
-        on_tx!(tx, c => sqlx::query(&sql).bind(len).bind(&row.path)
+        on_tx!(tx, c => sqlx::query(&sql).bind(&lo).bind(&hi)
             .execute(c).await.map(|r| r.rows_affected()))?;
     }
-    on_tx!(tx, c => sqlx::query("delete from doc_items where substr(path, 1, $1) = $2")
-        .bind(len).bind(&row.path).execute(c).await.map(|r| r.rows_affected()))?;
+    let sql = format!("delete from doc_items where {below}");
+    on_tx!(tx, c => sqlx::query(&sql).bind(&lo).bind(&hi)
+        .execute(c).await.map(|r| r.rows_affected()))?;
     let affected: BTreeSet<String> = told
         .into_iter()
         .chain(inner.into_iter().map(|(u, _)| u))
@@ -489,7 +554,8 @@ async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
 }
 
 async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64) -> Result<()> {
-    let Some(row) = read::placed(tx, id).await? else {
+    // The row as the recipient sees it (read once: sharing changes only their unread mark).
+    let Some(mut row) = read::item(tx, with, id).await? else {
         return Ok(());
     };
     let before = read::shares_of(tx, with).await?;
@@ -501,13 +567,15 @@ async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64)
     // The item arrives unread; what it holds is unread unless the user saw it already.
     mark_unread(tx, with, id, at).await?;
     if row.kind == Kind::Folder.as_str() {
-        for node in read::subtree(tx, &row.path).await? {
-            if node.id != id && !reached(&node, &before) {
-                mark_unread(tx, with, &node.id, at).await?;
-            }
-        }
+        let nodes = read::subtree(tx, &row.path).await?;
+        let mut inside = unreached(&nodes, &before);
+        inside.retain(|n| *n != id);
+        mark_unread_all(tx, with, &inside, at).await?;
     }
-    if let Some(item) = view_for(tx, id, with).await? {
+    row.unread_mark = true;
+    let mut shares = before;
+    shares.insert(id.to_string());
+    if let Some(item) = view_of(&row, with, &shares)? {
         feed::push(tx, with, "shared_arrival", &json!({ "item": item }), at).await?;
     }
     refresh_badge(tx, with, at).await
@@ -519,11 +587,8 @@ async fn unshared(tx: &mut Tx, id: &str, user: &str, at: i64) -> Result<()> {
         .bind(id).bind(user).execute(c).await.map(|r| r.rows_affected()))?;
     if let Some(row) = read::placed(tx, id).await? {
         let still = read::shares_of(tx, user).await?;
-        for node in read::subtree(tx, &row.path).await? {
-            if !reached(&node, &still) {
-                clear_unread(tx, user, &node.id).await?;
-            }
-        }
+        let nodes = read::subtree(tx, &row.path).await?;
+        clear_unread_all(tx, user, &unreached(&nodes, &still)).await?;
     }
     push_change(tx, user, None, "removed", id, at).await?;
     refresh_badge(tx, user, at).await

@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashSet};
 use events::documents::{Access, FileFacts, FileFormat, ItemInfo, Kind, Labels, Space};
 use serde::Serialize;
 
-use crate::db::Tx;
+use crate::db::{DbKind, Tx};
 use crate::on_tx;
 
 /// Who is looking.
@@ -217,6 +217,25 @@ impl ItemRow {
     }
 }
 
+/// The bounds of the subtree at `path` (`/a/b/`): every path below it, and only those, lies in
+/// `[path, /a/b0)` in byte order ('0' follows '/'). Bound as two parameters of [`in_subtree`].
+pub fn subtree_bounds(path: &str) -> (String, String) {
+    let stem = path.strip_suffix('/').unwrap_or(path);
+    (path.to_string(), format!("{stem}0"))
+}
+
+/// The SQL condition "`column` is the subtree whose [`subtree_bounds`] are parameters `$lo` and
+/// `$hi`": a range over the `doc_items_path` index rather than a scan of every item. PostgreSQL
+/// compares in byte order only under the "C" collation, which that index is built with.
+pub fn in_subtree(kind: DbKind, column: &str, lo: usize, hi: usize) -> String {
+    match kind {
+        DbKind::Sqlite => format!("{column} >= ${lo} and {column} < ${hi}"),
+        DbKind::Postgres => {
+            format!("{column} collate \"C\" >= ${lo} and {column} collate \"C\" < ${hi}")
+        }
+    }
+}
+
 /// The ids in a path `/a/b/c/`, root first, the item itself last.
 pub fn path_ids(path: &str) -> Vec<&str> {
     path.split('/').filter(|s| !s.is_empty()).collect()
@@ -290,7 +309,8 @@ pub async fn shares_of(tx: &mut Tx, user: &str) -> Result<HashSet<String>, sqlx:
     Ok(ids.into_iter().collect())
 }
 
-fn placeholders(from: usize, n: usize) -> String {
+/// `$from, $from+1, …`: `n` numbered parameters, for an `in (...)` list.
+pub(crate) fn placeholders(from: usize, n: usize) -> String {
     (from..from + n)
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()
@@ -348,11 +368,12 @@ pub struct NodeRow {
 
 /// The item with path `path` and everything below it, parents before children.
 pub async fn subtree(tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>, sqlx::Error> {
-    let len = i32::try_from(path.len()).unwrap_or(i32::MAX);
-    on_tx!(tx, c => sqlx::query_as::<_, NodeRow>(
-        "select id, kind, parent_id, path, depth from doc_items
-         where substr(path, 1, $1) = $2 order by length(path), id")
-        .bind(len).bind(path).fetch_all(c).await)
+    let (lo, hi) = subtree_bounds(path);
+    let sql = format!(
+        "select id, kind, parent_id, path, depth from doc_items where {} order by length(path), id",
+        in_subtree(tx.kind(), "path", 1, 2)
+    );
+    on_tx!(tx, c => sqlx::query_as::<_, NodeRow>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)
 }
 
 /// Direct shares on items of the subtree at `path`, as (user, item).
@@ -360,11 +381,13 @@ pub async fn shares_in_subtree(
     tx: &mut Tx,
     path: &str,
 ) -> Result<BTreeSet<(String, String)>, sqlx::Error> {
-    let len = i32::try_from(path.len()).unwrap_or(i32::MAX);
-    let rows: Vec<(String, String)> = on_tx!(tx, c => sqlx::query_as(
-        "select s.user_id, s.item_id from doc_shares s join doc_items i on i.id = s.item_id
-         where substr(i.path, 1, $1) = $2")
-        .bind(len).bind(path).fetch_all(c).await)?;
+    let (lo, hi) = subtree_bounds(path);
+    let sql = format!(
+        "select s.user_id, s.item_id from doc_shares s join doc_items i on i.id = s.item_id where {}",
+        in_subtree(tx.kind(), "i.path", 1, 2)
+    );
+    let rows: Vec<(String, String)> =
+        on_tx!(tx, c => sqlx::query_as(&sql).bind(&lo).bind(&hi).fetch_all(c).await)?;
     Ok(rows.into_iter().collect())
 }
 
@@ -403,4 +426,29 @@ pub async fn any_item_ever(tx: &mut Tx) -> Result<bool, sqlx::Error> {
         "select count(*) from (select 1 from events where aggregate_type = $1 limit 1) e")
         .bind(events::documents::ITEM_TYPE).fetch_one(c).await)?;
     Ok(n > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::subtree_bounds;
+
+    fn inside(path: &str, candidate: &str) -> bool {
+        let (lo, hi) = subtree_bounds(path);
+        candidate >= lo.as_str() && candidate < hi.as_str()
+    }
+
+    #[test]
+    fn the_bounds_of_a_subtree_hold_exactly_the_paths_below_it() {
+        let folder = "/5b1c-9f/a2e4-17/";
+        assert!(inside(folder, folder));
+        assert!(inside(folder, "/5b1c-9f/a2e4-17/0c3d/"));
+        assert!(inside(folder, "/5b1c-9f/a2e4-17/ffff/0000/"));
+        // Siblings whose ids extend this one's, sort next to it, or sort around it.
+        assert!(!inside(folder, "/5b1c-9f/a2e4-170/"));
+        assert!(!inside(folder, "/5b1c-9f/a2e4-17a/"));
+        assert!(!inside(folder, "/5b1c-9f/a2e4-1/"));
+        assert!(!inside(folder, "/5b1c-9f/a2e4-17-x/"));
+        assert!(!inside(folder, "/5b1c-9f/"));
+        assert!(!inside(folder, "/ffff/a2e4-17/"));
+    }
 }
