@@ -71,6 +71,8 @@ pub trait Projection: Send + Sync {
 
 /// How many events one transaction applies at most.
 const BATCH: i64 = 500;
+/// Batches between refreshes of the planner statistics during a rebuild on PostgreSQL.
+const ANALYZE_EVERY: u64 = 40;
 /// How often the projector looks for events when nobody wakes it (other nodes' writes).
 const POLL: Duration = Duration::from_millis(500);
 
@@ -269,6 +271,7 @@ impl Projector {
                 tx.commit().await?;
                 applied += pending.len();
                 self.batches.send_modify(|n| *n += 1);
+                self.refresh_statistics(projection.as_ref()).await?;
             }
         }
         let reached = self
@@ -286,6 +289,25 @@ impl Projector {
             }
         });
         Ok(applied)
+    }
+
+    /// A rebuild on PostgreSQL fills empty tables from scratch: their planner statistics are
+    /// refreshed every [`ANALYZE_EVERY`] batches, so the projection's queries keep using their
+    /// indexes as the tables grow, even where autovacuum is off or has not come round yet.
+    async fn refresh_statistics(&self, projection: &dyn Projection) -> Result<(), ProjectionError> {
+        let Db::Postgres { pool } = &self.target else {
+            return Ok(());
+        };
+        if self.stop_at.is_none() || !self.batches.borrow().is_multiple_of(ANALYZE_EVERY) {
+            return Ok(());
+        }
+        for table in projection.tables() {
+            sqlx::query(&format!("analyze {}", table.name))
+                .execute(pool)
+                .await?;
+        }
+        sqlx::query("analyze user_feed").execute(pool).await?;
+        Ok(())
     }
 
     /// Runs until there is nothing left (or `stop_at` is passed). Used by rebuilds and tests.

@@ -99,7 +99,7 @@ const POSTGRES_READ: &str = "select tx_id::text::bigint as tx_id, global_positio
     from events
     where (tx_id, global_position) > ($1::text::xid8, $2)
       and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-    order by tx_id, global_position limit $3";
+    order by events.tx_id, events.global_position limit $3";
 
 /// Up to `limit` events after `after`, in commit order.
 pub async fn read_after(
@@ -159,7 +159,7 @@ pub async fn read_type_until(
              where (tx_id, global_position) > ($1::text::xid8, $2)
                and tx_id < pg_snapshot_xmin(pg_current_snapshot())
                and aggregate_type = $3 and recorded_at <= $4
-             order by tx_id, global_position limit $5")
+             order by events.tx_id, events.global_position limit $5")
             .bind(after.tx_id.to_string()).bind(after.position).bind(aggregate_type).bind(until_ms).bind(limit)
             .fetch_all(pool).await?,
     };
@@ -211,7 +211,7 @@ pub async fn head(db: &Db) -> Result<Option<Position>, sqlx::Error> {
             "select 0 as tx_id, rowid as position from events order by rowid desc limit 1")
             .fetch_optional(pool).await?,
         Db::Postgres { pool } => sqlx::query_as(
-            "select tx_id::text::bigint as tx_id, global_position as position from events order by tx_id desc, global_position desc limit 1")
+            "select tx_id::text::bigint as tx_id, global_position as position from events order by events.tx_id desc, events.global_position desc limit 1")
             .fetch_optional(pool).await?,
     };
     Ok(row.map(|r| Position {
