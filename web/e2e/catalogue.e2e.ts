@@ -166,6 +166,8 @@ describe('catalogue', () => {
     await shot('news-last-year');
     await page.locator('[data-testid="news-list"] a').first().click();
     await page.waitForURL((url) => /^\/news\/\d+$/.test(url.pathname));
+    // The detail page loads on demand: until it shows, 'Back' is still the list's own.
+    await page.locator('article h2').waitFor();
     await shot('news-detail');
     await page.getByRole('button', { name: 'Back' }).click();
     await page.waitForURL((url) => url.pathname === '/news');

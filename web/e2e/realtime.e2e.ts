@@ -117,16 +117,30 @@ describe('realtime channel', () => {
     const ready = frames.received.find((f) => f.type === 'ready');
     const seq = ready?.seq as number;
 
-    // Anna has unread demo notifications: clear the dot live first, so its return proves the catch-up.
+    // Clear the dot live first, so its return proves the catch-up. Other suites may already have
+    // read Anna's notifications, so the dot is no proof of delivery: wait for the page to record
+    // the number as its resume point.
     const cleared = feedPush('anna', 'badge', { name: 'notifications', count: 0 });
     expect(cleared).toBe(seq + 1);
     await page.getByTestId('unread-dot').waitFor({ state: 'detached', timeout: 8_000 });
+    await page.waitForFunction(
+      (expected) => {
+        const saved = window.sessionStorage.getItem('companion.realtime');
+        return saved !== null && (JSON.parse(saved) as { seq?: number }).seq === expected;
+      },
+      cleared,
+      { timeout: 8_000 },
+    );
 
     await context.setOffline(true);
+    // The app drops its socket on the browser's 'offline' event; push only once it has, or the
+    // message may still arrive on the old socket.
+    await until('the socket closed', () => frames.sockets[0]?.isClosed() === true);
     const missed = feedPush('anna', 'badge', { name: 'notifications', count: 4 });
     expect(missed).toBe(seq + 2);
     await page.waitForTimeout(3_000);
-    expect(await page.getByTestId('unread-dot').count()).toBe(0);
+    // Nothing reached the page while it was offline: the message comes only with the catch-up.
+    expect(frames.received.some((f) => f.type === 'message' && f.seq === missed)).toBe(false);
 
     await context.setOffline(false);
     await until('a second socket', () => frames.sockets.length === 2);
