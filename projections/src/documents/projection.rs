@@ -293,11 +293,7 @@ async fn refresh_badge(tx: &mut Tx, user: &str, at: i64) -> Result<()> {
 }
 
 async fn mark_unread(tx: &mut Tx, user: &str, item: &str, at: i64) -> Result<()> {
-    on_tx!(tx, c => sqlx::query(
-        "insert into doc_unread (user_id, item_id, since) values ($1, $2, $3)
-         on conflict (user_id, item_id) do nothing")
-        .bind(user).bind(item).bind(at).execute(c).await.map(|r| r.rows_affected()))?;
-    Ok(())
+    mark_unread_all(tx, user, &[item], at).await
 }
 
 /// Ids per multi-row statement of [`mark_unread_all`] and [`clear_unread_all`].
@@ -325,14 +321,15 @@ async fn mark_unread_all(tx: &mut Tx, user: &str, items: &[&str], at: i64) -> Re
     Ok(())
 }
 
-/// [`clear_unread`] for many items at once.
-async fn clear_unread_all(tx: &mut Tx, user: &str, items: &[&str]) -> Result<()> {
+/// [`clear_unread`] for many items at once: how many marks it removed.
+async fn clear_unread_all(tx: &mut Tx, user: &str, items: &[&str]) -> Result<u64> {
+    let mut cleared = 0;
     for chunk in items.chunks(IDS_PER_STATEMENT) {
         let sql = format!(
             "delete from doc_unread where user_id = $1 and item_id in ({})",
             read::placeholders(2, chunk.len())
         );
-        on_tx!(tx, c => {
+        cleared += on_tx!(tx, c => {
             let mut q = sqlx::query(&sql).bind(user);
             for id in chunk {
                 q = q.bind(*id);
@@ -340,13 +337,11 @@ async fn clear_unread_all(tx: &mut Tx, user: &str, items: &[&str]) -> Result<()>
             q.execute(c).await.map(|r| r.rows_affected())
         })?;
     }
-    Ok(())
+    Ok(cleared)
 }
 
 async fn clear_unread(tx: &mut Tx, user: &str, item: &str) -> Result<u64> {
-    Ok(on_tx!(tx, c => sqlx::query(
-        "delete from doc_unread where user_id = $1 and item_id = $2")
-        .bind(user).bind(item).execute(c).await.map(|r| r.rows_affected()))?)
+    clear_unread_all(tx, user, &[item]).await
 }
 
 /// Whether `node` is reached through one of `shares` on it or a folder above it.
@@ -565,13 +560,14 @@ async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64)
         .bind(id).bind(with).bind(by).bind(via).bind(at)
         .execute(c).await.map(|r| r.rows_affected()))?;
     // The item arrives unread; what it holds is unread unless the user saw it already.
-    mark_unread(tx, with, id, at).await?;
-    if row.kind == Kind::Folder.as_str() {
-        let nodes = read::subtree(tx, &row.path).await?;
-        let mut inside = unreached(&nodes, &before);
-        inside.retain(|n| *n != id);
-        mark_unread_all(tx, with, &inside, at).await?;
-    }
+    let nodes = if row.kind == Kind::Folder.as_str() {
+        read::subtree(tx, &row.path).await?
+    } else {
+        Vec::new()
+    };
+    let mut arrived = vec![id];
+    arrived.extend(unreached(&nodes, &before).into_iter().filter(|n| *n != id));
+    mark_unread_all(tx, with, &arrived, at).await?;
     row.unread_mark = true;
     let mut shares = before;
     shares.insert(id.to_string());
