@@ -101,6 +101,7 @@ pub struct Config {
     /// On shutdown, how long open sockets and background tasks get to finish, in seconds.
     #[arg(long, env = "SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
     pub shutdown_grace_seconds: u64,
+
     /// How deep folders may nest in My Docs (a folder at the root is level 1).
     #[arg(long, env = "MAX_FOLDER_DEPTH", default_value_t = events::documents::DEFAULT_MAX_FOLDER_DEPTH)]
     pub max_folder_depth: u32,
@@ -112,6 +113,61 @@ pub struct Config {
     /// How long the link of an external share works, in hours.
     #[arg(long, env = "SHARED_LINK_TTL_HOURS", default_value_t = 7 * 24)]
     pub shared_link_ttl_hours: i64,
+
+    /// Take the client address from `X-Forwarded-For` (and keep a client's `X-Request-Id`): only
+    /// behind a reverse proxy that sets them, or anyone could pick their own address.
+    #[arg(long, env = "TRUST_PROXY_HEADERS", default_value_t = false, action = clap::ArgAction::Set)]
+    pub trust_proxy_headers: bool,
+
+    /// Seconds a client has to send a request's headers; also how long an idle keep-alive
+    /// connection stays open waiting for the next request.
+    #[arg(long, env = "HEADER_READ_TIMEOUT_SECONDS", default_value_t = 15)]
+    pub header_read_timeout_seconds: u64,
+
+    /// Seconds an API request may take (body included) before it is answered 408.
+    #[arg(long, env = "REQUEST_TIMEOUT_SECONDS", default_value_t = 30)]
+    pub request_timeout_seconds: u64,
+
+    /// Seconds an upload (`POST /api/documents/upload`) may take.
+    #[arg(long, env = "UPLOAD_TIMEOUT_SECONDS", default_value_t = 600)]
+    pub upload_timeout_seconds: u64,
+
+    /// API requests per second allowed from one client address, on average...
+    #[arg(long, env = "RATE_LIMIT_ADDRESS_PER_SECOND", default_value_t = 200)]
+    pub rate_limit_address_per_second: u32,
+
+    /// ...and in one burst (a whole hospital behind one address signing in at 8 o'clock).
+    #[arg(long, env = "RATE_LIMIT_ADDRESS_BURST", default_value_t = 2000)]
+    pub rate_limit_address_burst: u32,
+
+    /// API requests per second allowed for one session (one bearer token), on average...
+    #[arg(long, env = "RATE_LIMIT_SESSION_PER_SECOND", default_value_t = 20)]
+    pub rate_limit_session_per_second: u32,
+
+    /// ...and in one burst.
+    #[arg(long, env = "RATE_LIMIT_SESSION_BURST", default_value_t = 200)]
+    pub rate_limit_session_burst: u32,
+
+    /// Recipient lookups (`GET /api/users/share-list`) per minute and user: it lists
+    /// colleagues' addresses.
+    #[arg(long, env = "RECIPIENT_LOOKUPS_PER_MINUTE", default_value_t = 60)]
+    pub recipient_lookups_per_minute: u32,
+
+    /// External shares (e-mails to people outside the company) per user in 24 hours.
+    #[arg(long, env = "EXTERNAL_SHARES_PER_DAY", default_value_t = 50)]
+    pub external_shares_per_day: u32,
+
+    /// Port of a separate listener serving `GET /metrics` (Prometheus text format).
+    #[arg(long, env = "METRICS_PORT")]
+    pub metrics_port: Option<u16>,
+
+    /// Bearer token that opens `GET /metrics` on the main port; unset: not served there.
+    #[arg(long, env = "METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+
+    /// `/api/ready` answers 503 while the projections are more than this many events behind.
+    #[arg(long, env = "READY_MAX_PROJECTION_LAG", default_value_t = 1000)]
+    pub ready_max_projection_lag: i64,
 }
 
 impl Config {

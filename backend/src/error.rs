@@ -36,6 +36,12 @@ pub enum AppError {
     /// 429: too many attempts; try again later.
     #[error("{0}")]
     TooManyRequests(String),
+    /// 429 with `Retry-After`: a rate limit or quota; the client may retry after that long.
+    #[error("{message}")]
+    RateLimited {
+        message: String,
+        retry_after_seconds: u64,
+    },
     /// 503: a dependency (e.g. the single sign-on provider) is not configured or unreachable.
     #[error("{0}")]
     Unavailable(String),
@@ -66,7 +72,7 @@ impl AppError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyRequests(_) | Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -95,7 +101,18 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
-        (status, Json(ErrorBody { message })).into_response()
+        let mut response = (status, Json(ErrorBody { message })).into_response();
+        if let Self::RateLimited {
+            retry_after_seconds,
+            ..
+        } = self
+        {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(retry_after_seconds.max(1)),
+            );
+        }
+        response
     }
 }
 

@@ -52,9 +52,13 @@ impl Metadata {
         if let Some(email) = self.user_email {
             map.insert("user_email".into(), email);
         }
+        // The HTTP request that caused the events; commands run outside a request (seeding,
+        // the command line) get an id of their own.
         map.insert(
             "request_id".into(),
             self.request_id
+                .or_else(crate::edge::request_id::current)
+                .filter(|id| !id.is_empty())
                 .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
         );
         map.insert("at".into(), chrono::Utc::now().to_rfc3339());

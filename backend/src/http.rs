@@ -1,25 +1,63 @@
-//! The HTTP server: the API under `/api`, media under `/media`, the web app everywhere else.
+//! The HTTP server: the API under `/api`, media under `/media`, the web app everywhere else, and
+//! the edge every request passes through (see [`crate::edge`]).
+//!
+//! Layers, from the outside in: request id (set, then echoed), the request's span and log line,
+//! metrics by route, security headers, panic catching, compression; then on the API the rate
+//! limits, and per route class a timeout and a body limit.
+
+use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{middleware, Json, Router};
+use tower::util::MapRequestLayer;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
+use crate::edge::limits::{self, Quota, Scope};
+use crate::edge::{headers, observe, panic, request_id};
 use crate::error::AppError;
 use crate::state::AppState;
 
 /// Largest JSON body the API reads; uploads have their own limit.
 const JSON_BODY_LIMIT: usize = 256 * 1024;
+/// Room for the multipart framing and the small fields around an uploaded file.
+const UPLOAD_FORM_SLACK: u64 = 64 * 1024;
 
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/health", get(health))
+    router_with(state, Router::new())
+}
+
+/// The server's router with `extra` routes merged into the API, behind the same edge (tests
+/// use it to reach the edge with handlers of their own, e.g. one that panics).
+pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
+    let config = state.config.clone();
+    let stop = state.realtime.shutdown_token();
+    let trust_proxy = config.trust_proxy_headers;
+    let timeout = |seconds: u64| {
+        TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(seconds.max(1)),
+        )
+    };
+
+    let recipient_lookups = limits::layer(
+        "recipient_lookup",
+        Scope::Session,
+        Quota::per_minute(config.recipient_lookups_per_minute),
+        trust_proxy,
+        stop.clone(),
+    );
+    let calls = Router::new()
         .route("/openapi.json", get(openapi))
         .merge(crate::auth::session::router())
         .merge(crate::auth::sso::router())
@@ -27,12 +65,48 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())
         .merge(crate::realtime::router())
-        .merge(crate::documents::router())
+        .merge(crate::documents::router(recipient_lookups))
         .merge(crate::search::api::router())
+        .merge(extra)
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        .layer(RequestBodyLimitLayer::new(JSON_BODY_LIMIT))
+        .layer(timeout(config.request_timeout_seconds));
+    let upload_limit = config.upload_max_bytes.saturating_add(UPLOAD_FORM_SLACK);
+    let uploads = crate::documents::upload_router()
+        .layer(RequestBodyLimitLayer::new(
+            usize::try_from(upload_limit).unwrap_or(usize::MAX),
+        ))
+        .layer(timeout(config.upload_timeout_seconds));
+    // Per session inside per address: a refused address never reaches the session buckets.
+    let api = calls
+        .merge(uploads)
+        .layer(limits::layer(
+            "session",
+            Scope::Session,
+            Quota::per_second(
+                config.rate_limit_session_per_second,
+                config.rate_limit_session_burst,
+            ),
+            trust_proxy,
+            stop.clone(),
+        ))
+        .layer(limits::layer(
+            "address",
+            Scope::Address,
+            Quota::per_second(
+                config.rate_limit_address_per_second,
+                config.rate_limit_address_burst,
+            ),
+            trust_proxy,
+            stop,
+        ))
+        // Probes are not rate limited: a load balancer asks often, from one address.
+        .route("/health", get(crate::health::health))
+        .route("/ready", get(crate::health::ready))
         .fallback(api_not_found)
-        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
+        .layer(middleware::map_response(crate::edge::json_errors));
 
-    let web_dir = &state.config.web_dir;
+    let web_dir = &config.web_dir;
     let index = web_dir.join("index.html");
     // Hashed build assets never change; everything else is revalidated.
     let assets = Router::new()
@@ -41,21 +115,38 @@ pub fn router(state: AppState) -> Router {
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),
         ));
-    let media = ServeDir::new(state.config.content_dir.join("media"));
+    let media = ServeDir::new(config.content_dir.join("media"));
     let spa = ServeDir::new(web_dir).fallback(ServeFile::new(index));
 
-    Router::new()
+    let https = config
+        .public_url
+        .as_deref()
+        .is_some_and(|url| url.starts_with("https://"));
+    let app = Router::new()
         .nest("/api", api)
+        .route("/metrics", get(crate::metrics::on_main_port))
         .nest_service("/media", media)
         .merge(assets)
         .fallback_service(spa)
         .layer(CompressionLayer::new())
-        .layer(TraceLayer::new_for_http())
+        .layer(CatchPanicLayer::custom(panic::response_for_panic));
+    headers::apply(app, https)
+        .layer(middleware::from_fn(observe::record))
+        .layer(middleware::from_fn(request_id::scope))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(observe::make_span)
+                .on_response(observe::log_response),
+        )
+        .layer(PropagateRequestIdLayer::new(request_id::HEADER.clone()))
+        .layer(SetRequestIdLayer::new(
+            request_id::HEADER.clone(),
+            MakeRequestUuid,
+        ))
+        .layer(MapRequestLayer::new(request_id::untrusted_ids_dropped(
+            trust_proxy,
+        )))
         .with_state(state)
-}
-
-async fn health() -> impl IntoResponse {
-    Json(serde_json::json!({ "status": "ok" }))
 }
 
 async fn api_not_found() -> AppError {

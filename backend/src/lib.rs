@@ -4,6 +4,9 @@
 //! Layout:
 //! - [`config`] - what `companion serve` reads from the environment.
 //! - [`http`] - the router; each feature module exposes its own `router()`.
+//! - [`edge`] - what every request passes through: headers, ids, limits, timeouts, logs.
+//! - [`metrics`] - the Prometheus metrics and their names.
+//! - [`health`] - liveness and readiness probes.
 //! - [`auth`] - sign-in, tokens, the `AuthUser` extractor, single sign-on.
 //! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
@@ -22,10 +25,13 @@ pub mod catalogue;
 pub mod config;
 pub mod content;
 pub mod documents;
+pub mod edge;
 pub mod error;
 pub mod event_store;
+pub mod health;
 pub mod http;
 pub mod notifications;
+pub mod metrics;
 pub mod openapi;
 pub mod outbox;
 pub mod programmes;
@@ -41,6 +47,7 @@ pub mod users;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use projections::{Db, Projection, Projector};
@@ -157,7 +164,10 @@ async fn import_programmes(db: &Db, content_dir: &std::path::Path) -> anyhow::Re
 /// A server bound to its port, ready to run.
 pub struct Server {
     pub addr: SocketAddr,
+    /// Where `GET /metrics` is served when `METRICS_PORT` is set.
+    pub metrics_addr: Option<SocketAddr>,
     listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
     state: AppState,
     projector: Projector,
 }
@@ -176,13 +186,28 @@ impl Server {
             .await
             .with_context(|| format!("binding {}:{}", config.bind_address, config.port))?;
         let addr = listener.local_addr()?;
+        let metrics_listener = match config.metrics_port {
+            Some(port) => Some(
+                TcpListener::bind((config.bind_address.as_str(), port))
+                    .await
+                    .with_context(|| format!("binding the metrics port {port}"))?,
+            ),
+            None => None,
+        };
+        let metrics_addr = match &metrics_listener {
+            Some(l) => Some(l.local_addr()?),
+            None => None,
+        };
+        crate::metrics::install();
         let mut config = config;
         // With port 0 the real port is known only now; links built from it must use it.
         config.port = addr.port();
         let (state, projector) = prepare_with(config, extra_projections).await?;
         Ok(Server {
             addr,
+            metrics_addr,
             listener,
+            metrics_listener,
             state,
             projector,
         })
@@ -192,8 +217,9 @@ impl Server {
         &self.state
     }
 
-    /// Serves until `shutdown` completes, then closes the WebSockets (1001) and waits up to
-    /// `SHUTDOWN_GRACE_SECONDS` for them and the background tasks.
+    /// Serves until `shutdown` completes, then closes the WebSockets (1001), lets requests in
+    /// flight finish and stops the background tasks, all within `SHUTDOWN_GRACE_SECONDS` (plus
+    /// a second for the background tasks when the requests used it all).
     ///
     /// The projector runs here on SQLite; on PostgreSQL it runs while this node holds the
     /// projector lock (see [`realtime::cluster`]), so any number of nodes can share a database.
@@ -202,6 +228,16 @@ impl Server {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let app = http::router(self.state.clone());
+        self.run_with(app, shutdown).await
+    }
+
+    /// Like [`Server::run`], serving `app` (built with [`http::router_with`]).
+    pub async fn run_with(
+        self,
+        app: axum::Router,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let config = self.state.config.clone();
         let realtime = self.state.realtime.clone();
         let projector_handle = self.projector.handle();
         realtime.start(self.state.db.clone(), self.projector);
@@ -213,24 +249,52 @@ impl Server {
                 .clone()
                 .follow(projector_handle, search_stop.clone()),
         );
-        // axum's graceful shutdown does not wait for upgraded connections: the sockets are
-        // closed as soon as it starts, and drained (with the background tasks, once requests
-        // have finished) by `realtime.stop()`.
-        let served = axum::serve(self.listener, app)
-            .with_graceful_shutdown(async move {
+        let metrics_server = self.metrics_listener.map(|listener| {
+            let stop = stopping.clone();
+            let app = metrics::port_router(self.state.clone());
+            tokio::spawn(async move {
+                let served = axum::serve(listener, app)
+                    .with_graceful_shutdown(async move { stop.cancelled().await })
+                    .await;
+                if let Err(e) = served {
+                    tracing::error!(error = %e, "the metrics port stopped");
+                }
+            })
+        });
+        let grace = Duration::from_secs(config.shutdown_grace_seconds);
+        let socket_stop = stopping.clone();
+        // The sockets are told to close as soon as the shutdown starts (upgraded connections
+        // are not the HTTP server's to drain); requests in flight get the grace period.
+        let deadline = edge::serve::serve(
+            self.listener,
+            app,
+            Duration::from_secs(config.header_read_timeout_seconds.max(1)),
+            grace,
+            async move {
                 tokio::select! {
                     _ = shutdown => {}
-                    _ = stopping.cancelled() => {}
+                    _ = socket_stop.cancelled() => {}
                 }
-                stopping.cancel();
-            })
-            .await
-            .context("serving");
-        realtime.stop().await;
-        search_stop.cancel();
-        let _ = search_follower.await;
-        self.state.db.close().await;
-        served?;
+                socket_stop.cancel();
+            },
+        )
+        .await;
+        let background = async {
+            realtime.stop().await;
+            search_stop.cancel();
+            let _ = search_follower.await;
+            if let Some(metrics_server) = metrics_server {
+                let _ = metrics_server.await;
+            }
+            self.state.db.close().await;
+        };
+        let until = deadline.max(tokio::time::Instant::now() + BACKGROUND_STOP_MIN);
+        if tokio::time::timeout_at(until, background).await.is_err() {
+            tracing::warn!("background tasks still running at the end of the shutdown grace period");
+        }
         Ok(())
     }
 }
+
+/// What the background tasks get to stop even when requests used the whole grace period.
+const BACKGROUND_STOP_MIN: Duration = Duration::from_secs(1);

@@ -43,6 +43,7 @@ use crate::programmes;
         docs::save_to_mydocs, docs::move_to_mydocs, docs::share_list, docs::history, docs::folder_as_of,
         doc_files::upload, doc_files::file, doc_files::shared_link, doc_files::history_csv,
         crate::search::api::search,
+        crate::health::health, crate::health::ready,
     ),
     components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage)),
     modifiers(&BearerAuth),
@@ -54,7 +55,8 @@ use crate::programmes;
         (name = "notifications", description = "Notifications, app updates, badges and their publication"),
         (name = "messages", description = "Survey-style messages and the users' answers"),
         (name = "search", description = "Search across products, components, news, congresses, activities, training, courses, contacts, useful links and the user's documents"),
-        (name = "realtime", description = "The WebSocket channel that pushes each user's feed live (see docs/realtime.md)"))
+        (name = "realtime", description = "The WebSocket channel that pushes each user's feed live (see docs/realtime.md)"),
+        (name = "operations", description = "Liveness and readiness probes (see docs/operations.md)"))
 )]
 pub struct ApiDoc;
 

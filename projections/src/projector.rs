@@ -176,6 +176,12 @@ impl ProjectorHandle {
         *self.progress.borrow()
     }
 
+    /// Where every projection has got to, read from their checkpoints: right on any node, also
+    /// one whose projector runs elsewhere.
+    pub async fn applied(&self) -> Result<Position, sqlx::Error> {
+        lowest_checkpoint(&self.db, &self.names).await
+    }
+
     /// A receiver that changes each time every projection has got further.
     pub fn subscribe(&self) -> watch::Receiver<Position> {
         self.progress.clone()

@@ -50,6 +50,8 @@ impl FromRequestParts<AppState> for AuthUser {
             .jwt
             .verify(token)
             .map_err(|e| AppError::Unauthorized(e.to_string()))?;
+        // The request's log line says who made it.
+        tracing::Span::current().record("user_id", claims.sub.as_str());
         Ok(AuthUser {
             id: claims.sub,
             role: claims.role,

@@ -158,6 +158,7 @@ pub async fn login(
         _ => {
             record_failure(&state, &email).await?;
             tracing::info!(email = %email, "failed sign-in");
+            metrics::counter!(crate::metrics::LOGIN_FAILURES).increment(1);
             Err(AppError::Unauthorized(LOGIN_FAILED.into()))
         }
     }

@@ -58,7 +58,8 @@ impl From<DocumentError> for AppError {
     }
 }
 
-pub fn router() -> Router<AppState> {
+/// The document routes; `recipient_lookups` limits `GET /api/users/share-list`.
+pub fn router(recipient_lookups: crate::edge::limits::Layer) -> Router<AppState> {
     Router::new()
         .route("/documents", get(api::list_by_type))
         .route("/documents/my", get(api::list_my))
@@ -78,15 +79,24 @@ pub fn router() -> Router<AppState> {
         .route("/documents/storage-share", post(api::storage_share))
         .route("/documents/external-share", post(api::external_share))
         .route("/documents/favorite", post(api::save_to_mydocs))
-        .route(
-            "/documents/upload",
-            // The upload counts its own bytes against UPLOAD_MAX_BYTES while it streams them
-            // to disk; the API-wide JSON limit would stop it first.
-            post(files::upload).layer(DefaultBodyLimit::disable()),
-        )
         .route("/documents/{id}/file", get(files::file))
         .route("/documents/{id}/history", get(api::history))
         .route("/documents/{id}/history.csv", get(files::history_csv))
         .route("/shared-links/{token}", get(files::shared_link))
-        .route("/users/share-list", get(api::share_list))
+        .route(
+            "/users/share-list",
+            // It lists colleagues' addresses: limited on its own, per session.
+            get(api::share_list).layer(recipient_lookups),
+        )
+}
+
+/// `POST /api/documents/upload`, apart from the other routes: it has its own body limit and
+/// timeout (see `http.rs`).
+pub fn upload_router() -> Router<AppState> {
+    Router::new().route(
+        "/documents/upload",
+        // The upload counts its own bytes against UPLOAD_MAX_BYTES while it streams them to
+        // disk; the API-wide JSON limit would stop it first.
+        post(files::upload).layer(DefaultBodyLimit::disable()),
+    )
 }

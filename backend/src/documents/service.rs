@@ -16,7 +16,7 @@ use events::documents::{
     ITEM_TYPE,
 };
 use projections::documents::read::{self, ItemRow, ItemView, Viewer};
-use projections::{now_ms, Db, ProjectorHandle, Tx};
+use projections::{now_ms, on_db, Db, ProjectorHandle, Tx};
 use rand::RngCore;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -148,6 +148,8 @@ pub struct Documents {
     pub storage: Storage,
     pub upload_max_bytes: u64,
     link_ttl_ms: i64,
+    /// External shares one user may make in 24 hours (they e-mail strangers).
+    external_shares_per_day: u32,
     data_dir: PathBuf,
     public_url: String,
 }
@@ -160,7 +162,8 @@ fn new_id() -> String {
 async fn detached<T: Send + 'static>(
     work: impl std::future::Future<Output = AppResult<T>> + Send + 'static,
 ) -> AppResult<T> {
-    tokio::spawn(work)
+    // The task keeps the request's id, which its events record.
+    tokio::spawn(crate::edge::request_id::carry(work))
         .await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("documents task failed: {e}")))?
 }
@@ -182,6 +185,7 @@ impl Documents {
             storage: Storage::new(&config.data_dir)?,
             upload_max_bytes: config.upload_max_bytes,
             link_ttl_ms: config.shared_link_ttl_hours.max(1) * 3_600_000,
+            external_shares_per_day: config.external_shares_per_day,
             data_dir: config.data_dir.clone(),
             public_url: config.public_url(config.port),
         })
@@ -572,6 +576,7 @@ impl Documents {
         email: Option<String>,
     ) -> AppResult<ExternalShare> {
         let email = required_email(email)?;
+        self.check_external_share_quota(actor).await?;
         let mut raw = [0u8; 32];
         rand::thread_rng().fill_bytes(&mut raw);
         let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw);
@@ -605,6 +610,33 @@ impl Documents {
         Ok(ExternalShare {
             recipient: email,
             expires_at,
+        })
+    }
+
+    /// Refuses (429, with when to retry) a user's external share beyond
+    /// `EXTERNAL_SHARES_PER_DAY` in the last 24 hours.
+    async fn check_external_share_quota(&self, actor: &Actor) -> AppResult<()> {
+        const DAY_MS: i64 = 24 * 3_600_000;
+        let now = now_ms();
+        let recent: Vec<i64> = on_db!(&self.db, pool => sqlx::query_scalar(
+            "select created_at from doc_external_links where created_by = $1 and created_at > $2
+             order by created_at desc limit $3")
+            .bind(&actor.id).bind(now - DAY_MS).bind(i64::from(self.external_shares_per_day))
+            .fetch_all(pool).await)?;
+        if recent.len() < self.external_shares_per_day as usize {
+            return Ok(());
+        }
+        metrics::counter!(crate::metrics::RATE_LIMIT_REFUSALS, "limit" => "external_shares")
+            .increment(1);
+        // Free again when the oldest share counted falls out of the 24 hours.
+        let oldest = recent.last().copied().unwrap_or(now);
+        let wait_ms = (oldest + DAY_MS - now).max(1000);
+        Err(AppError::RateLimited {
+            message: format!(
+                "You can share at most {} documents outside the company in 24 hours. Try again later",
+                self.external_shares_per_day
+            ),
+            retry_after_seconds: (wait_ms as u64).div_ceil(1000),
         })
     }
 

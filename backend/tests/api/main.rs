@@ -4,6 +4,7 @@
 mod catalogue;
 mod documents;
 mod documents_load;
+mod edge;
 mod event_store;
 mod helpers;
 mod notifications;

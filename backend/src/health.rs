@@ -1,0 +1,83 @@
+//! Probes: `GET /api/health` (the process answers) and `GET /api/ready` (it can serve: the
+//! database answers and the read models are close enough to the event store).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::Json;
+use projections::{on_db, Db};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::state::AppState;
+
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// Always `ok`.
+    pub status: &'static str,
+}
+
+/// Liveness: answers as long as the process serves requests.
+#[utoipa::path(get, path = "/api/health", tag = "operations",
+    responses((status = 200, body = Health)))]
+pub async fn health() -> impl IntoResponse {
+    Json(Health { status: "ok" })
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Readiness {
+    /// `ready` or `not_ready`.
+    pub status: &'static str,
+    /// `ok`, or why the database could not be reached.
+    pub database: String,
+    /// Events in the store the read models have not applied yet (null when unknown).
+    pub projection_lag: Option<i64>,
+    /// The lag above which this node reports not ready (`READY_MAX_PROJECTION_LAG`).
+    pub max_projection_lag: i64,
+    /// `single` (SQLite: this node runs everything), `projector` (PostgreSQL: this node holds the
+    /// projector lock) or `follower` (another node runs the projector).
+    pub role: &'static str,
+}
+
+/// Readiness: 200 when the database answers and the projections are within
+/// `READY_MAX_PROJECTION_LAG` events of the store, 503 otherwise.
+#[utoipa::path(get, path = "/api/ready", tag = "operations",
+    responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
+pub async fn ready(State(state): State<AppState>) -> impl IntoResponse {
+    let role = match (&state.db, state.projector.is_active()) {
+        (Db::Sqlite { .. }, _) => "single",
+        (Db::Postgres { .. }, true) => "projector",
+        (Db::Postgres { .. }, false) => "follower",
+    };
+    let max = state.config.ready_max_projection_lag;
+    let (database, lag) = match lag(&state).await {
+        Ok(lag) => ("ok".to_string(), Some(lag)),
+        Err(e) => {
+            tracing::warn!(error = %e, "readiness: database unreachable");
+            ("unreachable".to_string(), None)
+        }
+    };
+    let ok = database == "ok" && lag.is_some_and(|lag| lag <= max);
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        Json(Readiness {
+            status: if ok { "ready" } else { "not_ready" },
+            database,
+            projection_lag: lag,
+            max_projection_lag: max,
+            role,
+        }),
+    )
+}
+
+async fn lag(state: &AppState) -> Result<i64, sqlx::Error> {
+    on_db!(&state.db, pool => sqlx::query("select 1").execute(pool).await.map(|_| ()))?;
+    let head = projections::stream::head(&state.db).await?;
+    let applied = state.projector.applied().await?;
+    Ok(head.map_or(0, |head| (head.position - applied.position).max(0)))
+}
