@@ -23,12 +23,15 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ErrorBody;
 
-/// Gives the API's `{"message": ...}` body to the bare refusals of tower layers (408 from a
-/// timeout, 413 from a body limit), so clients handle every error the same way.
+/// Gives the API's `{"message": ...}` body to the refusals of tower layers (an empty 408 from a
+/// timeout, a plain-text 413 from a body limit), so clients handle every error the same way.
 pub async fn json_errors(response: Response) -> Response {
     let status = response.status();
-    let has_type = response.headers().contains_key(header::CONTENT_TYPE);
-    if has_type || !(status.is_client_error() || status.is_server_error()) {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
     let message = match status {

@@ -16,12 +16,12 @@ use std::time::Duration;
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 use crate::metrics::HTTP_CONNECTIONS_OPEN;
@@ -52,17 +52,14 @@ pub async fn serve(
     grace: Duration,
     shutdown: impl Future<Output = ()>,
 ) -> Instant {
-    let mut builder = auto::Builder::new(TokioExecutor::new());
+    // HTTP/1.1 only: browsers speak HTTP/2 to a TLS proxy in front, never in clear text here;
+    // detecting the version would wait for a silent client's first bytes without a timeout.
+    let mut builder = http1::Builder::new();
     builder
-        .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(header_read_timeout)
         .keep_alive(true);
-    builder
-        .http2()
-        .timer(TokioTimer::new())
-        .keep_alive_interval(Some(header_read_timeout));
-    let graceful = GracefulShutdown::new();
+    let draining = CancellationToken::new();
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
@@ -86,12 +83,21 @@ pub async fn serve(
                     app.clone().oneshot(request)
                 });
                 let connection = builder
-                    .serve_connection_with_upgrades(TokioIo::new(stream), service)
-                    .into_owned();
-                let connection = graceful.watch(connection);
+                    .serve_connection(TokioIo::new(stream), service)
+                    .with_upgrades();
+                let draining = draining.clone();
                 connections.spawn(async move {
                     let _open = OpenConnection::new();
-                    if let Err(e) = connection.await {
+                    tokio::pin!(connection);
+                    let ended = tokio::select! {
+                        ended = connection.as_mut() => ended,
+                        _ = draining.cancelled() => {
+                            // Finish the request in flight, then close.
+                            connection.as_mut().graceful_shutdown();
+                            connection.await
+                        }
+                    };
+                    if let Err(e) = ended {
                         // Timeouts and clients that go away are routine.
                         tracing::debug!(error = %e, %peer, "connection ended");
                     }
@@ -101,14 +107,16 @@ pub async fn serve(
     }
     drop(listener);
     let deadline = Instant::now() + grace;
-    tokio::select! {
-        _ = graceful.shutdown() => {}
-        _ = tokio::time::sleep_until(deadline) => {
-            tracing::warn!(
-                left = connections.len(),
-                "connections still open at the end of the shutdown grace period: dropped"
-            );
-        }
+    draining.cancel();
+    let drained = tokio::time::timeout_at(deadline, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            left = connections.len(),
+            "connections still open at the end of the shutdown grace period: dropped"
+        );
     }
     connections.shutdown().await;
     deadline
