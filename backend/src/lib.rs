@@ -30,8 +30,8 @@ pub mod error;
 pub mod event_store;
 pub mod health;
 pub mod http;
-pub mod notifications;
 pub mod metrics;
+pub mod notifications;
 pub mod openapi;
 pub mod outbox;
 pub mod programmes;
@@ -290,7 +290,9 @@ impl Server {
         };
         let until = deadline.max(tokio::time::Instant::now() + BACKGROUND_STOP_MIN);
         if tokio::time::timeout_at(until, background).await.is_err() {
-            tracing::warn!("background tasks still running at the end of the shutdown grace period");
+            tracing::warn!(
+                "background tasks still running at the end of the shutdown grace period"
+            );
         }
         Ok(())
     }

@@ -44,10 +44,7 @@ static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 pub fn install() -> &'static PrometheusHandle {
     HANDLE.get_or_init(|| {
         let recorder = PrometheusBuilder::new()
-            .set_buckets_for_metric(
-                Matcher::Suffix("_seconds".into()),
-                DURATION_BUCKETS,
-            )
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), DURATION_BUCKETS)
             .map(PrometheusBuilder::build_recorder);
         let recorder = match recorder {
             Ok(recorder) => recorder,
@@ -64,15 +61,24 @@ pub fn install() -> &'static PrometheusHandle {
 }
 
 fn describe() {
-    metrics::describe_counter!(HTTP_REQUESTS, "Requests answered, by method, route and status");
+    metrics::describe_counter!(
+        HTTP_REQUESTS,
+        "Requests answered, by method, route and status"
+    );
     metrics::describe_histogram!(
         HTTP_REQUEST_DURATION,
         metrics::Unit::Seconds,
         "Time to answer a request, by method and route"
     );
-    metrics::describe_gauge!(HTTP_CONNECTIONS_OPEN, "TCP connections open on the HTTP port");
+    metrics::describe_gauge!(
+        HTTP_CONNECTIONS_OPEN,
+        "TCP connections open on the HTTP port"
+    );
     metrics::describe_counter!(HTTP_PANICS, "Handlers that panicked");
-    metrics::describe_counter!(RATE_LIMIT_REFUSALS, "Requests refused by a rate limit, by limit");
+    metrics::describe_counter!(
+        RATE_LIMIT_REFUSALS,
+        "Requests refused by a rate limit, by limit"
+    );
     metrics::describe_gauge!(REALTIME_SOCKETS_OPEN, "WebSockets open on this node");
     metrics::describe_counter!(
         REALTIME_MESSAGES_SENT,
@@ -99,7 +105,12 @@ fn exposition(state: &AppState) -> Response {
 
 /// `GET /metrics` on the main port: only with `METRICS_TOKEN` as bearer token.
 pub async fn on_main_port(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let Some(expected) = state.config.metrics_token.as_deref().filter(|t| !t.is_empty()) else {
+    let Some(expected) = state
+        .config
+        .metrics_token
+        .as_deref()
+        .filter(|t| !t.is_empty())
+    else {
         return AppError::not_found("Not found").into_response();
     };
     let given = headers
@@ -111,9 +122,10 @@ pub async fn on_main_port(State(state): State<AppState>, headers: HeaderMap) -> 
     if Sha256::digest(given.as_bytes()) != Sha256::digest(expected.as_bytes()) {
         let mut response =
             AppError::Unauthorized("A valid metrics token is required".into()).into_response();
-        response
-            .headers_mut()
-            .insert(header::WWW_AUTHENTICATE, header::HeaderValue::from_static("Bearer"));
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            header::HeaderValue::from_static("Bearer"),
+        );
         return response;
     }
     exposition(&state)

@@ -26,10 +26,7 @@ usb=(), interest-cohort=()";
 pub const HSTS: &str = "max-age=31536000; includeSubDomains";
 
 fn policy_for<B>(response: &Response<B>) -> Option<HeaderValue> {
-    let policy = if response
-        .headers()
-        .contains_key(header::CONTENT_DISPOSITION)
-    {
+    let policy = if response.headers().contains_key(header::CONTENT_DISPOSITION) {
         FILE_POLICY
     } else {
         APP_POLICY

@@ -35,7 +35,7 @@ pub fn client_address<B>(request: &Request<B>, trust_proxy: bool) -> Option<IpAd
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
             .filter_map(|v| v.trim().parse::<IpAddr>().ok())
-            .last();
+            .next_back();
         if forwarded.is_some() {
             return forwarded;
         }
@@ -84,7 +84,10 @@ impl KeyExtractor for ClientKeyExtractor {
                 .headers()
                 .get(header::AUTHORIZATION)
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+                .and_then(|v| {
+                    v.strip_prefix("Bearer ")
+                        .or_else(|| v.strip_prefix("bearer "))
+                })
                 .map(str::trim)
                 .filter(|t| !t.is_empty());
             if let Some(token) = token {
@@ -168,9 +171,7 @@ pub fn layer(
     stop: CancellationToken,
 ) -> Layer {
     let mut builder = GovernorConfigBuilder::default();
-    builder
-        .period(quota.refill)
-        .burst_size(quota.burst);
+    builder.period(quota.refill).burst_size(quota.burst);
     let config = builder
         .key_extractor(ClientKeyExtractor { scope, trust_proxy })
         .finish()

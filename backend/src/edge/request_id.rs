@@ -42,8 +42,7 @@ pub fn untrusted_ids_dropped(trust_proxy: bool) -> impl Fn(Request) -> Request +
                 .is_some_and(|v| {
                     !v.is_empty()
                         && v.len() <= MAX_LEN
-                        && v
-                            .bytes()
+                        && v.bytes()
                             .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
                 });
         if !keep {

@@ -15,8 +15,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
-use crate::documents::{new_file, post};
 use crate::both_dbs;
+use crate::documents::{new_file, post};
 use crate::helpers::*;
 
 /// A server of our own (not `TestApp`): tests here need the router with extra routes, the
@@ -32,10 +32,7 @@ struct EdgeApp {
     _data_dir: tempfile::TempDir,
 }
 
-async fn spawn_edge(
-    adjust: impl FnOnce(&mut Config),
-    extra: axum::Router<AppState>,
-) -> EdgeApp {
+async fn spawn_edge(adjust: impl FnOnce(&mut Config), extra: axum::Router<AppState>) -> EdgeApp {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let mut config = test_config(data_dir.path());
     adjust(&mut config);
@@ -66,7 +63,11 @@ impl EdgeApp {
     }
 
     async fn get(&self, path: &str) -> reqwest::Response {
-        self.client.get(self.url(path)).send().await.expect("request")
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request")
     }
 
     async fn token(&self, email: &str) -> String {
@@ -136,7 +137,11 @@ async fn read_response(stream: &mut TcpStream) -> (u16, String) {
             .await
             .expect("a response in time")
             .expect("read");
-        assert!(n > 0, "connection closed before a response: {}", String::from_utf8_lossy(&data));
+        assert!(
+            n > 0,
+            "connection closed before a response: {}",
+            String::from_utf8_lossy(&data)
+        );
         data.extend_from_slice(&buf[..n]);
         let text = String::from_utf8_lossy(&data).to_string();
         if let Some(end) = text.find("\r\n\r\n") {
@@ -145,7 +150,8 @@ async fn read_response(stream: &mut TcpStream) -> (u16, String) {
                 .lines()
                 .find_map(|l| {
                     let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse::<usize>().ok())?
                 })
                 .unwrap_or(0);
             if data.len() >= end + 4 + length {
@@ -185,8 +191,16 @@ async fn every_response_carries_the_security_headers() {
     let app = spawn_edge(|_| {}, axum::Router::new()).await;
     for path in ["/api/health", "/api/nothing-here", "/", "/login"] {
         let res = app.get(path).await;
-        assert_eq!(header(&res, "content-security-policy"), Some(APP_POLICY), "{path}");
-        assert_eq!(header(&res, "x-content-type-options"), Some("nosniff"), "{path}");
+        assert_eq!(
+            header(&res, "content-security-policy"),
+            Some(APP_POLICY),
+            "{path}"
+        );
+        assert_eq!(
+            header(&res, "x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
         assert_eq!(
             header(&res, "referrer-policy"),
             Some("strict-origin-when-cross-origin"),
@@ -269,7 +283,11 @@ async fn served_files_are_sandboxed_and_named() {
             .await
             .expect("file");
         assert_eq!(res.status(), StatusCode::OK);
-        assert_eq!(header(&res, "content-security-policy"), Some(FILE_POLICY), "{query}");
+        assert_eq!(
+            header(&res, "content-security-policy"),
+            Some(FILE_POLICY),
+            "{query}"
+        );
         assert!(header(&res, "content-disposition").is_some(), "{query}");
     }
 }
@@ -291,14 +309,19 @@ async fn every_request_gets_an_id_that_its_events_record() {
         .await
         .expect("create folder");
     assert_eq!(res.status(), StatusCode::CREATED);
-    let id = header(&res, "x-request-id").expect("x-request-id").to_string();
+    let id = header(&res, "x-request-id")
+        .expect("x-request-id")
+        .to_string();
     assert_ne!(id, "chosen-by-client");
     assert!(uuid::Uuid::parse_str(&id).is_ok(), "{id}");
     let recorded: i64 = projections::on_db!(&app.state.db, pool => sqlx::query_scalar(
         "select count(*) from events where metadata like $1")
         .bind(format!("%\"request_id\":\"{id}\"%")).fetch_one(pool).await)
     .expect("events");
-    assert!(recorded >= 1, "the folder's event records the request id {id}");
+    assert!(
+        recorded >= 1,
+        "the folder's event records the request id {id}"
+    );
     // Each request its own id.
     let other = app.get("/api/health").await;
     assert_ne!(header(&other, "x-request-id"), Some(id.as_str()));
@@ -465,7 +488,10 @@ async fn too_many_requests_from_one_address_get_429_with_retry_after() {
     )
     .await;
     for _ in 0..3 {
-        assert_ne!(app.get("/api/home").await.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_ne!(
+            app.get("/api/home").await.status(),
+            StatusCode::TOO_MANY_REQUESTS
+        );
     }
     assert_refused(app.get("/api/home").await).await;
     // Probes are not limited.
@@ -473,10 +499,18 @@ async fn too_many_requests_from_one_address_get_429_with_retry_after() {
     assert_eq!(app.get("/api/ready").await.status(), StatusCode::OK);
     // The bucket refills.
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    assert_ne!(app.get("/api/home").await.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_ne!(
+        app.get("/api/home").await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
     let metrics = metrics_text(&app, "scrape").await;
     assert!(
-        sample(&metrics, "companion_rate_limit_refusals_total", &["limit=\"address\""]).is_some_and(|v| v >= 1.0),
+        sample(
+            &metrics,
+            "companion_rate_limit_refusals_total",
+            &["limit=\"address\""]
+        )
+        .is_some_and(|v| v >= 1.0),
         "{metrics}"
     );
 }
@@ -575,7 +609,13 @@ async fn external_shares_beyond_the_daily_limit_get_429() {
     let anna = app.token(ANNA).await;
     let file = new_file(&app, &anna, "Handout", None).await;
     for n in 0..2 {
-        let (status, body) = post(&app, &anna, "/documents/external-share", json!({ "email": format!("dr{n}@clinic.example"), "file": file })).await;
+        let (status, body) = post(
+            &app,
+            &anna,
+            "/documents/external-share",
+            json!({ "email": format!("dr{n}@clinic.example"), "file": file }),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
     let res = app
@@ -587,7 +627,11 @@ async fn external_shares_beyond_the_daily_limit_get_429() {
         .await
         .expect("share");
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(retry > 23 * 3600 && retry <= 24 * 3600, "{retry}");
     let body: Value = res.json().await.unwrap();
     assert_eq!(
@@ -596,12 +640,19 @@ async fn external_shares_beyond_the_daily_limit_get_429() {
     );
     // Nothing was sent for the refused share.
     let mails: i64 = projections::on_db!(&app.state.db, pool => sqlx::query_scalar(
-        "select count(*) from outbox").fetch_one(pool).await).unwrap();
+        "select count(*) from outbox").fetch_one(pool).await)
+    .unwrap();
     assert_eq!(mails, 2);
     // Another user has their own allowance.
     let john = app.token(JOHN).await;
     let johns = new_file(&app, &john, "Handout", None).await;
-    let (status, body) = post(&app, &john, "/documents/external-share", json!({ "email": "dr@clinic.example", "file": johns })).await;
+    let (status, body) = post(
+        &app,
+        &john,
+        "/documents/external-share",
+        json!({ "email": "dr@clinic.example", "file": johns }),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
@@ -624,7 +675,10 @@ async fn a_panicking_handler_answers_500_in_the_error_shape() {
     assert!(header(&res, "x-request-id").is_some());
     assert_eq!(header(&res, "content-security-policy"), Some(APP_POLICY));
     let body: Value = res.json().await.expect("json error");
-    assert_eq!(body["message"], "An error occurred while getting all the informations");
+    assert_eq!(
+        body["message"],
+        "An error occurred while getting all the informations"
+    );
     // The server (and the client's pooled connection) carry on.
     assert_eq!(app.get("/api/health").await.status(), StatusCode::OK);
     let metrics = metrics_text(&app, "scrape").await;
@@ -641,7 +695,11 @@ async fn a_panicking_handler_answers_500_in_the_error_shape() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_need_their_token_and_name_routes_by_template() {
-    let app = spawn_edge(|c| c.metrics_token = Some("scrape-token".into()), axum::Router::new()).await;
+    let app = spawn_edge(
+        |c| c.metrics_token = Some("scrape-token".into()),
+        axum::Router::new(),
+    )
+    .await;
     let anna = app.token(ANNA).await;
     let library: i64 = projections::on_db!(&app.state.db, pool => sqlx::query_scalar(
         "select id from library_documents order by id limit 1").fetch_one(pool).await)
@@ -674,13 +732,23 @@ async fn metrics_need_their_token_and_name_routes_by_template() {
     assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
 
     let text = metrics_text(&app, "scrape-token").await;
-    assert!(sample(
-        &text,
-        "companion_http_requests_total",
-        &["route=\"/api/library/{id}/file\"", "status=\"200\"", "method=\"GET\""]
-    )
-    .is_some_and(|v| v >= 1.0), "{text}");
-    assert!(!text.contains(&format!("/api/library/{library}/")), "raw paths never become labels");
+    assert!(
+        sample(
+            &text,
+            "companion_http_requests_total",
+            &[
+                "route=\"/api/library/{id}/file\"",
+                "status=\"200\"",
+                "method=\"GET\""
+            ]
+        )
+        .is_some_and(|v| v >= 1.0),
+        "{text}"
+    );
+    assert!(
+        !text.contains(&format!("/api/library/{library}/")),
+        "raw paths never become labels"
+    );
     assert!(text.contains("companion_http_request_duration_seconds_bucket{"));
     assert!(sample(&text, "companion_login_failures_total", &[]).is_some_and(|v| v >= 1.0));
     assert!(sample(&text, "companion_http_connections_open", &[]).is_some_and(|v| v >= 1.0));
