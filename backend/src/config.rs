@@ -114,6 +114,16 @@ pub struct Config {
     #[arg(long, env = "SHARED_LINK_TTL_HOURS", default_value_t = 7 * 24)]
     pub shared_link_ttl_hours: i64,
 
+    /// Origins whose pages the app may show in a frame (the video platform's embedded player),
+    /// comma separated; the app's own `blob:` documents are always allowed.
+    #[arg(
+        long,
+        env = "CSP_FRAME_SOURCES",
+        default_value = "https://video.example.com",
+        value_delimiter = ','
+    )]
+    pub csp_frame_sources: Vec<String>,
+
     /// Take the client address from `X-Forwarded-For` (and keep a client's `X-Request-Id`): only
     /// behind a reverse proxy that sets them, or anyone could pick their own address.
     #[arg(long, env = "TRUST_PROXY_HEADERS", default_value_t = false, action = clap::ArgAction::Set)]

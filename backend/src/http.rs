@@ -130,7 +130,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         .fallback_service(spa)
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(panic::response_for_panic));
-    headers::apply(app, https)
+    headers::apply(app, https, &config.csp_frame_sources)
         .layer(middleware::from_fn(observe::record))
         .layer(middleware::from_fn(request_id::scope))
         .layer(

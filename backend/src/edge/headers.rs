@@ -16,6 +16,27 @@ img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' blob:; \
 worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
 frame-ancestors 'none'; form-action 'self'";
 
+/// The app's policy with the frames it may show: its own blob: documents (the PDF viewer) and
+/// the video platform's embedded players (`CSP_FRAME_SOURCES`). A source that could break out of
+/// the directive (quotes, `;`, `,`, spaces) is left out.
+pub fn app_policy(frame_sources: &[String]) -> String {
+    let extra: Vec<&str> = frame_sources
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_graphic() && !b"';,\"".contains(&b))
+        })
+        .collect();
+    let mut policy = format!("{APP_POLICY}; frame-src 'self' blob:");
+    for source in extra {
+        policy.push(' ');
+        policy.push_str(source);
+    }
+    policy
+}
+
 /// Files are shown as they are, with nothing active: no script, no plugin, no form, no framing.
 pub const FILE_POLICY: &str = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
@@ -25,23 +46,28 @@ usb=(), interest-cohort=()";
 /// One year, as browsers' preload lists expect.
 pub const HSTS: &str = "max-age=31536000; includeSubDomains";
 
-fn policy_for<B>(response: &Response<B>) -> Option<HeaderValue> {
-    let policy = if response.headers().contains_key(header::CONTENT_DISPOSITION) {
-        FILE_POLICY
+fn policy_for<B>(app: &HeaderValue, response: &Response<B>) -> Option<HeaderValue> {
+    if response.headers().contains_key(header::CONTENT_DISPOSITION) {
+        Some(HeaderValue::from_static(FILE_POLICY))
     } else {
-        APP_POLICY
-    };
-    Some(HeaderValue::from_static(policy))
+        Some(app.clone())
+    }
 }
 
 /// Adds the security headers to every response of `router`; HSTS only when the server's
 /// public address is https (a browser would otherwise refuse the plain-HTTP server for a year).
-pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>, https: bool) -> Router<S> {
+pub fn apply<S: Clone + Send + Sync + 'static>(
+    router: Router<S>,
+    https: bool,
+    frame_sources: &[String],
+) -> Router<S> {
     let hsts = https.then(|| HeaderValue::from_static(HSTS));
+    let app = HeaderValue::from_str(&app_policy(frame_sources))
+        .unwrap_or_else(|_| HeaderValue::from_static(APP_POLICY));
     router
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
-            policy_for,
+            move |response: &Response<Body>| policy_for(&app, response),
         ))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,

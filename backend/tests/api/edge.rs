@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use axum::routing::get;
-use backend::edge::headers::{APP_POLICY, FILE_POLICY};
+use backend::edge::headers::{app_policy, FILE_POLICY};
 use backend::{AppState, Config, Server};
 use futures::SinkExt;
 use reqwest::StatusCode;
@@ -189,11 +189,12 @@ fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_response_carries_the_security_headers() {
     let app = spawn_edge(|_| {}, axum::Router::new()).await;
+    let expected = app_policy(&app.state.config.csp_frame_sources);
     for path in ["/api/health", "/api/nothing-here", "/", "/login"] {
         let res = app.get(path).await;
         assert_eq!(
             header(&res, "content-security-policy"),
-            Some(APP_POLICY),
+            Some(expected.as_str()),
             "{path}"
         );
         assert_eq!(
@@ -213,10 +214,21 @@ async fn every_response_carries_the_security_headers() {
         assert_eq!(header(&res, "strict-transport-security"), None, "{path}");
     }
     // The policy forbids inline script, plugins and framing.
-    assert!(APP_POLICY.contains("script-src 'self';"));
-    assert!(!APP_POLICY.contains("unsafe-inline"));
-    assert!(APP_POLICY.contains("frame-ancestors 'none'"));
-    assert!(APP_POLICY.contains("object-src 'none'"));
+    assert!(expected.contains("script-src 'self';"));
+    assert!(!expected.contains("unsafe-inline"));
+    assert!(expected.contains("frame-ancestors 'none'"));
+    assert!(expected.contains("object-src 'none'"));
+    assert!(expected.ends_with("; frame-src 'self' blob: https://video.example.com"));
+    // Frame sources that would break out of their directive are left out.
+    let hostile = app_policy(&[
+        "https://ok.example".into(),
+        "x; script-src *".into(),
+        "'unsafe-inline'".into(),
+    ]);
+    assert!(
+        hostile.ends_with("frame-src 'self' blob: https://ok.example"),
+        "{hostile}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -673,7 +685,10 @@ async fn a_panicking_handler_answers_500_in_the_error_shape() {
     let res = app.get("/api/test-panic").await;
     assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
     assert!(header(&res, "x-request-id").is_some());
-    assert_eq!(header(&res, "content-security-policy"), Some(APP_POLICY));
+    assert_eq!(
+        header(&res, "content-security-policy"),
+        Some(app_policy(&app.state.config.csp_frame_sources).as_str())
+    );
     let body: Value = res.json().await.expect("json error");
     assert_eq!(
         body["message"],
