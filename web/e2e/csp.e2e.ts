@@ -76,7 +76,7 @@ describe('content security policy', () => {
   it('every main screen of a signed-in rep loads without a violation', async () => {
     await open(page, '/login');
     await loginAs(page, 'anna');
-    const screens = ['/home', '/products', '/documents', '/news', '/congresses', '/training', '/learn', '/search', '/menu'];
+    const screens = ['/home', '/products', '/documents', '/news', '/congresses', '/training', '/learn', '/search', '/menu', '/multimedia'];
     const news = await firstId('/news');
     if (news) screens.push(`/news/${news}`);
     const congress = await firstId('/congresses');
@@ -90,6 +90,25 @@ describe('content security policy', () => {
     }
   });
 
+  it("the PDF viewer's blob: frame and the video platform's player are allowed", async () => {
+    await open(page, '/login');
+    await loginAs(page, 'anna');
+    await open(page, '/multimedia');
+    await page.waitForLoadState('networkidle').catch(() => undefined);
+    // What the in-app PDF viewer and the video modal do.
+    await page.evaluate(() => {
+      const pdf = new Blob(['%PDF-1.4\n%%EOF\n'], { type: 'application/pdf' });
+      const viewer = document.createElement('iframe');
+      viewer.src = URL.createObjectURL(pdf);
+      document.body.appendChild(viewer);
+      const player = document.createElement('iframe');
+      player.src = 'https://video.example.com/embed/mv26031x';
+      document.body.appendChild(player);
+    });
+    await page.waitForTimeout(500);
+    expect(await violations()).toEqual([]);
+  });
+
   it('a violation is caught when one happens (the check above can fail)', async () => {
     await open(page, '/login');
     await page.evaluate(() => {
@@ -97,8 +116,15 @@ describe('content security policy', () => {
       script.textContent = 'window.__inlineRan = true;';
       document.body.appendChild(script);
     });
-    await page.waitForTimeout(200);
+    // A frame from a site the policy does not list.
+    await page.evaluate(() => {
+      const frame = document.createElement('iframe');
+      frame.src = 'https://elsewhere.example.org/';
+      document.body.appendChild(frame);
+    });
+    await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as unknown as { __inlineRan?: boolean }).__inlineRan)).toBeUndefined();
+    expect((await violations()).some((v) => v.startsWith('frame-src'))).toBe(true);
     expect((await violations()).length).toBeGreaterThan(0);
     expect(baseURL()).toMatch(/^http:/);
   });

@@ -694,8 +694,18 @@ async fn a_panicking_handler_answers_500_in_the_error_shape() {
         body["message"],
         "An error occurred while getting all the informations"
     );
-    // The server (and the client's pooled connection) carry on.
-    assert_eq!(app.get("/api/health").await.status(), StatusCode::OK);
+    // The connection survives: the next request on it is served.
+    let mut conn = TcpStream::connect(app.addr).await.expect("connect");
+    conn.write_all(b"GET /api/test-panic HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let (status, body) = read_response(&mut conn).await;
+    assert_eq!(status, 500, "{body}");
+    conn.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let (status, _) = read_response(&mut conn).await;
+    assert_eq!(status, 200);
     let metrics = metrics_text(&app, "scrape").await;
     assert!(sample(&metrics, "companion_http_panics_total", &[]).is_some_and(|v| v >= 1.0));
     assert!(sample(
