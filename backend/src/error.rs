@@ -39,12 +39,19 @@ pub enum AppError {
     /// 503: a dependency (e.g. the single sign-on provider) is not configured or unreachable.
     #[error("{0}")]
     Unavailable(String),
+    /// 503 with `Retry-After`: a read model is stopped on an event it cannot apply (see
+    /// `companion projections`); the change was recorded and shows once it is repaired.
+    #[error("{0}")]
+    ProjectionStopped(String),
     /// 500: anything unexpected; the cause is logged, the client sees a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
 
 pub type AppResult<T> = Result<T, AppError>;
+
+/// `Retry-After` of a 503 for a stopped projection: an operator has to act, so not seconds.
+pub const PROJECTION_STOPPED_RETRY_AFTER_SECONDS: u32 = 60;
 
 impl AppError {
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -67,7 +74,7 @@ impl AppError {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable(_) | Self::ProjectionStopped(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -95,7 +102,14 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
-        (status, Json(ErrorBody { message })).into_response()
+        let mut response = (status, Json(ErrorBody { message })).into_response();
+        if matches!(self, Self::ProjectionStopped(_)) {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(PROJECTION_STOPPED_RETRY_AFTER_SECONDS),
+            );
+        }
+        response
     }
 }
 

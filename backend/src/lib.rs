@@ -14,7 +14,8 @@
 //! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 //! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
 //! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
-//! - [`outbox`] - outgoing e-mail, kept in a table.
+//! - [`outbox`] - outgoing e-mail: the outbox table and its SMTP relay.
+//! - [`operations`] - the operator's commands: projections, outbox, backup and restore.
 //! - [`search`] - search across everything: an in-memory tantivy index kept current.
 
 pub mod auth;
@@ -27,6 +28,7 @@ pub mod event_store;
 pub mod http;
 pub mod notifications;
 pub mod openapi;
+pub mod operations;
 pub mod outbox;
 pub mod programmes;
 pub mod read_models;
@@ -99,7 +101,8 @@ pub async fn prepare_with(
         .context("loading the demo documents")?;
     let mut projections = read_models::all();
     projections.extend(extra_projections);
-    let projector = Projector::new(db.clone(), projections);
+    let projector =
+        Projector::new(db.clone(), projections).with_poison_policies(&config.poison_policies()?);
     // Read models must be current before the first request is served.
     projector
         .run_to_end()
@@ -160,6 +163,8 @@ pub struct Server {
     listener: TcpListener,
     state: AppState,
     projector: Projector,
+    /// Keeps `companion restore` off the data folder while this server runs.
+    _data_dir_lock: std::fs::File,
 }
 
 impl Server {
@@ -176,6 +181,8 @@ impl Server {
             .await
             .with_context(|| format!("binding {}:{}", config.bind_address, config.port))?;
         let addr = listener.local_addr()?;
+        outbox::relay::check(&outbox::relay::RelaySettings::from_config(&config))?;
+        let data_dir_lock = operations::share_data_dir(&config.data_dir)?;
         let mut config = config;
         // With port 0 the real port is known only now; links built from it must use it.
         config.port = addr.port();
@@ -185,6 +192,7 @@ impl Server {
             listener,
             state,
             projector,
+            _data_dir_lock: data_dir_lock,
         })
     }
 
@@ -203,6 +211,12 @@ impl Server {
     ) -> anyhow::Result<()> {
         let app = http::router(self.state.clone());
         let realtime = self.state.realtime.clone();
+        let relay_stop = realtime.shutdown_token().child_token();
+        let relay = outbox::relay::start(
+            self.state.db.clone(),
+            outbox::relay::RelaySettings::from_config(&self.state.config),
+            relay_stop.clone(),
+        )?;
         let projector_handle = self.projector.handle();
         realtime.start(self.state.db.clone(), self.projector);
         let stopping = realtime.shutdown_token();
@@ -227,6 +241,13 @@ impl Server {
             .await
             .context("serving");
         realtime.stop().await;
+        relay_stop.cancel();
+        // A send in progress gets the grace period to finish; its claim expires otherwise.
+        let grace = std::time::Duration::from_secs(self.state.config.shutdown_grace_seconds);
+        let relay_abort = relay.abort_handle();
+        if tokio::time::timeout(grace, relay).await.is_err() {
+            relay_abort.abort();
+        }
         search_stop.cancel();
         let _ = search_follower.await;
         self.state.db.close().await;
