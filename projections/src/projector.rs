@@ -217,9 +217,15 @@ impl ProjectorHandle {
             if self.is_active() {
                 let stopped = stopped_rx.borrow_and_update().clone();
                 if let Some(name) = self.stopped_reader(&stopped, aggregate_type) {
-                    return WaitOutcome::Stopped(name);
-                }
-                if reached {
+                    // An operator may have just retried or skipped it (another process): the
+                    // database tells, and the projector picks that up when woken.
+                    match dead_letters::stopped(&self.db).await {
+                        Ok(now) if self.stopped_reader(&now, aggregate_type).is_none() => {
+                            self.wake()
+                        }
+                        _ => return WaitOutcome::Stopped(name),
+                    }
+                } else if reached {
                     return WaitOutcome::Reached;
                 }
             } else {

@@ -203,8 +203,8 @@ async fn wait_for_row(app: &TestApp, id: i64, what: &str, done: impl Fn(&Row) ->
 }
 
 fn link_in(message: &Value) -> String {
-    let data = message["data"].as_str().expect("data");
-    let link = data
+    let body = message["body"].as_str().expect("body");
+    let link = body
         .split_whitespace()
         .find(|w| w.contains("/api/shared-links/"))
         .expect("the message carries the link");
@@ -251,12 +251,17 @@ async fn an_external_share_arrives_once_and_its_link_opens_the_file(engine: Engi
     let message = &messages[0];
     assert_eq!(message["to"], json!(["dr.who@clinic.example"]));
     assert_eq!(message["from"], "no-reply@companion.test");
+    assert_eq!(message["subject"], "Anna Rossi shared a document with you");
     let data = message["data"].as_str().unwrap();
     assert!(
-        data.contains("Subject: Anna Rossi shared a document with you"),
+        data.contains("From: Companion <no-reply@companion.test>"),
         "{data}"
     );
-    assert!(data.contains("\"Handout\""), "{data}");
+    let body = message["body"].as_str().unwrap();
+    assert!(
+        body.contains("(anna.rossi@example.com) shared the document \"Handout\" with you"),
+        "{body}"
+    );
     let row = wait_for_row(&app, id, "marked sent", |r| r.state == "sent").await;
     assert_eq!(row.attempts, 1);
     let answer = row.smtp_response.expect("the SMTP answer is kept");
@@ -397,7 +402,7 @@ async fn without_smtp_url_messages_stay_queued_and_are_listed(engine: Engine) {
     let body: String = projections::on_db!(&app.state.db, pool => sqlx::query_scalar(
         "select body from outbox where id = $1").bind(id).fetch_one(pool).await)
     .unwrap();
-    let token = link_in(&json!({ "data": body }))
+    let token = link_in(&json!({ "body": body }))
         .rsplit('/')
         .next()
         .unwrap()

@@ -18,7 +18,13 @@ const STOPPED_MESSAGE: &str = "The documents are temporarily unavailable: an err
 /// Runs the `companion` binary against the app's database; returns (success, stdout, stderr).
 pub fn companion(app: &TestApp, args: &[&str]) -> (bool, String, String) {
     let config = &app.state.config;
-    companion_in(&config.data_dir, config.database_url.as_deref(), args)
+    let policy = config.projection_poison_policy.join(",");
+    run_companion(
+        &config.data_dir,
+        config.database_url.as_deref(),
+        &[("PROJECTION_POISON_POLICY", policy.as_str())],
+        args,
+    )
 }
 
 /// Runs the `companion` binary on a data folder (and a database, PostgreSQL's when given).
@@ -27,11 +33,21 @@ pub fn companion_in(
     database_url: Option<&str>,
     args: &[&str],
 ) -> (bool, String, String) {
+    run_companion(data_dir, database_url, &[], args)
+}
+
+fn run_companion(
+    data_dir: &std::path::Path,
+    database_url: Option<&str>,
+    envs: &[(&str, &str)],
+    args: &[&str],
+) -> (bool, String, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_companion"));
     command
         .args(args)
         .env("DATA_DIR", data_dir)
-        .env("RUST_LOG", "warn");
+        .env("RUST_LOG", "warn")
+        .envs(envs.iter().copied());
     match database_url {
         Some(url) => command.env("DATABASE_URL", url),
         None => command.env_remove("DATABASE_URL"),
@@ -63,11 +79,11 @@ async fn append_raw(app: &TestApp, id: &str, payload: &Value) {
     match &app.state.db {
         projections::Db::Sqlite { pool, .. } => sqlx::query(
             "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-             values ('item', $1, 1, 'FolderCreated', '1.0', $2, '{}')")
+             values ('document_item', $1, 1, 'FolderCreated', '1.0', $2, '{}')")
             .bind(id).bind(&payload).execute(pool).await.map(|_| ()),
         projections::Db::Postgres { pool } => sqlx::query(
             "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-             values ('item', $1, 1, 'FolderCreated', '1.0', $2::json, '{}'::json)")
+             values ('document_item', $1, 1, 'FolderCreated', '1.0', $2::json, '{}'::json)")
             .bind(id).bind(&payload).execute(pool).await.map(|_| ()),
     }
     .unwrap();
@@ -171,7 +187,7 @@ both_dbs! {
         let documents = out.lines().find(|l| l.starts_with("documents")).expect("documents line");
         assert!(documents.contains("STOPPED"), "{out}");
         assert!(out.lines().any(|l| l.starts_with("notifications") && l.contains("running")), "{out}");
-        assert!(out.contains("documents STOPPED") && out.contains("item/poison-folder #1"), "{out}");
+        assert!(out.contains("documents STOPPED") && out.contains("document_item/poison-folder #1"), "{out}");
         assert!(out.contains("missing field `name`"), "the error is shown: {out}");
         let (ok, json, _) = companion(&app, &["projections", "status", "--json"]);
         assert!(ok);
@@ -234,7 +250,7 @@ both_dbs! {
 
         let (ok, out, err) = companion(&app, &["projections", "skip", "documents"]);
         assert!(ok, "{err}");
-        assert!(out.contains("documents skipped FolderCreated item/poison-folder #1"), "{out}");
+        assert!(out.contains("documents skipped FolderCreated document_item/poison-folder #1"), "{out}");
         wait_until_stopped(&app, false).await;
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {

@@ -3,10 +3,12 @@
 Usage: python smtp_server.py PORT MAILBOX_FILE [USER PASSWORD]
 
 Accepts mail on 127.0.0.1:PORT and appends each message to MAILBOX_FILE as one JSON line
-({"from", "to", "data"}). With USER and PASSWORD it requires SMTP AUTH (PLAIN or LOGIN, allowed
+({"from", "to", "data", and the decoded "subject" and "body"). With USER and PASSWORD it requires SMTP AUTH (PLAIN or LOGIN, allowed
 without TLS on this loopback test server). Prints "ready" once it listens; runs until killed.
 """
 
+import email
+import email.policy
 import json
 import warnings
 import signal
@@ -25,11 +27,15 @@ class SaveToFile:
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         line = json.dumps(
             {
                 "from": envelope.mail_from,
                 "to": envelope.rcpt_tos,
                 "data": envelope.content.decode("utf-8", "replace"),
+                # As a mail client shows it: transfer encoding undone.
+                "subject": str(message["subject"]),
+                "body": message.get_content(),
             }
         )
         with self.lock, open(self.path, "a", encoding="utf-8") as mailbox:
@@ -44,7 +50,8 @@ def authenticator(user, password):
             and auth_data.login.decode() == user
             and auth_data.password.decode() == password
         )
-        return AuthResult(success=ok)
+        # handled=False: aiosmtpd answers 535 itself.
+        return AuthResult(success=ok, handled=False)
 
     return check
 
