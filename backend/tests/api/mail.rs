@@ -1,8 +1,8 @@
 //! E-mail through a real SMTP server: aiosmtpd (PyPI), started by each test as its own process.
 //!
 //! The Python that has aiosmtpd is `SMTP_TEST_PYTHON` (`.ci/run` installs it into a venv and
-//! sets it), else `python3`. Without aiosmtpd these tests fail when `CI` is set, and are skipped
-//! with a loud line otherwise.
+//! sets it), else `python3`. Without aiosmtpd these tests fail when `SMTP_TEST_PYTHON` or `CI`
+//! is set, and are skipped with a loud line otherwise.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -23,7 +23,8 @@ const FROM: &str = "Companion <no-reply@companion.test>";
 
 /// The Python with aiosmtpd, or None (skip) outside CI.
 fn smtp_python() -> Option<String> {
-    let python = std::env::var("SMTP_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+    let configured = std::env::var("SMTP_TEST_PYTHON").ok();
+    let python = configured.clone().unwrap_or_else(|| "python3".into());
     let usable = Command::new(&python)
         .args(["-c", "import aiosmtpd"])
         .stdout(Stdio::null())
@@ -37,7 +38,10 @@ fn smtp_python() -> Option<String> {
         "{python} cannot import aiosmtpd: set SMTP_TEST_PYTHON to a Python with aiosmtpd \
          (`.ci/run` makes one in $HOME/.cache/companion-venv)"
     );
-    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0") {
+    // In CI, or when a Python was named for these tests, a missing aiosmtpd is a failure.
+    if configured.is_some()
+        || std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+    {
         panic!("{message}");
     }
     static WARNED: std::sync::Once = std::sync::Once::new();
