@@ -21,6 +21,8 @@ use crate::config::Config;
 
 /// How many messages one claim takes at most.
 const CLAIM_BATCH: i64 = 10;
+/// How often held messages whose share never came are looked for.
+const PURGE_EVERY: Duration = Duration::from_secs(60);
 /// The longest wait between two attempts at one message.
 const MAX_BACKOFF_MS: i64 = 3_600_000;
 
@@ -157,7 +159,14 @@ enum Outcome {
 
 impl Relay {
     async fn run(self, shutdown: CancellationToken) {
+        let mut purged_at: Option<std::time::Instant> = None;
         loop {
+            if purged_at.is_none_or(|t| t.elapsed() >= PURGE_EVERY) {
+                purged_at = Some(std::time::Instant::now());
+                if let Err(e) = self.purge_orphans().await {
+                    tracing::warn!(error = %e, "cannot purge orphaned outbox messages");
+                }
+            }
             // Registered before the round, so a message queued during it is not missed.
             let queued = super::QUEUED.notified();
             tokio::pin!(queued);
@@ -180,10 +189,9 @@ impl Relay {
         }
     }
 
-    /// One pass: purge, measure, send what is due. True when a full batch was claimed (more
+    /// One pass: measure, send what is due. True when a full batch was claimed (more
     /// may be due).
     async fn round(&self) -> Result<bool, sqlx::Error> {
-        self.purge_orphans().await?;
         metrics::gauge!(metric_names::QUEUED).set(super::queued_count(&self.db).await? as f64);
         let Some(transport) = &self.transport else {
             return Ok(false);
