@@ -5,14 +5,53 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::{SinkExt, StreamExt};
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
 
 use crate::documents::{list, new_file, PDF};
 use crate::helpers::*;
 use crate::poison::companion_in;
 
-fn titles(items: &[serde_json::Value]) -> Vec<String> {
+/// Opens the realtime channel with a resume point; returns the frames up to `ready`, and it.
+async fn resume(
+    base: &str,
+    token: &str,
+    last_seq: Option<i64>,
+    epoch: Option<&str>,
+) -> (Vec<Value>, Value) {
+    let url = format!("{}/api/ws", base.replacen("http", "ws", 1));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket");
+    let mut auth = json!({ "type": "auth", "token": token });
+    if let (Some(seq), Some(epoch)) = (last_seq, epoch) {
+        auth["last_seq"] = json!(seq);
+        auth["epoch"] = json!(epoch);
+    }
+    ws.send(Message::text(auth.to_string()))
+        .await
+        .expect("auth");
+    let mut before = Vec::new();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a frame in time")
+            .expect("open")
+            .expect("frame");
+        if let Message::Text(text) = frame {
+            let v: Value = serde_json::from_str(text.as_str()).unwrap();
+            match v["type"].as_str() {
+                Some("ready") => return (before, v),
+                Some("ping") => {}
+                _ => before.push(v),
+            }
+        }
+    }
+}
+
+fn titles(items: &[Value]) -> Vec<String> {
     items
         .iter()
         .map(|i| i["title"].as_str().unwrap_or_default().to_string())
@@ -139,6 +178,13 @@ async fn a_running_sqlite_server_is_backed_up_under_writes_and_restored_with_a_n
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.bytes().await.unwrap().as_ref(), PDF);
+    // An app still holding a place in the old feed is told to reload, then carries on.
+    let (_, old_ready) = resume(&app.base, &anna, None, None).await;
+    let old_epoch = old_ready["epoch"].as_str().unwrap();
+    let old_seq = old_ready["seq"].as_i64().unwrap();
+    let (before, ready) = resume(&restored.base, &anna_there, Some(old_seq), Some(old_epoch)).await;
+    assert_eq!(before, vec![json!({ "type": "reload" })]);
+    assert_eq!(ready["epoch"], restored_epoch.as_str());
     // And the read models agree with the restored events.
     let report = backend::replay::run(&restored.state.db, &restored.state.config, &[])
         .await
