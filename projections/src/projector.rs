@@ -740,3 +740,26 @@ async fn move_checkpoint(
     };
     Ok(changed == 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_events_are_poison_and_failures_of_the_moment_are_not() {
+        let bad = ProjectionError::BadEvent {
+            event_type: "FolderCreated".into(),
+            position: Position::default(),
+            reason: "missing field `name`".into(),
+        };
+        assert!(bad.is_poison());
+        assert!(ProjectionError::Database(sqlx::Error::RowNotFound).is_poison());
+        assert!(!ProjectionError::Database(sqlx::Error::PoolTimedOut).is_poison());
+        assert!(
+            !ProjectionError::Database(sqlx::Error::Io(std::io::Error::other("reset"))).is_poison()
+        );
+        assert!(
+            !ProjectionError::Stream(StreamError::Database(sqlx::Error::PoolClosed)).is_poison()
+        );
+    }
+}
