@@ -478,3 +478,30 @@ async fn a_bad_smtp_address_or_sender_stops_the_server_from_starting() {
         .to_string();
     assert!(error.contains("SMTP_FROM"), "{error}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_does_not_send_again() {
+    let Some(python) = smtp_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let smtp = SmtpServer::start(&python, port, dir.path().join("mailbox.jsonl"));
+    let start = || {
+        let (url, data) = (smtp_url(port, SMTP_PASSWORD), data.path().to_path_buf());
+        spawn_app_with(Engine::Sqlite, move |config| {
+            config.smtp_url = Some(url);
+            config.outbox_poll_ms = 50;
+            config.data_dir = data;
+        })
+    };
+    let app = start().await.expect("app");
+    let id = share_externally(&app, "dr.who@clinic.example").await;
+    smtp.wait_for_messages(1).await;
+    wait_for_row(&app, id, "marked sent", |r| r.state == "sent").await;
+    drop(app);
+
+    let again = start().await.expect("the server starts again");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(smtp.messages().len(), 1, "not sent again after the restart");
+    assert_eq!(outbox_row(&again, id).await.state, "sent");
+}

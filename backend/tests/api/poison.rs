@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::both_dbs;
-use crate::documents::{list, new_folder, titled};
+use crate::documents::{list, new_file, new_folder, post, titled};
 use crate::helpers::*;
 
 const STOPPED_MESSAGE: &str = "The documents are temporarily unavailable: an error is being repaired. Your change was recorded and will show once it is fixed. Please try again later.";
@@ -158,9 +158,18 @@ fn titles(items: &[Value]) -> Vec<String> {
 both_dbs! {
     async fn a_poison_event_stops_documents_alone_and_retry_applies_it_once_fixed(app) {
         let anna = app.token(ANNA).await;
+        let handout = new_file(&app, &anna, "Handout", None).await;
         let good = folder_payload(&app, &anna, "poison-folder", "Repaired").await;
         append_raw(&app, "poison-folder", &broken(&good)).await;
         wait_until_stopped(&app, true).await;
+
+        // An external share is recorded, but its e-mail is held until the share is applied.
+        let (status, body) = post(&app, &anna, "/documents/external-share",
+            serde_json::json!({ "email": "dr.who@clinic.example", "file": handout })).await;
+        assert_eq!((status, body["message"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some(STOPPED_MESSAGE)));
+        let mail = backend::outbox::list(&app.state.db, true, 10).await.unwrap();
+        assert_eq!(mail.len(), 1);
+        assert!(mail[0].held, "held while the share is not applied");
 
         // A documents command is recorded but answered 503 at once, not after the 10 s wait.
         let started = Instant::now();
@@ -228,6 +237,8 @@ both_dbs! {
         for title in ["Repaired", "Made while stopped", "After the repair"] {
             assert!(mine.contains(&title.to_string()), "{title} in {mine:?}");
         }
+        let mail = backend::outbox::list(&app.state.db, true, 10).await.unwrap();
+        assert!(!mail[0].held, "released once the share is applied");
         let statuses: Vec<String> = dead_letters::list(&app.state.db, 10).await.unwrap().into_iter().map(|d| d.status).collect();
         assert_eq!(statuses, ["retried", "retried"]);
 
