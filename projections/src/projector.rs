@@ -762,4 +762,81 @@ mod tests {
             !ProjectionError::Stream(StreamError::Database(sqlx::Error::PoolClosed)).is_poison()
         );
     }
+
+    /// A bad documents event: documents stop (gauge, counter), notifications carry on.
+    #[test]
+    fn a_poison_event_is_counted_and_stops_only_its_projection() {
+        use metrics_util::debugging::{DebugValue, DebuggingRecorder};
+        let recorder = DebuggingRecorder::new();
+        let snapshotter = recorder.snapshotter();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("p.db").display());
+        metrics::with_local_recorder(&recorder, || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(async {
+                    let db = Db::connect(&url).await.unwrap();
+                    on_db!(&db, pool => sqlx::query(
+                        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+                         values ('document_item', 'x', 1, 'FolderCreated', '1.0', '{\"FolderCreated\":{}}', '{}')")
+                        .execute(pool).await.map(|_| ())).unwrap();
+                    let projector = Projector::new(
+                        db.clone(),
+                        vec![
+                            Arc::new(crate::notifications::NotificationsProjection),
+                            Arc::new(crate::documents::DocumentsProjection),
+                        ],
+                    );
+                    projector.run_to_end().await.unwrap();
+                    projector.record_lag().await.unwrap();
+                    let stopped = dead_letters::stopped(&db).await.unwrap();
+                    assert_eq!(stopped.into_iter().collect::<Vec<_>>(), ["documents"]);
+                    assert_eq!(checkpoint_of(&db, "notifications").await.unwrap().position, 1);
+                    assert_eq!(checkpoint_of(&db, "documents").await.unwrap(), Position::default());
+                    assert!(projector.handle().stopped().contains("documents"));
+                    db.close().await;
+                })
+        });
+        let values: Vec<(String, Vec<String>, DebugValue)> = snapshotter
+            .snapshot()
+            .into_vec()
+            .into_iter()
+            .map(|(key, _, _, value)| {
+                let key = key.key();
+                let labels = key
+                    .labels()
+                    .map(|l| format!("{}={}", l.key(), l.value()))
+                    .collect();
+                (key.name().to_string(), labels, value)
+            })
+            .collect();
+        let value_of = |name: &str, projection: &str| {
+            values
+                .iter()
+                .find(|(n, l, _)| n == name && l == &[format!("projection={projection}")])
+                .map(|(_, _, v)| v)
+        };
+        assert_eq!(
+            value_of(metric_names::DEAD_LETTERS_TOTAL, "documents"),
+            Some(&DebugValue::Counter(1))
+        );
+        assert_eq!(
+            value_of(metric_names::STOPPED, "documents"),
+            Some(&DebugValue::Gauge(1.0.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::STOPPED, "notifications"),
+            Some(&DebugValue::Gauge(0.0.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::EVENTS_BEHIND, "documents"),
+            Some(&DebugValue::Gauge(1.0.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::EVENTS_BEHIND, "notifications"),
+            Some(&DebugValue::Gauge(0.0.into()))
+        );
+    }
 }
