@@ -21,8 +21,10 @@ use crate::config::Config;
 
 /// How many messages one claim takes at most.
 const CLAIM_BATCH: i64 = 10;
-/// How often held messages whose share never came are looked for.
-const PURGE_EVERY: Duration = Duration::from_secs(60);
+/// Polls between two looks for messages that can no longer be useful (60 s at the default poll).
+const TIDY_EVERY_POLLS: u32 = 30;
+/// What a message whose link expired before it could go out is marked failed with.
+pub const LINK_EXPIRED: &str = "the link expired before the message could be delivered";
 /// The longest wait between two attempts at one message.
 const MAX_BACKOFF_MS: i64 = 3_600_000;
 
@@ -159,12 +161,12 @@ enum Outcome {
 
 impl Relay {
     async fn run(self, shutdown: CancellationToken) {
-        let mut purged_at: Option<std::time::Instant> = None;
+        let mut tidied_at: Option<std::time::Instant> = None;
         loop {
-            if purged_at.is_none_or(|t| t.elapsed() >= PURGE_EVERY) {
-                purged_at = Some(std::time::Instant::now());
-                if let Err(e) = self.purge_orphans().await {
-                    tracing::warn!(error = %e, "cannot purge orphaned outbox messages");
+            if tidied_at.is_none_or(|t| t.elapsed() >= self.settings.poll * TIDY_EVERY_POLLS) {
+                tidied_at = Some(std::time::Instant::now());
+                if let Err(e) = self.tidy().await {
+                    tracing::warn!(error = %e, "cannot tidy the outbox");
                 }
             }
             // Registered before the round, so a message queued during it is not missed.
@@ -206,10 +208,22 @@ impl Relay {
     }
 
     /// Deletes held messages whose event never came (a crash between the message and its
-    /// command): by now their link would have expired anyway.
-    async fn purge_orphans(&self) -> Result<(), sqlx::Error> {
-        let cutoff = now_ms() - self.settings.held_for_at_most_ms;
+    /// command): by now their link would have expired anyway. Gives up messages whose link has
+    /// expired while they waited (an SMTP server down for days): they could only disappoint.
+    async fn tidy(&self) -> Result<(), sqlx::Error> {
+        let now = now_ms();
+        let cutoff = now - self.settings.held_for_at_most_ms;
         let _guard = self.db.write_guard().await;
+        let expired = on_db!(&self.db, pool => sqlx::query(
+            "update outbox set state = 'failed', last_error = $2
+             where state = 'queued' and link_token_hash is not null and (claimed_until is null or claimed_until < $1)
+               and exists (select 1 from doc_external_links l
+                           where l.token_hash = outbox.link_token_hash and l.expires_at <= $1)")
+            .bind(now).bind(LINK_EXPIRED).execute(pool).await.map(|r| r.rows_affected()))?;
+        if expired > 0 {
+            metrics::counter!(metric_names::FAILED_TOTAL).increment(expired);
+            tracing::error!(expired, "e-mail given up: {LINK_EXPIRED}");
+        }
         let purged = on_db!(&self.db, pool => sqlx::query(
             "delete from outbox where state = 'queued' and link_token_hash is not null and created_at < $1
                and not exists (select 1 from doc_external_links l where l.token_hash = outbox.link_token_hash)")

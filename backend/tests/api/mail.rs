@@ -233,6 +233,7 @@ macro_rules! each_engine {
 }
 
 each_engine!(
+    a_message_whose_link_expired_before_delivery_is_given_up,
     an_external_share_arrives_once_and_its_link_opens_the_file,
     a_message_is_retried_until_the_smtp_server_is_up,
     a_restarted_relay_never_sends_again_and_relays_never_share_a_message,
@@ -504,4 +505,28 @@ async fn a_restarted_server_does_not_send_again() {
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(smtp.messages().len(), 1, "not sent again after the restart");
     assert_eq!(outbox_row(&again, id).await.state, "sent");
+}
+
+async fn a_message_whose_link_expired_before_delivery_is_given_up(engine: Engine) {
+    // Nothing listens: the message waits for its next attempt, a minute away.
+    let url = smtp_url(free_port(), SMTP_PASSWORD);
+    let Some(app) = spawn_app_with(engine, move |config| {
+        config.smtp_url = Some(url);
+        config.outbox_poll_ms = 50;
+        config.outbox_retry_base_ms = 60_000;
+    })
+    .await
+    else {
+        return;
+    };
+    let id = share_externally(&app, "dr.who@clinic.example").await;
+    wait_for_row(&app, id, "a failed attempt", |r| r.last_error.is_some()).await;
+    projections::on_db!(&app.state.db, pool => sqlx::query("update doc_external_links set expires_at = 1")
+        .execute(pool).await.map(|r| r.rows_affected()))
+    .unwrap();
+    let row = wait_for_row(&app, id, "given up", |r| r.state == "failed").await;
+    assert_eq!(
+        row.last_error.as_deref(),
+        Some(backend::outbox::relay::LINK_EXPIRED)
+    );
 }
