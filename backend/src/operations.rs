@@ -212,7 +212,7 @@ pub async fn print_outbox(db: &Db, all: bool, limit: i64) -> anyhow::Result<()> 
             if all {
                 "The outbox is empty."
             } else {
-                "No e-mail waiting: everything was sent."
+                "No e-mail waiting to be sent."
             }
         );
         return Ok(());
