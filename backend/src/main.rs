@@ -105,6 +105,13 @@ enum OutboxCommand {
         #[arg(long, default_value_t = 200)]
         limit: i64,
     },
+    /// Queues failed messages again (after fixing SMTP_URL, say): the ones named, or all.
+    Retry {
+        #[command(flatten)]
+        config: Config,
+        /// Outbox ids (see `list`); none: every failed message.
+        ids: Vec<i64>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -253,6 +260,12 @@ async fn main() -> anyhow::Result<()> {
             let result = operations::print_outbox(&db, all, limit).await;
             db.close().await;
             refusal(result)
+        }
+        Command::Outbox(OutboxCommand::Retry { config, ids }) => {
+            let db = connect_existing(&config).await?;
+            let result = operations::retry_outbox(&db, &ids).await;
+            db.close().await;
+            refusal(result.map(|done| println!("{done}")))
         }
         Command::Backup { config, path } => refusal(
             operations::backup(&config, &path)

@@ -241,6 +241,17 @@ pub async fn print_outbox(db: &Db, all: bool, limit: i64) -> anyhow::Result<()> 
     Ok(())
 }
 
+/// `companion outbox retry [ID...]`.
+pub async fn retry_outbox(db: &Db, ids: &[i64]) -> anyhow::Result<String> {
+    let requeued = crate::outbox::requeue_failed(db, ids).await?;
+    if requeued == 0 {
+        bail!("no failed message to retry");
+    }
+    Ok(format!(
+        "{requeued} message(s) queued again; the relays send them at their next look"
+    ))
+}
+
 // ---- backup and restore ----
 
 #[derive(Debug, Serialize, serde::Deserialize)]

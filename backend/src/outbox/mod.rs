@@ -117,3 +117,26 @@ pub async fn queued_count(db: &Db) -> Result<i64, sqlx::Error> {
     on_db!(db, pool => sqlx::query_scalar("select count(*) from outbox where state = 'queued'")
         .fetch_one(pool).await)
 }
+
+/// Queues failed messages again (`ids`, or every failed one when empty), for after a fix of the
+/// SMTP settings. Returns how many. A message whose link has expired meanwhile fails again.
+pub async fn requeue_failed(db: &Db, ids: &[i64]) -> Result<u64, sqlx::Error> {
+    const REQUEUE: &str = "update outbox set state = 'queued', attempts = 0, next_attempt_at = 0,
+             claimed_by = null, claimed_until = null
+         where state = 'failed' and ($1 is null or id = $1)";
+    let _guard = db.write_guard().await;
+    let targets: Vec<Option<i64>> = if ids.is_empty() {
+        vec![None]
+    } else {
+        ids.iter().copied().map(Some).collect()
+    };
+    let mut requeued = 0;
+    for id in targets {
+        requeued += on_db!(db, pool => sqlx::query(REQUEUE)
+            .bind(id).execute(pool).await.map(|r| r.rows_affected()))?;
+    }
+    if requeued > 0 {
+        QUEUED.notify_waiters();
+    }
+    Ok(requeued)
+}

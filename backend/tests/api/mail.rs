@@ -239,6 +239,7 @@ each_engine!(
     a_restarted_relay_never_sends_again_and_relays_never_share_a_message,
     without_smtp_url_messages_stay_queued_and_are_listed,
     wrong_credentials_fail_the_message_for_good,
+    after_a_fix_outbox_retry_sends_failed_messages,
 );
 
 async fn an_external_share_arrives_once_and_its_link_opens_the_file(engine: Engine) {
@@ -455,6 +456,49 @@ async fn wrong_credentials_fail_the_message_for_good(engine: Engine) {
     assert!(error.contains("535"), "{error}");
     assert!(!error.contains("not-the-password"));
     assert!(smtp.messages().is_empty());
+    let (ok, out, _) = crate::poison::companion(&app, &["outbox", "list"]);
+    assert!(ok);
+    assert!(out.contains("failed") && out.contains("535"), "{out}");
+}
+
+async fn after_a_fix_outbox_retry_sends_failed_messages(engine: Engine) {
+    let Some(python) = smtp_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let smtp = SmtpServer::start(&python, port, dir.path().join("mailbox.jsonl"));
+    // The server itself sends nothing here: the relays of this test do.
+    let Some(app) = spawn_app_with(engine, |config| config.smtp_url = None).await else {
+        return;
+    };
+    let run_relay = |password: &str| {
+        let mut settings = RelaySettings::from_config(&app.state.config);
+        settings.smtp_url = Some(smtp_url(port, password));
+        settings.poll = Duration::from_millis(50);
+        let stop = tokio_util::sync::CancellationToken::new();
+        let task = relay::start(app.state.db.clone(), settings, stop.clone()).unwrap();
+        (stop, task)
+    };
+    let id = share_externally(&app, "dr.who@clinic.example").await;
+    let (stop, task) = run_relay("not-the-password");
+    wait_for_row(&app, id, "given up", |r| r.state == "failed").await;
+    stop.cancel();
+    task.await.unwrap();
+
+    let (ok, _, err) = crate::poison::companion(&app, &["outbox", "retry", "999999"]);
+    assert!(!ok);
+    assert!(err.contains("no failed message to retry"), "{err}");
+    let (ok, out, err) = crate::poison::companion(&app, &["outbox", "retry", &id.to_string()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("1 message(s) queued again"), "{out}");
+    assert_eq!(outbox_row(&app, id).await.state, "queued");
+
+    let (stop, task) = run_relay(SMTP_PASSWORD);
+    smtp.wait_for_messages(1).await;
+    let row = wait_for_row(&app, id, "marked sent", |r| r.state == "sent").await;
+    assert_eq!(row.attempts, 1, "attempts count again from the retry");
+    stop.cancel();
+    task.await.unwrap();
+    assert_eq!(smtp.messages().len(), 1);
 }
 
 #[tokio::test]
