@@ -342,3 +342,34 @@ async fn an_unknown_poison_policy_stops_the_server_from_starting() {
         .to_string();
     assert!(error.contains("unknown poison policy \"maybe\""), "{error}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_whose_json_is_damaged_stops_only_the_projection_that_reads_it() {
+    let app = spawn_app(Engine::Sqlite).await.expect("app");
+    projections::on_db!(&app.state.db, pool => sqlx::query(
+        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+         values ('document_item', 'damaged', 1, 'FolderCreated', '1.0', '{\"FolderCreated\": {', '{}')")
+        .execute(pool).await.map(|_| ()))
+    .unwrap();
+    app.state.projector.wake();
+    wait_until_stopped(&app, true).await;
+    let letters = dead_letters::list(&app.state.db, 10).await.unwrap();
+    assert_eq!(
+        (letters[0].aggregate_id.as_str(), letters[0].status.as_str()),
+        ("damaged", "stopped")
+    );
+    assert!(
+        letters[0].error.contains("cannot be read"),
+        "{}",
+        letters[0].error
+    );
+    let head = head(&app).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while checkpoint(&app, "notifications").await < head {
+        assert!(
+            Instant::now() < deadline,
+            "notifications carry on past the damaged event"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
