@@ -178,6 +178,41 @@ pub struct Config {
     /// `/api/ready` answers 503 while the projections are more than this many events behind.
     #[arg(long, env = "READY_MAX_PROJECTION_LAG", default_value_t = 1000)]
     pub ready_max_projection_lag: i64,
+
+    /// SMTP server for outgoing e-mail: `smtp://host:port` (plain, or `?tls=required` for
+    /// STARTTLS), `smtps://host:port` (TLS), credentials as `user:password@`. Unset: e-mail stays
+    /// queued in the outbox (`companion outbox list`).
+    #[arg(long, env = "SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+
+    /// Sender of outgoing e-mail, e.g. `Companion <no-reply@example.com>`.
+    #[arg(
+        long,
+        env = "SMTP_FROM",
+        default_value = "Companion <no-reply@localhost>"
+    )]
+    pub smtp_from: String,
+
+    /// Longest wait for the SMTP server at each step of a send, in seconds.
+    #[arg(long, env = "SMTP_TIMEOUT_SECONDS", default_value_t = 30)]
+    pub smtp_timeout_seconds: u64,
+
+    /// How often the outbox relay looks for due e-mail when nothing told it (milliseconds).
+    #[arg(long, env = "OUTBOX_POLL_MS", default_value_t = 2000)]
+    pub outbox_poll_ms: u64,
+
+    /// Wait after a first failed send (milliseconds); it doubles with each failure, up to an hour.
+    #[arg(long, env = "OUTBOX_RETRY_BASE_MS", default_value_t = 30_000)]
+    pub outbox_retry_base_ms: i64,
+
+    /// Attempts at one message before it is marked failed.
+    #[arg(long, env = "OUTBOX_MAX_ATTEMPTS", default_value_t = 12)]
+    pub outbox_max_attempts: i64,
+
+    /// What a projection does with an event it cannot apply, as `name=stop|skip` pairs
+    /// (comma separated), e.g. `notifications=stop`. Default: documents stop, the others skip.
+    #[arg(long, env = "PROJECTION_POISON_POLICY", value_delimiter = ',')]
+    pub projection_poison_policy: Vec<String>,
 }
 
 impl Config {
@@ -187,6 +222,23 @@ impl Config {
             Some(url) if !url.is_empty() => url.clone(),
             _ => format!("sqlite://{}", self.data_dir.join("companion.db").display()),
         }
+    }
+
+    /// The overrides of `PROJECTION_POISON_POLICY`.
+    pub fn poison_policies(&self) -> anyhow::Result<Vec<(String, projections::PoisonPolicy)>> {
+        self.projection_poison_policy
+            .iter()
+            .filter(|p| !p.trim().is_empty())
+            .map(|pair| {
+                let (name, policy) = pair.split_once('=').ok_or_else(|| {
+                    anyhow::anyhow!("PROJECTION_POISON_POLICY: {pair:?} is not name=stop|skip")
+                })?;
+                let policy = policy
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("PROJECTION_POISON_POLICY: {e}"))?;
+                Ok((name.trim().to_string(), policy))
+            })
+            .collect()
     }
 
     pub fn public_url(&self, port: u16) -> String {

@@ -45,12 +45,19 @@ pub enum AppError {
     /// 503: a dependency (e.g. the single sign-on provider) is not configured or unreachable.
     #[error("{0}")]
     Unavailable(String),
+    /// 503 with `Retry-After`: a read model is stopped on an event it cannot apply (see
+    /// `companion projections`); the change was recorded and shows once it is repaired.
+    #[error("{0}")]
+    ProjectionStopped(String),
     /// 500: anything unexpected; the cause is logged, the client sees a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
 
 pub type AppResult<T> = Result<T, AppError>;
+
+/// `Retry-After` of a 503 for a stopped projection: an operator has to act, so not seconds.
+pub const PROJECTION_STOPPED_RETRY_AFTER_SECONDS: u32 = 60;
 
 impl AppError {
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -73,7 +80,7 @@ impl AppError {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests(_) | Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable(_) | Self::ProjectionStopped(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -102,14 +109,18 @@ impl IntoResponse for AppError {
             other => other.to_string(),
         };
         let mut response = (status, Json(ErrorBody { message })).into_response();
-        if let Self::RateLimited {
-            retry_after_seconds,
-            ..
-        } = self
-        {
+        let retry_after = match &self {
+            Self::RateLimited {
+                retry_after_seconds,
+                ..
+            } => Some((*retry_after_seconds).max(1)),
+            Self::ProjectionStopped(_) => Some(u64::from(PROJECTION_STOPPED_RETRY_AFTER_SECONDS)),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(retry_after_seconds.max(1)),
+                axum::http::HeaderValue::from(seconds),
             );
         }
         response

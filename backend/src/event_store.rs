@@ -12,7 +12,7 @@ use cqrs_es::persist::PersistedEventStore;
 use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
 use postgres_es::PostgresEventRepository;
 use projections::stream::last_position_of;
-use projections::{Db, Position, ProjectorHandle};
+use projections::{Db, Position, ProjectorHandle, WaitOutcome};
 use sqlite_es::SqliteEventRepository;
 
 use crate::error::AppError;
@@ -161,14 +161,29 @@ where
         let Some(projector) = &self.projector else {
             return Ok(position);
         };
-        if !projector.wait_for(position, READ_YOUR_WRITE_TIMEOUT).await {
-            tracing::warn!(
+        match projector
+            .wait_for_command(position, Some(A::TYPE), READ_YOUR_WRITE_TIMEOUT)
+            .await
+        {
+            WaitOutcome::Reached => {}
+            WaitOutcome::TimedOut => tracing::warn!(
                 aggregate = A::TYPE,
                 id,
                 ?position,
                 "projections did not catch up in time"
-            );
+            ),
+            WaitOutcome::Stopped(projection) => {
+                return Err(AppError::ProjectionStopped(stopped_message(&projection)))
+            }
         }
         Ok(position)
     }
+}
+
+/// The 503 text while `projection` is stopped on an event it cannot apply.
+pub fn stopped_message(projection: &str) -> String {
+    format!(
+        "The {projection} are temporarily unavailable: an error is being repaired. Your change was \
+         recorded and will show once it is fixed. Please try again later."
+    )
 }

@@ -17,7 +17,8 @@
 //! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 //! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
 //! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
-//! - [`outbox`] - outgoing e-mail, kept in a table.
+//! - [`outbox`] - outgoing e-mail: the outbox table and its SMTP relay.
+//! - [`operations`] - the operator's commands: projections, outbox, backup and restore.
 //! - [`search`] - search across everything: an in-memory tantivy index kept current.
 
 pub mod auth;
@@ -33,6 +34,7 @@ pub mod http;
 pub mod metrics;
 pub mod notifications;
 pub mod openapi;
+pub mod operations;
 pub mod outbox;
 pub mod programmes;
 pub mod read_models;
@@ -106,7 +108,8 @@ pub async fn prepare_with(
         .context("loading the demo documents")?;
     let mut projections = read_models::all();
     projections.extend(extra_projections);
-    let projector = Projector::new(db.clone(), projections);
+    let projector =
+        Projector::new(db.clone(), projections).with_poison_policies(&config.poison_policies()?);
     // Read models must be current before the first request is served.
     projector
         .run_to_end()
@@ -170,6 +173,8 @@ pub struct Server {
     metrics_listener: Option<TcpListener>,
     state: AppState,
     projector: Projector,
+    /// Keeps `companion restore` off the data folder while this server runs.
+    _data_dir_lock: std::fs::File,
 }
 
 impl Server {
@@ -186,6 +191,8 @@ impl Server {
             .await
             .with_context(|| format!("binding {}:{}", config.bind_address, config.port))?;
         let addr = listener.local_addr()?;
+        outbox::relay::check(&outbox::relay::RelaySettings::from_config(&config))?;
+        let data_dir_lock = operations::share_data_dir(&config.data_dir)?;
         let metrics_listener = match config.metrics_port {
             Some(port) => Some(
                 TcpListener::bind((config.bind_address.as_str(), port))
@@ -210,6 +217,7 @@ impl Server {
             metrics_listener,
             state,
             projector,
+            _data_dir_lock: data_dir_lock,
         })
     }
 
@@ -239,6 +247,12 @@ impl Server {
     ) -> anyhow::Result<()> {
         let config = self.state.config.clone();
         let realtime = self.state.realtime.clone();
+        let relay_stop = realtime.shutdown_token().child_token();
+        let relay = outbox::relay::start(
+            self.state.db.clone(),
+            outbox::relay::RelaySettings::from_config(&self.state.config),
+            relay_stop.clone(),
+        )?;
         let projector_handle = self.projector.handle();
         realtime.start(self.state.db.clone(), self.projector);
         let stopping = realtime.shutdown_token();
@@ -281,6 +295,10 @@ impl Server {
         .await;
         let background = async {
             realtime.stop().await;
+            // A send in progress gets what is left of the grace period; its claim expires
+            // otherwise and another node (or the next start) sends it.
+            relay_stop.cancel();
+            let _ = relay.await;
             search_stop.cancel();
             let _ = search_follower.await;
             if let Some(metrics_server) = metrics_server {

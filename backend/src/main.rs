@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
-use backend::{http, notifications, Config, Server};
+use backend::{http, notifications, operations, Config, Server};
 
 #[derive(Parser)]
 #[command(name = "companion", about = "The companion app server", version)]
@@ -37,6 +37,81 @@ enum Command {
     /// Users' live feeds.
     #[command(subcommand)]
     Feed(FeedCommand),
+    /// The read models: their progress and the events they could not apply.
+    #[command(subcommand)]
+    Projections(ProjectionsCommand),
+    /// Outgoing e-mail.
+    #[command(subcommand)]
+    Outbox(OutboxCommand),
+    /// Copies the embedded SQLite database (consistently, while the server runs), the uploaded
+    /// files and the signing secret into the new folder PATH. On PostgreSQL it refuses and prints
+    /// the pg_dump line to use instead.
+    Backup {
+        #[command(flatten)]
+        config: Config,
+        /// A folder that does not exist yet (or is empty).
+        path: std::path::PathBuf,
+    },
+    /// Puts a backup made by `companion backup` in place of DATA_DIR's database and files. The
+    /// server must be stopped; the feed gets a new epoch, so open apps reload their lists.
+    Restore {
+        #[command(flatten)]
+        config: Config,
+        /// The backup folder.
+        path: std::path::PathBuf,
+        /// Replace a database already in DATA_DIR.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ProjectionsCommand {
+    /// Each projection's checkpoint, lag and state, and the dead letters (events a projection
+    /// could not apply).
+    Status {
+        #[command(flatten)]
+        config: Config,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Makes a stopped projection apply its failed event again (after a fix).
+    Retry {
+        #[command(flatten)]
+        config: Config,
+        /// The projection's name (see `status`).
+        name: String,
+    },
+    /// Marks a stopped projection's failed event skipped; the projection carries on after it.
+    Skip {
+        #[command(flatten)]
+        config: Config,
+        /// The projection's name (see `status`).
+        name: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum OutboxCommand {
+    /// E-mail not sent yet (queued, held for its event, failed), oldest first. Bodies are never
+    /// shown: they hold secret links.
+    List {
+        #[command(flatten)]
+        config: Config,
+        /// Include the messages already sent (with the SMTP server's answer).
+        #[arg(long)]
+        all: bool,
+        #[arg(long, default_value_t = 200)]
+        limit: i64,
+    },
+    /// Queues failed messages again (after fixing SMTP_URL, say): the ones named, or all.
+    Retry {
+        #[command(flatten)]
+        config: Config,
+        /// Outbox ids (see `list`); none: every failed message.
+        ids: Vec<i64>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -156,5 +231,92 @@ async fn main() -> anyhow::Result<()> {
             db.close().await;
             Ok(())
         }
+        Command::Projections(command) => {
+            let (config, action) = match command {
+                ProjectionsCommand::Status { config, json } => (config, Action::Status(json)),
+                ProjectionsCommand::Retry { config, name } => (config, Action::Retry(name)),
+                ProjectionsCommand::Skip { config, name } => (config, Action::Skip(name)),
+            };
+            let db = connect_existing(&config).await?;
+            let result = match action {
+                Action::Status(json) => {
+                    operations::projections_status(&db, &config)
+                        .await
+                        .map(|report| {
+                            if json {
+                                println!(
+                                    "{}",
+                                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                                );
+                            } else {
+                                operations::print_projections(&report);
+                            }
+                        })
+                }
+                Action::Retry(name) => operations::retry_projection(&db, &name)
+                    .await
+                    .map(|done| println!("{done}")),
+                Action::Skip(name) => operations::skip_projection(&db, &name)
+                    .await
+                    .map(|done| println!("{done}")),
+            };
+            db.close().await;
+            refusal(result)
+        }
+        Command::Outbox(OutboxCommand::List { config, all, limit }) => {
+            let db = connect_existing(&config).await?;
+            let result = operations::print_outbox(&db, all, limit).await;
+            db.close().await;
+            refusal(result)
+        }
+        Command::Outbox(OutboxCommand::Retry { config, ids }) => {
+            let db = connect_existing(&config).await?;
+            let result = operations::retry_outbox(&db, &ids).await;
+            db.close().await;
+            refusal(result.map(|done| println!("{done}")))
+        }
+        Command::Backup { config, path } => refusal(
+            operations::backup(&config, &path)
+                .await
+                .map(|done| println!("{done}")),
+        ),
+        Command::Restore {
+            config,
+            path,
+            force,
+        } => refusal(
+            operations::restore(&config, &path, force)
+                .await
+                .map(|done| println!("{done}")),
+        ),
     }
+}
+
+enum Action {
+    Status(bool),
+    Retry(String),
+    Skip(String),
+}
+
+/// Opens the configured database, refusing to create an empty SQLite file by mistake.
+async fn connect_existing(config: &Config) -> anyhow::Result<projections::Db> {
+    if config.database_url.as_deref().is_none_or(str::is_empty)
+        && !config.data_dir.join(operations::DATABASE_FILE).is_file()
+    {
+        eprintln!(
+            "No database in {} (set DATA_DIR or DATABASE_URL)",
+            config.data_dir.display()
+        );
+        std::process::exit(1);
+    }
+    Ok(projections::Db::connect(&config.database_url()).await?)
+}
+
+/// An operator's command that was refused prints why and exits with 1.
+fn refusal(result: anyhow::Result<()>) -> anyhow::Result<()> {
+    if let Err(e) = result {
+        eprintln!("{e:#}");
+        std::process::exit(1);
+    }
+    Ok(())
 }

@@ -161,6 +161,14 @@ impl Tx {
         }
     }
 
+    /// Ends the transaction without its changes, before the connection goes back to the pool.
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self {
+            Tx::Sqlite(t) => t.rollback().await,
+            Tx::Postgres(t) => t.rollback().await,
+        }
+    }
+
     pub fn kind(&self) -> DbKind {
         match self {
             Tx::Sqlite(_) => DbKind::Sqlite,

@@ -5,11 +5,13 @@
 //! - [`db`] - one handle over SQLite and PostgreSQL, and the `on_db!` / `on_tx!` macros.
 //! - [`stream`] - reading the global event stream in commit order without ever skipping an event.
 //! - [`projector`] - running projections with per-projection checkpoints.
+//! - [`dead_letters`] - events a projection cannot apply: recorded, then stop or skip.
 //! - [`feed`] - users' numbered feeds of live messages, written by projections.
 //! - [`notifications`] - notifications and app updates: read models, unread counts, feed messages.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
 pub mod db;
+pub mod dead_letters;
 pub mod documents;
 pub mod feed;
 pub mod notifications;
@@ -18,5 +20,8 @@ pub mod replay;
 pub mod stream;
 
 pub use db::{now_ms, Db, DbKind, Tx};
-pub use projector::{Projection, ProjectionError, Projector, ProjectorHandle, TableSpec};
+pub use dead_letters::PoisonPolicy;
+pub use projector::{
+    Projection, ProjectionError, Projector, ProjectorHandle, TableSpec, WaitOutcome,
+};
 pub use stream::{Position, StoredEvent};

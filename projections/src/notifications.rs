@@ -505,6 +505,10 @@ impl Projection for NotificationsProjection {
         TABLES
     }
 
+    fn reads(&self, aggregate_type: &str) -> bool {
+        [Notification::TYPE, AppUpdate::TYPE, Inbox::TYPE].contains(&aggregate_type)
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
         match event.aggregate_type.as_str() {
             Notification::TYPE => self.notification(tx, event).await,

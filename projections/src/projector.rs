@@ -12,14 +12,16 @@
 //! [`ProjectorHandle::wait_for`] works on every node: where the local projector is not the one
 //! running, it asks the running one to wake up (`NOTIFY`) and reads the checkpoints.
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use tokio::sync::{watch, Notify};
 
 use crate::db::{Db, Tx};
+use crate::dead_letters::{self, metric_names, PoisonPolicy};
 use crate::stream::{self, Position, StoredEvent, StreamError};
 use crate::{now_ms, on_db, on_tx};
 
@@ -56,6 +58,40 @@ impl ProjectionError {
             reason: reason.to_string(),
         }
     }
+
+    /// True when applying the same event again would fail the same way (a poison event), false
+    /// for failures of the moment (connection lost, lock timeout, serialization conflict).
+    pub fn is_poison(&self) -> bool {
+        match self {
+            ProjectionError::BadEvent { .. } => true,
+            ProjectionError::Stream(StreamError::Corrupt { .. }) => true,
+            ProjectionError::Stream(StreamError::Database(e)) | ProjectionError::Database(e) => {
+                deterministic(e)
+            }
+        }
+    }
+}
+
+/// Whether a database error comes from the statement and its data rather than the moment.
+fn deterministic(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => {
+            let code = db.code().unwrap_or_default();
+            // PostgreSQL: serialization/deadlock (40), resources (53), operator (57),
+            // connection (08). SQLite: BUSY (5), LOCKED (6), and their extended codes.
+            let transient = ["40", "53", "57", "08"]
+                .iter()
+                .any(|class| code.starts_with(class))
+                || code.parse::<i64>().is_ok_and(|c| matches!(c & 0xff, 5 | 6));
+            !transient
+        }
+        sqlx::Error::ColumnDecode { .. }
+        | sqlx::Error::Decode(_)
+        | sqlx::Error::ColumnNotFound(_)
+        | sqlx::Error::TypeNotFound { .. }
+        | sqlx::Error::RowNotFound => true,
+        _ => false,
+    }
 }
 
 /// A read model built from events.
@@ -67,6 +103,28 @@ pub trait Projection: Send + Sync {
     fn tables(&self) -> &'static [TableSpec];
     /// Applies one event inside the batch's transaction. Events it does not care about are ignored.
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError>;
+    /// What to do with an event this projection cannot apply (the server's configuration may
+    /// say otherwise).
+    fn on_poison(&self) -> PoisonPolicy {
+        PoisonPolicy::Skip
+    }
+    /// Whether events of `aggregate_type` change this projection: commands on such aggregates
+    /// wait for it, and are refused while it is stopped.
+    fn reads(&self, aggregate_type: &str) -> bool {
+        let _ = aggregate_type;
+        true
+    }
+}
+
+/// How a command's wait for the projections ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WaitOutcome {
+    /// Every running projection has applied the event.
+    Reached,
+    /// The time ran out.
+    TimedOut,
+    /// This projection, which reads the command's events, is stopped on a poison event.
+    Stopped(String),
 }
 
 /// How many events one transaction applies at most.
@@ -75,6 +133,8 @@ const BATCH: i64 = 500;
 const ANALYZE_EVERY: u64 = 40;
 /// How often the projector looks for events when nobody wakes it (other nodes' writes).
 const POLL: Duration = Duration::from_millis(500);
+/// How often the lag gauges are measured while the projector runs.
+const LAG_SAMPLE: Duration = Duration::from_secs(1);
 
 /// Reads events from `source` and writes read models into `target` (the same database when
 /// running live; a fresh one when rebuilding).
@@ -89,6 +149,10 @@ pub struct Projector {
     stop_at: Option<Position>,
     /// True while [`Projector::run_until`] runs in this process.
     active: Arc<AtomicBool>,
+    /// Per-projection overrides of [`Projection::on_poison`].
+    policies: HashMap<String, PoisonPolicy>,
+    /// Projections stopped on a poison event (read from the database every round).
+    stopped: watch::Sender<BTreeSet<String>>,
 }
 
 /// What the rest of the server holds: wake the projector after a write, wait for it to catch up.
@@ -100,6 +164,8 @@ pub struct ProjectorHandle {
     active: Arc<AtomicBool>,
     db: Db,
     names: Arc<[&'static str]>,
+    projections: Arc<[Arc<dyn Projection>]>,
+    stopped: watch::Receiver<BTreeSet<String>>,
 }
 
 /// How often a node that does not run the projector reads the checkpoints while it waits, at most.
@@ -117,26 +183,52 @@ impl ProjectorHandle {
         self.active.load(Ordering::Acquire)
     }
 
-    /// Waits (up to `timeout`) until every projection has applied the event at `target`, so a
-    /// caller reads its own write. Returns false on timeout.
+    /// Waits (up to `timeout`) until every running projection has applied the event at `target`,
+    /// so a caller reads its own write. Returns false on timeout.
+    pub async fn wait_for(&self, target: Position, timeout: Duration) -> bool {
+        self.wait_for_command(target, None, timeout).await == WaitOutcome::Reached
+    }
+
+    /// Like [`ProjectorHandle::wait_for`] for a command on `aggregate_type`: answers
+    /// [`WaitOutcome::Stopped`] at once when a projection reading that type is stopped on a
+    /// poison event (it will not get there until an operator acts).
     ///
     /// When the projector runs in this process its progress is watched; otherwise (another node
     /// runs it) the running one is woken through `NOTIFY` and the checkpoints are polled.
-    pub async fn wait_for(&self, target: Position, timeout: Duration) -> bool {
+    pub async fn wait_for_command(
+        &self,
+        target: Position,
+        aggregate_type: Option<&str>,
+        timeout: Duration,
+    ) -> WaitOutcome {
         if self.names.is_empty() {
-            return true;
+            return WaitOutcome::Reached;
         }
         self.wake();
         let deadline = tokio::time::Instant::now() + timeout;
         let mut rx = self.progress.clone();
+        let mut stopped_rx = self.stopped.clone();
         let mut poll = Duration::from_millis(5);
         let mut woke_remote = false;
         let mut sender_gone = false;
         loop {
-            if *rx.borrow_and_update() >= target {
-                return true;
-            }
-            if !self.is_active() {
+            // Progress first: the projector publishes a stop before the progress it allows.
+            let reached = *rx.borrow_and_update() >= target;
+            if self.is_active() {
+                let stopped = stopped_rx.borrow_and_update().clone();
+                if let Some(name) = self.stopped_reader(&stopped, aggregate_type) {
+                    // An operator may have just retried or skipped it (another process): the
+                    // database tells, and the projector picks that up when woken.
+                    match dead_letters::stopped(&self.db).await {
+                        Ok(now) if self.stopped_reader(&now, aggregate_type).is_none() => {
+                            self.wake()
+                        }
+                        _ => return WaitOutcome::Stopped(name),
+                    }
+                } else if reached {
+                    return WaitOutcome::Reached;
+                }
+            } else {
                 if !woke_remote {
                     woke_remote = true;
                     if let Db::Postgres { pool } = &self.db {
@@ -149,9 +241,9 @@ impl ProjectorHandle {
                         }
                     }
                 }
-                match lowest_checkpoint(&self.db, &self.names).await {
-                    Ok(reached) if reached >= target => return true,
-                    Ok(_) => {}
+                match self.remote_state(target, aggregate_type).await {
+                    Ok(Some(outcome)) => return outcome,
+                    Ok(None) => {}
                     Err(e) => tracing::warn!(error = %e, "reading projection checkpoints"),
                 }
             }
@@ -165,10 +257,49 @@ impl ProjectorHandle {
                     // The projector was dropped: only the checkpoints can tell from now on.
                     sender_gone = changed.is_err();
                 }
+                _ = stopped_rx.changed(), if !sender_gone => {}
                 _ = tokio::time::sleep(wait) => poll = (poll * 2).min(REMOTE_POLL_MAX),
-                _ = tokio::time::sleep_until(deadline) => return false,
+                _ = tokio::time::sleep_until(deadline) => return WaitOutcome::TimedOut,
             }
         }
+    }
+
+    /// A stopped projection that reads `aggregate_type` (any, when none is given).
+    fn stopped_reader(
+        &self,
+        stopped: &BTreeSet<String>,
+        aggregate_type: Option<&str>,
+    ) -> Option<String> {
+        let aggregate_type = aggregate_type?;
+        self.projections
+            .iter()
+            .find(|p| stopped.contains(p.name()) && p.reads(aggregate_type))
+            .map(|p| p.name().to_string())
+    }
+
+    /// Where another node's projector has got to, from the database.
+    async fn remote_state(
+        &self,
+        target: Position,
+        aggregate_type: Option<&str>,
+    ) -> Result<Option<WaitOutcome>, sqlx::Error> {
+        let stopped = dead_letters::stopped(&self.db).await?;
+        if let Some(name) = self.stopped_reader(&stopped, aggregate_type) {
+            return Ok(Some(WaitOutcome::Stopped(name)));
+        }
+        let running: Vec<&'static str> = self
+            .names
+            .iter()
+            .copied()
+            .filter(|n| !stopped.contains(*n))
+            .collect();
+        let reached = lowest_checkpoint(&self.db, &running).await?;
+        Ok((running.is_empty() || reached >= target).then_some(WaitOutcome::Reached))
+    }
+
+    /// The projections stopped on a poison event, as this node's projector last saw them.
+    pub fn stopped(&self) -> BTreeSet<String> {
+        self.stopped.borrow().clone()
     }
 
     /// Where every projection has got to.
@@ -208,6 +339,7 @@ impl Projector {
     ) -> Self {
         let (progress, _) = watch::channel(Position::default());
         let (batches, _) = watch::channel(0);
+        let (stopped, _) = watch::channel(BTreeSet::new());
         Self {
             source,
             target,
@@ -217,7 +349,22 @@ impl Projector {
             batches,
             stop_at,
             active: Arc::new(AtomicBool::new(false)),
+            policies: HashMap::new(),
+            stopped,
         }
+    }
+
+    /// Overrides the poison policy of the named projections (unknown names are ignored).
+    pub fn with_poison_policies(mut self, policies: &[(String, PoisonPolicy)]) -> Self {
+        self.policies.extend(policies.iter().cloned());
+        self
+    }
+
+    fn policy(&self, projection: &dyn Projection) -> PoisonPolicy {
+        self.policies
+            .get(projection.name())
+            .copied()
+            .unwrap_or_else(|| projection.on_poison())
     }
 
     pub fn handle(&self) -> ProjectorHandle {
@@ -228,6 +375,8 @@ impl Projector {
             active: self.active.clone(),
             db: self.target.clone(),
             names: self.projections.iter().map(|p| p.name()).collect(),
+            projections: self.projections.iter().cloned().collect(),
+            stopped: self.stopped.subscribe(),
         }
     }
 
@@ -239,51 +388,173 @@ impl Projector {
         Ok(out)
     }
 
-    /// Applies at most one batch to each projection that is behind. Returns how many events
-    /// were applied in all.
+    /// Applies at most one batch to each running projection that is behind. Returns how many
+    /// events were applied (or stepped over) in all.
     pub async fn run_once(&self) -> Result<usize, ProjectionError> {
+        let stopped = dead_letters::stopped(&self.target).await?;
+        self.stopped.send_if_modified(|s| {
+            if *s != stopped {
+                *s = stopped.clone();
+                true
+            } else {
+                false
+            }
+        });
         let checkpoints = self.checkpoints().await?;
-        let Some(lowest) = checkpoints.iter().min().copied() else {
-            return Ok(0);
-        };
-        let mut events = stream::read_after(&self.source, lowest, BATCH).await?;
-        if let Some(stop) = self.stop_at {
-            events.retain(|e| e.at <= stop);
-        }
+        let running: Vec<(&Arc<dyn Projection>, Position)> = self
+            .projections
+            .iter()
+            .zip(checkpoints)
+            .filter(|(p, _)| !stopped.contains(p.name()))
+            .collect();
         let mut applied = 0;
-        if !events.is_empty() {
-            for (projection, checkpoint) in self.projections.iter().zip(&checkpoints) {
+        if let Some(lowest) = running.iter().map(|(_, c)| *c).min() {
+            let mut events = stream::read_after(&self.source, lowest, BATCH).await?;
+            if let Some(stop) = self.stop_at {
+                events.retain(|e| e.at <= stop);
+            }
+            for (projection, checkpoint) in &running {
                 let pending: Vec<&StoredEvent> =
                     events.iter().filter(|e| e.at > *checkpoint).collect();
-                let Some(last) = pending.last().map(|e| e.at) else {
-                    continue;
-                };
-                let _guard = self.target.write_guard().await;
-                let mut tx = Tx::begin(&self.target).await?;
-                // Writing the checkpoint first takes SQLite's write lock before any read, so
-                // the transaction never has to upgrade from a stale read snapshot.
-                if !move_checkpoint(&mut tx, projection.name(), *checkpoint, last).await? {
-                    // Another projector moved it since we read it: its batch stands, ours is
-                    // dropped (the transaction rolls back) and the next round starts from there.
-                    tracing::debug!(
-                        projection = projection.name(),
-                        "checkpoint moved by another projector"
-                    );
+                if pending.is_empty() {
                     continue;
                 }
-                for event in &pending {
-                    projection.apply(&mut tx, event).await?;
-                }
-                tx.commit().await?;
-                applied += pending.len();
-                self.batches.send_modify(|n| *n += 1);
-                self.refresh_statistics(projection.as_ref()).await?;
+                applied += self
+                    .apply_batch(projection.as_ref(), *checkpoint, &pending)
+                    .await?;
             }
         }
+        self.publish_progress().await?;
+        Ok(applied)
+    }
+
+    /// Applies `pending` to one projection in one transaction with its checkpoint; a poison
+    /// event among them is quarantined. Returns how many events the checkpoint moved past.
+    async fn apply_batch(
+        &self,
+        projection: &dyn Projection,
+        checkpoint: Position,
+        pending: &[&StoredEvent],
+    ) -> Result<usize, ProjectionError> {
+        let Some(last) = pending.last().map(|e| e.at) else {
+            return Ok(0);
+        };
+        let failed = {
+            let _guard = self.target.write_guard().await;
+            let mut tx = Tx::begin(&self.target).await?;
+            // Writing the checkpoint first takes SQLite's write lock before any read, so
+            // the transaction never has to upgrade from a stale read snapshot.
+            if !move_checkpoint(&mut tx, projection.name(), checkpoint, last).await? {
+                // Another projector moved it since we read it: its batch stands, ours is
+                // dropped (the transaction rolls back) and the next round starts from there.
+                tracing::debug!(
+                    projection = projection.name(),
+                    "checkpoint moved by another projector"
+                );
+                tx.rollback().await?;
+                return Ok(0);
+            }
+            let mut failed = None;
+            for (index, event) in pending.iter().enumerate() {
+                if let Err(e) = projection.apply(&mut tx, event).await {
+                    if !e.is_poison() {
+                        return Err(e);
+                    }
+                    failed = Some((index, e));
+                    break;
+                }
+            }
+            match failed {
+                None => {
+                    tx.commit().await?;
+                    None
+                }
+                Some(failed) => {
+                    tx.rollback().await?;
+                    Some(failed)
+                }
+            }
+        };
+        let moved = match failed {
+            None => pending.len(),
+            Some((index, error)) => {
+                self.quarantine(projection, checkpoint, pending, index, &error)
+                    .await?
+            }
+        };
+        if moved > 0 {
+            self.batches.send_modify(|n| *n += 1);
+            self.refresh_statistics(projection).await?;
+        }
+        Ok(moved)
+    }
+
+    /// Records `pending[failed]` as a dead letter, with the events before it applied, in one
+    /// transaction; then stops the projection there or steps over the event, by its policy.
+    /// Returns how many events the checkpoint moved past.
+    async fn quarantine(
+        &self,
+        projection: &dyn Projection,
+        checkpoint: Position,
+        pending: &[&StoredEvent],
+        failed: usize,
+        error: &ProjectionError,
+    ) -> Result<usize, ProjectionError> {
+        let name = projection.name();
+        let event = pending[failed];
+        let policy = self.policy(projection);
+        let (to, status, moved) = match policy {
+            PoisonPolicy::Skip => (Some(event.at), dead_letters::SKIPPED, failed + 1),
+            PoisonPolicy::Stop => (
+                failed.checked_sub(1).map(|i| pending[i].at),
+                dead_letters::STOPPED,
+                failed,
+            ),
+        };
+        {
+            let _guard = self.target.write_guard().await;
+            let mut tx = Tx::begin(&self.target).await?;
+            if let Some(to) = to {
+                if !move_checkpoint(&mut tx, name, checkpoint, to).await? {
+                    tx.rollback().await?;
+                    return Ok(0);
+                }
+            }
+            for event in &pending[..failed] {
+                projection.apply(&mut tx, event).await?;
+            }
+            dead_letters::record(&mut tx, name, event, &error.to_string(), status).await?;
+            tx.commit().await?;
+        }
+        metrics::counter!(metric_names::DEAD_LETTERS_TOTAL, "projection" => name).increment(1);
+        tracing::error!(
+            projection = name,
+            aggregate_type = %event.aggregate_type,
+            aggregate_id = %event.aggregate_id,
+            sequence = event.sequence,
+            event_type = %event.event_type,
+            position = ?event.at,
+            policy = ?policy,
+            error = %error,
+            "poison event: the projection cannot apply it"
+        );
+        if policy == PoisonPolicy::Stop {
+            self.stopped.send_modify(|s| {
+                s.insert(name.to_string());
+            });
+        }
+        Ok(moved)
+    }
+
+    /// Publishes the lowest checkpoint of the running projections.
+    async fn publish_progress(&self) -> Result<(), ProjectionError> {
+        let stopped = self.stopped.borrow().clone();
         let reached = self
-            .checkpoints()
-            .await?
-            .into_iter()
+            .projections
+            .iter()
+            .zip(self.checkpoints().await?)
+            .filter(|(p, _)| !stopped.contains(p.name()))
+            .map(|(_, c)| c)
             .min()
             .unwrap_or_default();
         self.progress.send_if_modified(|p| {
@@ -294,7 +565,22 @@ impl Projector {
                 false
             }
         });
-        Ok(applied)
+        Ok(())
+    }
+
+    /// Sets the lag and stop gauges of every projection.
+    pub async fn record_lag(&self) -> Result<(), ProjectionError> {
+        let stopped = self.stopped.borrow().clone();
+        for (projection, checkpoint) in self.projections.iter().zip(self.checkpoints().await?) {
+            let name = projection.name();
+            let lag = dead_letters::lag(&self.source, checkpoint).await?;
+            metrics::gauge!(metric_names::EVENTS_BEHIND, "projection" => name)
+                .set(lag.events as f64);
+            metrics::gauge!(metric_names::SECONDS_BEHIND, "projection" => name).set(lag.seconds);
+            metrics::gauge!(metric_names::STOPPED, "projection" => name)
+                .set(if stopped.contains(name) { 1.0 } else { 0.0 });
+        }
+        Ok(())
     }
 
     /// A rebuild on PostgreSQL fills empty tables from scratch: their planner statistics are
@@ -366,7 +652,14 @@ impl Projector {
         self.active.store(true, Ordering::Release);
         let _active = Active(&self.active);
         tokio::pin!(shutdown);
+        let mut lag_sampled: Option<Instant> = None;
         loop {
+            if lag_sampled.is_none_or(|t| t.elapsed() >= LAG_SAMPLE) {
+                lag_sampled = Some(Instant::now());
+                if let Err(e) = self.record_lag().await {
+                    tracing::warn!(error = %e, "cannot measure projection lag");
+                }
+            }
             match self.run_once().await {
                 Ok(n) if n > 0 => continue,
                 Ok(_) => {}
@@ -452,4 +745,104 @@ async fn move_checkpoint(
             .execute(conn).await.map(|r| r.rows_affected()))?
     };
     Ok(changed == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_events_are_poison_and_failures_of_the_moment_are_not() {
+        let bad = ProjectionError::BadEvent {
+            event_type: "FolderCreated".into(),
+            position: Position::default(),
+            reason: "missing field `name`".into(),
+        };
+        assert!(bad.is_poison());
+        assert!(ProjectionError::Database(sqlx::Error::RowNotFound).is_poison());
+        assert!(!ProjectionError::Database(sqlx::Error::PoolTimedOut).is_poison());
+        assert!(
+            !ProjectionError::Database(sqlx::Error::Io(std::io::Error::other("reset"))).is_poison()
+        );
+        assert!(
+            !ProjectionError::Stream(StreamError::Database(sqlx::Error::PoolClosed)).is_poison()
+        );
+    }
+
+    /// A bad documents event: documents stop (gauge, counter), notifications carry on.
+    #[test]
+    fn a_poison_event_is_counted_and_stops_only_its_projection() {
+        use metrics_util::debugging::{DebugValue, DebuggingRecorder};
+        let recorder = DebuggingRecorder::new();
+        let snapshotter = recorder.snapshotter();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("p.db").display());
+        metrics::with_local_recorder(&recorder, || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(async {
+                    let db = Db::connect(&url).await.unwrap();
+                    on_db!(&db, pool => sqlx::query(
+                        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+                         values ('document_item', 'x', 1, 'FolderCreated', '1.0', '{\"FolderCreated\":{}}', '{}')")
+                        .execute(pool).await.map(|_| ())).unwrap();
+                    let projector = Projector::new(
+                        db.clone(),
+                        vec![
+                            Arc::new(crate::notifications::NotificationsProjection),
+                            Arc::new(crate::documents::DocumentsProjection),
+                        ],
+                    );
+                    projector.run_to_end().await.unwrap();
+                    projector.record_lag().await.unwrap();
+                    let stopped = dead_letters::stopped(&db).await.unwrap();
+                    assert_eq!(stopped.into_iter().collect::<Vec<_>>(), ["documents"]);
+                    assert_eq!(checkpoint_of(&db, "notifications").await.unwrap().position, 1);
+                    assert_eq!(checkpoint_of(&db, "documents").await.unwrap(), Position::default());
+                    assert!(projector.handle().stopped().contains("documents"));
+                    db.close().await;
+                })
+        });
+        let values: Vec<(String, Vec<String>, DebugValue)> = snapshotter
+            .snapshot()
+            .into_vec()
+            .into_iter()
+            .map(|(key, _, _, value)| {
+                let key = key.key();
+                let labels = key
+                    .labels()
+                    .map(|l| format!("{}={}", l.key(), l.value()))
+                    .collect();
+                (key.name().to_string(), labels, value)
+            })
+            .collect();
+        let value_of = |name: &str, projection: &str| {
+            values
+                .iter()
+                .find(|(n, l, _)| n == name && l == &[format!("projection={projection}")])
+                .map(|(_, _, v)| v)
+        };
+        assert_eq!(
+            value_of(metric_names::DEAD_LETTERS_TOTAL, "documents"),
+            Some(&DebugValue::Counter(1))
+        );
+        assert_eq!(
+            value_of(metric_names::STOPPED, "documents"),
+            Some(&DebugValue::Gauge(1.0.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::STOPPED, "notifications"),
+            Some(&DebugValue::Gauge(0.0.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::EVENTS_BEHIND, "documents"),
+            Some(&DebugValue::Gauge(1.0.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::EVENTS_BEHIND, "notifications"),
+            Some(&DebugValue::Gauge(0.0.into()))
+        );
+    }
 }

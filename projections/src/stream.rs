@@ -59,6 +59,34 @@ struct EventRow {
     recorded_at: i64,
 }
 
+impl StoredEvent {
+    /// The event of `row`, with `null` payload and metadata when they are not JSON.
+    fn or_unreadable(row: EventRow) -> StoredEvent {
+        let at = Position {
+            tx_id: row.tx_id,
+            position: row.position,
+        };
+        let parsed = serde_json::from_str(&row.payload)
+            .and_then(|payload| Ok((payload, serde_json::from_str(&row.metadata)?)));
+        let (payload, metadata) = parsed.unwrap_or_else(|e| {
+            tracing::error!(?at, aggregate_type = %row.aggregate_type, aggregate_id = %row.aggregate_id,
+                sequence = row.sequence, error = %e, "stored event is not valid JSON");
+            (Value::Null, Value::Null)
+        });
+        StoredEvent {
+            at,
+            aggregate_type: row.aggregate_type,
+            aggregate_id: row.aggregate_id,
+            sequence: row.sequence,
+            event_type: row.event_type,
+            event_version: row.event_version,
+            payload,
+            metadata,
+            recorded_at: row.recorded_at,
+        }
+    }
+}
+
 impl TryFrom<EventRow> for StoredEvent {
     type Error = serde_json::Error;
     fn try_from(row: EventRow) -> Result<Self, Self::Error> {
@@ -102,6 +130,10 @@ const POSTGRES_READ: &str = "select tx_id::text::bigint as tx_id, global_positio
     order by events.tx_id, events.global_position limit $3";
 
 /// Up to `limit` events after `after`, in commit order.
+///
+/// An event whose stored JSON cannot be parsed (possible on SQLite, where it is text) comes with
+/// a `null` payload and metadata instead of failing the whole read: the projections that read
+/// its aggregate then fail to decode it and quarantine it, and the others carry on.
 pub async fn read_after(
     db: &Db,
     after: Position,
@@ -124,15 +156,7 @@ pub async fn read_after(
                 .await?
         }
     };
-    rows.into_iter()
-        .map(|row| {
-            let position = Position {
-                tx_id: row.tx_id,
-                position: row.position,
-            };
-            StoredEvent::try_from(row).map_err(|source| StreamError::Corrupt { position, source })
-        })
-        .collect()
+    Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())
 }
 
 /// Up to `limit` events of one aggregate type recorded at or before `until_ms`, after `after`,

@@ -567,8 +567,9 @@ impl Documents {
         Ok((email, self.view(actor, id).await?))
     }
 
-    /// Sends `email` an expiring link to the file. Without an SMTP server the message stays in
-    /// the outbox table (and the log).
+    /// Sends `email` an expiring link to the file. The message is queued in the outbox before
+    /// the share is recorded and held until it is (see [`crate::outbox`]): it goes out if and
+    /// only if the share's event exists. Without an SMTP server it stays queued.
     pub async fn share_externally(
         &self,
         actor: &Actor,
@@ -580,24 +581,14 @@ impl Documents {
         let mut raw = [0u8; 32];
         rand::thread_rng().fill_bytes(&mut raw);
         let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw);
+        let hash = token_hash(&token);
         let expires_at = now_ms() + self.link_ttl_ms;
-        self.run(
-            id,
-            ItemCommand::ShareExternally {
-                by: actor.id.clone(),
-                email: email.clone(),
-                token_hash: token_hash(&token),
-                expires_at,
-            },
-            actor.metadata(),
-        )
-        .await?;
         let title = self.view(actor, id).await?.title;
         let until = chrono::DateTime::from_timestamp_millis(expires_at)
             .map(|t| t.format("%-d %B %Y, %H:%M UTC").to_string())
             .unwrap_or_default();
         let link = format!("{}/api/shared-links/{token}", self.public_url);
-        crate::outbox::send(
+        let message = crate::outbox::send_with_link(
             &self.db,
             &email,
             &format!("{} shared a document with you", actor.name),
@@ -605,8 +596,33 @@ impl Documents {
                 "Hello,\n\n{} ({}) shared the document \"{title}\" with you.\n\nOpen it here: {link}\n\nThe link works until {until}.\n"
                 , actor.name, actor.email
             ),
+            &hash,
         )
         .await?;
+        let shared = self
+            .run(
+                id,
+                ItemCommand::ShareExternally {
+                    by: actor.id.clone(),
+                    email: email.clone(),
+                    token_hash: hash,
+                    expires_at,
+                },
+                actor.metadata(),
+            )
+            .await;
+        if let Err(refused) = shared {
+            // Refused: the held message must never go out. (A stopped read model or an
+            // unexpected failure may come after the share was recorded: the message then waits
+            // for its link, and is purged if it never comes.)
+            if !matches!(
+                refused,
+                AppError::ProjectionStopped(_) | AppError::Internal(_)
+            ) {
+                crate::outbox::discard(&self.db, message).await?;
+            }
+            return Err(refused);
+        }
         Ok(ExternalShare {
             recipient: email,
             expires_at,

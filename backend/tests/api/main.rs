@@ -1,14 +1,17 @@
 //! Integration tests: each starts the real server on a random port against a fresh SQLite file
 //! and, where PostgreSQL can be reached, a fresh PostgreSQL database.
 
+mod backup;
 mod catalogue;
 mod documents;
 mod documents_load;
 mod edge;
 mod event_store;
 mod helpers;
+mod mail;
 mod notifications;
 mod oidc_provider;
+mod poison;
 mod programmes;
 mod realtime;
 mod search;

@@ -67,6 +67,15 @@ impl Projection for DocumentsProjection {
         TABLES
     }
 
+    /// A documents read model missing an event would show wrong folders and rights.
+    fn on_poison(&self) -> crate::PoisonPolicy {
+        crate::PoisonPolicy::Stop
+    }
+
+    fn reads(&self, aggregate_type: &str) -> bool {
+        aggregate_type == ITEM_TYPE
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
         if event.aggregate_type != ITEM_TYPE {
             return Ok(());
