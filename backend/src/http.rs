@@ -23,6 +23,7 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(openapi))
         .merge(crate::auth::session::router())
         .merge(crate::auth::sso::router())
+        .merge(crate::auth::admin::router())
         .merge(crate::catalogue::router())
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())

@@ -37,6 +37,9 @@ enum Command {
     /// Users' live feeds.
     #[command(subcommand)]
     Feed(FeedCommand),
+    /// Accounts and sessions: list, add, disable, enable, set-role, set-password, sessions, revoke.
+    #[command(subcommand)]
+    Users(backend::auth::cli::UsersCommand),
 }
 
 #[derive(Subcommand)]
@@ -128,6 +131,19 @@ async fn main() -> anyhow::Result<()> {
             Err(e) => {
                 // A refusal (empty title, bad link...) is the answer, not a crash.
                 eprintln!("Not published: {e:#}");
+                std::process::exit(1);
+            }
+        },
+        Command::Users(command) => match backend::auth::cli::run(command).await {
+            Ok(out) => {
+                if !out.is_empty() {
+                    println!("{out}");
+                }
+                Ok(())
+            }
+            Err(e) => {
+                // A refusal (unknown account, weak password, last admin...) is the answer.
+                eprintln!("Refused: {e:#}");
                 std::process::exit(1);
             }
         },

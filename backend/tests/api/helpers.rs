@@ -103,6 +103,8 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
     config.web_dir = data_dir.join("web");
     config.oidc_issuer = None;
     config.public_url = None;
+    // The scenarios rely on the demo accounts.
+    config.demo = true;
     config
 }
 

@@ -196,6 +196,7 @@ struct Node {
     runtime: tokio::runtime::Handle,
     stop: Option<tokio::sync::oneshot::Sender<Stop>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    sessions: std::sync::Mutex<std::collections::HashMap<String, (String, i64)>>,
 }
 
 impl Node {
@@ -240,6 +241,7 @@ impl Node {
             runtime,
             stop: Some(stop_tx),
             thread: Some(thread),
+            sessions: Default::default(),
         }
     }
 
@@ -247,8 +249,44 @@ impl Node {
         format!("ws://{}/api/ws", self.addr)
     }
 
+    /// The one session of `user_id` on this node (the user is created when missing).
+    fn session(&self, user_id: &str) -> (String, i64) {
+        if let Some(known) = self.sessions.lock().unwrap().get(user_id) {
+            return known.clone();
+        }
+        let db = self.state.db.clone();
+        let uid = user_id.to_string();
+        let runtime = self.runtime.clone();
+        // Run on the node's runtime from a plain thread: the caller may be inside another runtime.
+        let opened = std::thread::spawn(move || {
+            runtime.block_on(async move {
+                projections::on_db!(&db, pool => sqlx::query(
+                    "insert into users (id, email, first_name, last_name, role, created_at)
+                     values ($1, $2, 'Test', '', 'user', 0) on conflict (id) do nothing")
+                    .bind(&uid).bind(format!("{uid}@test.example.com"))
+                    .execute(pool).await.map(|r| r.rows_affected()))
+                .expect("test user");
+                backend::auth::sessions::open_on(&db, &uid, 86_400_000, None, None)
+                    .await
+                    .expect("session")
+            })
+        })
+        .join()
+        .expect("session thread");
+        self.sessions
+            .lock()
+            .unwrap()
+            .insert(user_id.to_string(), opened.clone());
+        opened
+    }
+
+    /// A fresh token of the user's session.
     fn token(&self, user_id: &str) -> String {
-        self.state.jwt.issue(user_id, "user").expect("token")
+        let (session, ends) = self.session(user_id);
+        self.state
+            .jwt
+            .issue(user_id, &session, ends / 1000)
+            .expect("token")
     }
 
     /// Runs a command on this node that makes the projection push `count` entries to `user_id`.
@@ -573,7 +611,7 @@ async fn forged_expired_and_missing_tokens_are_refused() {
     let mut forged = Client::connect(&url).await;
     let other_keys = backend::auth::jwt::JwtKeys::new(b"another-secret-another-secret-0123", 3600);
     forged
-        .auth(&other_keys.issue("u-anna", "user").unwrap(), None, None)
+        .auth(&other_keys.issue("u-anna", "s-1", i64::MAX / 2000).unwrap(), None, None)
         .await;
     assert_eq!(
         forged.closed().await,
@@ -585,7 +623,7 @@ async fn forged_expired_and_missing_tokens_are_refused() {
     let old = node
         .state
         .jwt
-        .issue_with_expiry("u-anna", "user", now - 100, now - 10)
+        .issue_with_expiry("u-anna", &node.session("u-anna").0, now - 100, now - 10)
         .unwrap();
     expired.auth(&old, None, None).await;
     assert_eq!(
@@ -621,7 +659,7 @@ async fn a_token_expiring_while_connected_closes_the_socket_unless_renewed() {
     let short = node
         .state
         .jwt
-        .issue_with_expiry("u-anna", "user", now, now + 2)
+        .issue_with_expiry("u-anna", &node.session("u-anna").0, now, now + 2)
         .unwrap();
 
     let (mut expiring, _, _) = Client::open(&node.ws_url(), &short, None, None).await;
