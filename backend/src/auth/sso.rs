@@ -55,7 +55,8 @@ const HTTP_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The provider's discovered metadata (with its keys), kept until a key id is unknown.
 #[derive(Default)]
 pub struct Sso {
-    metadata: RwLock<Option<(CoreProviderMetadata, Instant)>>,
+    metadata: RwLock<Option<CoreProviderMetadata>>,
+    rediscovered_at: std::sync::Mutex<Option<Instant>>,
 }
 
 pub fn router() -> Router<AppState> {
@@ -78,24 +79,26 @@ fn http_client() -> AppResult<openidconnect::reqwest::Client> {
 
 impl Sso {
     async fn metadata(&self, state: &AppState) -> AppResult<CoreProviderMetadata> {
-        if let Some((m, _)) = self.metadata.read().await.as_ref() {
+        if let Some(m) = self.metadata.read().await.as_ref() {
             return Ok(m.clone());
         }
         self.discover(state).await
     }
 
-    /// Fetches discovery and keys again, unless that was done less than [`REDISCOVER_AFTER`]
-    /// ago. Returns whether anything was fetched.
+    /// Fetches discovery and keys again (the provider rotated its keys), at most once per
+    /// [`REDISCOVER_AFTER`]. Returns whether it did.
     async fn rediscover(&self, state: &AppState) -> AppResult<bool> {
-        let recent = self
-            .metadata
-            .read()
-            .await
-            .as_ref()
-            .is_some_and(|(_, at)| at.elapsed() < REDISCOVER_AFTER);
-        if recent {
-            return Ok(false);
+        {
+            let mut at = self
+                .rediscovered_at
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if at.is_some_and(|t| t.elapsed() < REDISCOVER_AFTER) {
+                return Ok(false);
+            }
+            *at = Some(Instant::now());
         }
+        tracing::info!("single sign-on key unknown: fetching the provider's keys again");
         self.discover(state).await.map(|_| true)
     }
 
@@ -115,7 +118,7 @@ impl Sso {
                     "The single sign-on provider cannot be reached. Retry later".into(),
                 )
             })?;
-        *self.metadata.write().await = Some((discovered.clone(), Instant::now()));
+        *self.metadata.write().await = Some(discovered.clone());
         Ok(discovered)
     }
 }

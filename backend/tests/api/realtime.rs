@@ -611,7 +611,11 @@ async fn forged_expired_and_missing_tokens_are_refused() {
     let mut forged = Client::connect(&url).await;
     let other_keys = backend::auth::jwt::JwtKeys::new(b"another-secret-another-secret-0123", 3600);
     forged
-        .auth(&other_keys.issue("u-anna", "s-1", i64::MAX / 2000).unwrap(), None, None)
+        .auth(
+            &other_keys.issue("u-anna", "s-1", i64::MAX / 2000).unwrap(),
+            None,
+            None,
+        )
         .await;
     assert_eq!(
         forged.closed().await,

@@ -10,7 +10,9 @@
 //                         otherwise they are only at UserInfo (the conformant default)
 //   OIDC_ACCOUNTS       JSON object: login -> claims ({sub, email, email_verified, given_name, ...})
 //
+// Each start signs with a fresh key (new key id), so a restart is a key rotation.
 // Prints `issuer=http://127.0.0.1:PORT` on stdout once it listens.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -22,7 +24,11 @@ const server = createServer();
 await new Promise((done) => server.listen(Number(process.env.OIDC_PORT || 0), '127.0.0.1', done));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), use: 'sig', alg: 'RS256' };
+
 const provider = new Provider(issuer, {
+  jwks: { keys: [signingKey] },
   clients: [
     {
       client_id: 'companion',
