@@ -126,6 +126,7 @@ pub async fn disable(
     admin_only(&auth)?;
     let user = accounts::set_disabled(&state.db, &by_id(&id)?, true).await?;
     state.sessions.clear();
+    state.realtime.poke();
     tracing::info!(by = %auth.id, user = %user.id, "account disabled");
     Ok(AppJson(AccountInfo::from(&user)))
 }
@@ -181,6 +182,7 @@ pub async fn revoke_session(
         return Err(AppError::not_found("No open session with that id"));
     }
     state.sessions.clear();
+    state.realtime.poke();
     tracing::info!(by = %auth.id, session = %id, "session revoked");
     Ok(AppJson(RevokeResponse { result: true }))
 }

@@ -242,6 +242,8 @@ pub async fn logout(
 ) -> AppResult<AppJson<ResultResponse>> {
     sessions::revoke(&state.db, &auth.session_id).await?;
     state.sessions.clear();
+    // This node's sockets hear it at once; the others through the cluster channel.
+    state.realtime.poke();
     Ok(AppJson(ResultResponse { result: true }))
 }
 

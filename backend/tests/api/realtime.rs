@@ -929,3 +929,126 @@ async fn an_entry_written_outside_the_projector_is_delivered_too() {
         other => panic!("{other:?}"),
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sessions ending while their sockets are open.
+
+async fn sign_in(node: &Node, email: &str) -> String {
+    let res = reqwest::Client::new()
+        .post(format!("http://{}/api/users/login", node.addr))
+        .json(&json!({ "username": email, "password": crate::helpers::PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), reqwest::StatusCode::OK);
+    res.json::<Value>().await.unwrap()["jwt"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn post_with(node: &Node, path: &str, token: &str) -> reqwest::StatusCode {
+    reqwest::Client::new()
+        .post(format!("http://{}/api{path}", node.addr))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+async fn get_data(node: &Node, token: &str) -> reqwest::StatusCode {
+    reqwest::Client::new()
+        .get(format!("http://{}/api/users/get-data", node.addr))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+/// Signing out on node A closes the session's socket on node B (4401) within seconds and its
+/// token gets 401 everywhere; the same user's other session keeps its socket.
+async fn sign_out_closes_the_sockets_of_the_session(a: &Node, b: &Node) {
+    let anna = crate::helpers::ANNA;
+    let token = sign_in(a, anna).await;
+    let other_session = sign_in(a, anna).await;
+    let (mut on_b, _, _) = Client::open(&b.ws_url(), &token, None, None).await;
+    let (mut kept, _, _) = Client::open(&b.ws_url(), &other_session, None, None).await;
+
+    let started = std::time::Instant::now();
+    assert_eq!(
+        post_with(a, "/users/logout", &token).await,
+        reqwest::StatusCode::OK
+    );
+    assert_eq!(
+        on_b.closed().await,
+        (4401, "Your session has ended. Please sign in again.".into())
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(get_data(a, &token).await, reqwest::StatusCode::UNAUTHORIZED);
+    // Node B may have read the session just before: its cache lasts two seconds at most.
+    tokio::time::sleep(backend::auth::sessions::CACHE_TTL).await;
+    assert_eq!(get_data(b, &token).await, reqwest::StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        post_with(b, "/users/welcome", &token).await,
+        reqwest::StatusCode::UNAUTHORIZED
+    );
+
+    // A revoked session cannot open a new socket either.
+    let mut again = Client::connect(&b.ws_url()).await;
+    again.auth(&token, None, None).await;
+    assert_eq!(again.closed().await.0, 4401);
+
+    // The other session is untouched.
+    assert_eq!(get_data(b, &other_session).await, reqwest::StatusCode::OK);
+    // Its socket saw the other session's end go by as a message (apps ignore the kind), and
+    // stays open.
+    assert_eq!(kept.seqs(1).await.len(), 1);
+    kept.quiet_for(Duration::from_millis(300)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_out_closes_the_socket_of_that_session_sqlite() {
+    let db = TestDb::sqlite();
+    let node = db.node_with(|c| c.feed_poll_ms = 500);
+    sign_out_closes_the_sockets_of_the_session(&node, &node).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_out_on_one_node_closes_the_socket_on_another() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let a = db.node();
+    let b = db.node();
+    sign_out_closes_the_sockets_of_the_session(&a, &b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disabling_an_account_closes_all_its_sockets() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let a = db.node();
+    let b = db.node();
+    let john = sign_in(&a, crate::helpers::JOHN).await;
+    let admin = sign_in(&a, crate::helpers::ADMIN).await;
+    let (mut socket, _, _) = Client::open(&b.ws_url(), &john, None, None).await;
+    let john_id = backend::users::find_by_email(&a.state.db, crate::helpers::JOHN)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    assert_eq!(
+        post_with(&a, &format!("/admin/users/{john_id}/disable"), &admin).await,
+        reqwest::StatusCode::OK
+    );
+    assert_eq!(socket.closed().await.0, 4401);
+    tokio::time::sleep(backend::auth::sessions::CACHE_TTL).await;
+    assert_eq!(get_data(&b, &john).await, reqwest::StatusCode::UNAUTHORIZED);
+}
