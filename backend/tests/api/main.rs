@@ -6,6 +6,7 @@ mod documents;
 mod documents_load;
 mod event_store;
 mod helpers;
+mod identity;
 mod notifications;
 mod oidc_provider;
 mod programmes;
