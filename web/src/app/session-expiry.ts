@@ -21,3 +21,14 @@ export function expireSession(router: Router): void {
 export function handleSessionExpiry(router: Router): () => void {
   return api.onUnauthorized(() => expireSession(router));
 }
+
+/**
+ * A 403 with the terms code (the current terms are not accepted yet, or they
+ * changed): back to the terms screen, as after sign-in.
+ */
+export function handleTermsRequired(router: Router): () => void {
+  return api.onTermsRequired(() => {
+    useSession.setState({ needAcceptTerms: true });
+    if (router.state.location.pathname !== '/terms') void router.navigate('/terms', { replace: true });
+  });
+}
