@@ -63,6 +63,11 @@ pub struct Config {
     #[arg(long, env = "SESSION_MAX_AGE_SECONDS", default_value_t = 30 * 24 * 3600)]
     pub session_max_age_seconds: i64,
 
+    /// The current version of the terms and conditions. Changing it asks every user to accept
+    /// them again (content calls answer 403 `terms_not_accepted` until they do).
+    #[arg(long, env = "TERMS_VERSION", default_value = "2021-01")]
+    pub terms_version: String,
+
     /// Load the demo accounts (published password) and demo content. Refused on a database that
     /// holds accounts of a real deployment.
     #[arg(long, env = "DEMO", default_value_t = false, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]

@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::auth::session::router())
         .merge(crate::auth::sso::router())
         .merge(crate::auth::admin::router())
+        .merge(crate::auth::terms::router())
         .merge(crate::catalogue::router())
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())

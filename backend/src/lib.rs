@@ -73,7 +73,7 @@ pub async fn prepare_with(
     let jwt = auth::jwt::JwtKeys::new(&secret, config.jwt_ttl_seconds);
     if config.demo {
         seed::claim_demo_database(&db).await?;
-        let created = seed::demo_accounts(&db)
+        let created = seed::demo_accounts(&db, &config.terms_version)
             .await
             .context("creating demo accounts")?;
         if created > 0 {

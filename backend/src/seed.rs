@@ -106,7 +106,7 @@ pub async fn is_demo_database(db: &Db) -> Result<bool, sqlx::Error> {
 }
 
 /// Creates the demo accounts that do not exist yet; returns how many were created.
-pub async fn demo_accounts(db: &Db) -> anyhow::Result<usize> {
+pub async fn demo_accounts(db: &Db, terms_version: &str) -> anyhow::Result<usize> {
     let mut created = 0;
     let mut hash: Option<String> = None;
     for account in DEMO_ACCOUNTS {
@@ -121,7 +121,7 @@ pub async fn demo_accounts(db: &Db) -> anyhow::Result<usize> {
                 h
             }
         };
-        users::insert(
+        let id = users::insert(
             db,
             NewUser {
                 email: account.email,
@@ -135,6 +135,10 @@ pub async fn demo_accounts(db: &Db) -> anyhow::Result<usize> {
             },
         )
         .await?;
+        if account.terms_accepted {
+            // Recorded as events; the projector applies them before the server serves.
+            crate::auth::terms::accept(db, None, &id, terms_version).await?;
+        }
         created += 1;
     }
     Ok(created)

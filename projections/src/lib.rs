@@ -16,6 +16,7 @@ pub mod notifications;
 pub mod projector;
 pub mod replay;
 pub mod stream;
+pub mod terms;
 
 pub use db::{now_ms, Db, DbKind, Tx};
 pub use projector::{Projection, ProjectionError, Projector, ProjectorHandle, TableSpec};

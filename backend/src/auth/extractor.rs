@@ -56,6 +56,9 @@ impl FromRequestParts<AppState> for AuthUser {
             .verify(token)
             .map_err(|e| AppError::Unauthorized(e.to_string()))?;
         let session = super::sessions::check(state, &claims).await?;
+        if !session.terms_accepted && !super::terms::allowed_before_acceptance(parts.uri.path()) {
+            return Err(AppError::TermsNotAccepted);
+        }
         Ok(AuthUser {
             id: session.user_id,
             role: session.role,

@@ -12,6 +12,7 @@ pub mod password;
 pub mod session;
 pub mod sessions;
 pub mod sso;
+pub mod terms;
 pub mod throttle;
 
 pub use extractor::AuthUser;

@@ -123,7 +123,12 @@ pub async fn session_response(
         .bind(&user.id).fetch_optional(pool).await)?;
     Ok(SessionResponse {
         user: user.data(),
-        need_accept_terms: user.terms_accepted_at.is_none(),
+        need_accept_terms: !super::terms::has_accepted(
+            &state.db,
+            &user.id,
+            &state.config.terms_version,
+        )
+        .await?,
         onboarding: user.onboarding_done_at.is_none(),
         push: push.unwrap_or(0) > 0,
         update_id: crate::updates_hook::pending_update_id(state, &user.id).await?,
@@ -262,7 +267,8 @@ pub struct ResultResponse {
     pub result: bool,
 }
 
-/// Records that the user accepted the terms and conditions.
+/// Records that the user accepted the current version of the terms and conditions (an event);
+/// content calls work from the next request on.
 #[utoipa::path(get, path = "/api/users/accept-terms", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn accept_terms(
@@ -270,7 +276,15 @@ pub async fn accept_terms(
     auth: AuthUser,
 ) -> AppResult<AppJson<ResultResponse>> {
     let user = current_user(&state, &auth).await?;
+    super::terms::accept(
+        &state.db,
+        Some(state.projector.clone()),
+        &user.id,
+        &state.config.terms_version,
+    )
+    .await?;
     users::set_terms_accepted(&state.db, &user.id).await?;
+    state.sessions.clear();
     Ok(AppJson(ResultResponse { result: true }))
 }
 

@@ -37,6 +37,8 @@ pub struct ActiveSession {
     pub role: String,
     /// Absolute end of the session, ms since the epoch.
     pub expires_at: i64,
+    /// Whether the account accepted the current terms.
+    pub terms_accepted: bool,
     last_seen_at: i64,
 }
 
@@ -129,9 +131,12 @@ pub async fn check(state: &AppState, claims: &Claims) -> AppResult<ActiveSession
             return Ok(session);
         }
     }
-    let session = load_active(&state.db, &claims.sid, &claims.sub)
+    let mut session = load_active(&state.db, &claims.sid, &claims.sub)
         .await?
         .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
+    session.terms_accepted =
+        super::terms::has_accepted(&state.db, &session.user_id, &state.config.terms_version)
+            .await?;
     let now = now_ms();
     if now - session.last_seen_at > TOUCH_EVERY_MS {
         on_db!(&state.db, pool => sqlx::query("update sessions set last_seen_at = $1 where id = $2")
@@ -167,6 +172,7 @@ pub async fn load_active(
             user_id: r.user_id,
             role: r.role,
             expires_at: r.expires_at,
+            terms_accepted: false,
             last_seen_at: r.last_seen_at,
         }))
 }

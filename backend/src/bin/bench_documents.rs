@@ -188,6 +188,13 @@ async fn http_on(scratch: &Scratch, commands: usize, writers: usize) -> anyhow::
             },
         )
         .await?;
+        backend::auth::terms::accept(
+            &state.db,
+            Some(state.projector.clone()),
+            &id,
+            &state.config.terms_version,
+        )
+        .await?;
         let (session, ends) =
             backend::auth::sessions::open_on(&state.db, &id, 86_400_000, None, None).await?;
         tokens.push(state.jwt.issue(&id, &session, ends / 1000)?);

@@ -159,7 +159,7 @@ async fn open(config: &Config) -> anyhow::Result<Db> {
     // comes after the demo items rather than taking their ids.
     if config.demo {
         crate::seed::claim_demo_database(&db).await?;
-        crate::seed::demo_accounts(&db).await?;
+        crate::seed::demo_accounts(&db, &config.terms_version).await?;
         super::demo::seed(&db, &config.content_dir).await?;
     }
     Ok(db)

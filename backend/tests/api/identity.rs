@@ -328,3 +328,87 @@ async fn the_demo_comes_back_on_a_demo_database_only() {
         .is_some());
     state.db.close().await;
 }
+
+both_dbs! {
+    async fn content_waits_for_the_terms_and_auditors_read_the_acceptances(app) {
+        let marco = app.session_token(crate::helpers::MARCO).await;
+        let (status, body) = json_of(app.get("/home", Some(&marco)).await).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        assert_eq!(body["code"], "terms_not_accepted");
+        assert_eq!(body["message"], "Accept the terms and conditions to continue");
+        // The session calls work meanwhile.
+        assert_eq!(app.get("/users/get-data", Some(&marco)).await.status(), StatusCode::OK);
+        assert_eq!(app.get("/users/onboarding", Some(&marco)).await.status(), StatusCode::OK);
+
+        assert_eq!(app.get("/users/accept-terms", Some(&marco)).await.status(), StatusCode::OK);
+        assert_eq!(app.get("/home", Some(&marco)).await.status(), StatusCode::OK);
+        // Accepting again records nothing new.
+        assert_eq!(app.get("/users/accept-terms", Some(&marco)).await.status(), StatusCode::OK);
+
+        let auditor = app.token(crate::helpers::AUDITOR).await;
+        let marco_id = backend::users::find_by_email(&app.state.db, crate::helpers::MARCO).await.unwrap().unwrap().id;
+        let (status, history) = json_of(app.get(&format!("/admin/terms-acceptances?user={marco_id}"), Some(&auditor)).await).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
+        assert_eq!(history[0]["email"], crate::helpers::MARCO);
+        assert_eq!(history[0]["version"], "2021-01");
+        let (status, all) = json_of(app.get("/admin/terms-acceptances", Some(&auditor)).await).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(all.as_array().unwrap().len() >= 5);
+        let anna = app.token(ANNA).await;
+        assert_eq!(app.get("/admin/terms-acceptances", Some(&anna)).await.status(), StatusCode::FORBIDDEN);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_terms_are_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = crate::helpers::test_config(dir.path());
+    let (state, _projector) = backend::prepare(config.clone()).await.unwrap();
+    state.db.close().await;
+
+    let mut newer = config;
+    newer.terms_version = "2026-02".into();
+    let server = backend::Server::bind(newer).await.unwrap();
+    let base = format!("http://{}/api", server.addr);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::new();
+    let login: Value = client
+        .post(format!("{base}/users/login"))
+        .json(&json!({ "username": ANNA, "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(login["need_accept_terms"], true, "{login}");
+    let token = login["jwt"].as_str().unwrap();
+    let home = |t: String| {
+        let client = client.clone();
+        let url = format!("{base}/home");
+        async move {
+            client
+                .get(url)
+                .bearer_auth(t)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    assert_eq!(home(token.to_string()).await, StatusCode::FORBIDDEN);
+    let accepted = client
+        .get(format!("{base}/users/accept-terms"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), StatusCode::OK);
+    assert_eq!(home(token.to_string()).await, StatusCode::OK);
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
