@@ -25,6 +25,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::auth::sso::router())
         .merge(crate::auth::admin::router())
         .merge(crate::auth::terms::router())
+        .merge(crate::auth::reset::router())
         .merge(crate::catalogue::router())
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())

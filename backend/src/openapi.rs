@@ -20,7 +20,7 @@ use crate::programmes;
         crate::auth::sso::exchange, crate::auth::admin::list_users, crate::auth::admin::add_user,
         crate::auth::admin::set_role, crate::auth::admin::disable, crate::auth::admin::enable,
         crate::auth::admin::user_sessions, crate::auth::admin::revoke_session,
-        crate::auth::terms::history,
+        crate::auth::terms::history, crate::auth::reset::request, crate::auth::reset::confirm,
         catalogue::home::home,
         catalogue::products::categories, catalogue::products::overview, catalogue::products::segment,
         catalogue::products::category, catalogue::products::details, catalogue::products::attachments,

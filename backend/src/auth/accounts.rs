@@ -26,7 +26,7 @@ pub enum AccountError {
     LastAdmin,
     #[error("This account signs in through single sign-on and has no password")]
     SingleSignOnAccount,
-    #[error("{0}")]
+    #[error(transparent)]
     Password(#[from] password::PasswordRejected),
     #[error(transparent)]
     Database(#[from] sqlx::Error),

@@ -9,6 +9,7 @@ pub mod client;
 pub mod extractor;
 pub mod jwt;
 pub mod password;
+pub mod reset;
 pub mod session;
 pub mod sessions;
 pub mod sso;

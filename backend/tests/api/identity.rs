@@ -412,3 +412,65 @@ async fn new_terms_are_asked_again() {
     let _ = stop.send(());
     running.await.unwrap().unwrap();
 }
+
+async fn outbox_bodies(app: &TestApp, recipient: &str) -> Vec<String> {
+    projections::on_db!(&app.state.db, pool => sqlx::query_scalar::<_, String>(
+        "select body from outbox where recipient = $1 and subject = $2 order by id")
+        .bind(recipient).bind(backend::auth::reset::RESET_SUBJECT).fetch_all(pool).await)
+    .unwrap()
+}
+
+fn reset_token(body: &str) -> String {
+    let at = body.find("reset=").expect("a reset link") + "reset=".len();
+    body[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_hexdigit())
+        .collect()
+}
+
+both_dbs! {
+    async fn a_password_is_reset_once_by_the_emailed_link(app) {
+        let old_session = app.token(ANNA).await;
+        for email in [ANNA, "nobody@example.com"] {
+            let (status, body) = json_of(app.post_json("/users/password-reset", None, &json!({ "email": email })).await).await;
+            assert_eq!(status, StatusCode::OK);
+            assert_eq!(body, json!({ "result": true }), "the same answer for an unknown e-mail");
+        }
+        assert!(outbox_bodies(&app, "nobody@example.com").await.is_empty());
+        let bodies = outbox_bodies(&app, ANNA).await;
+        assert_eq!(bodies.len(), 1);
+        let token = reset_token(&bodies[0]);
+        assert_eq!(token.len(), 64);
+
+        let confirm = |password: &str, token: &str| json!({ "token": token, "password": password });
+        let (status, body) = json_of(app.post_json("/users/password-reset/confirm", None, &confirm("short", &token)).await).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["message"], "The password must be at least 10 characters long");
+        // Still usable after a refused password.
+        assert_eq!(json_of(app.post_json("/users/password-reset/confirm", None, &confirm("Amber-Lighthouse-31", &token)).await).await.0, StatusCode::OK);
+        assert_eq!(app.get("/users/get-data", Some(&old_session)).await.status(), StatusCode::UNAUTHORIZED, "sessions ended");
+        assert_eq!(app.login_response(ANNA, PASSWORD).await.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(app.login_response(ANNA, "Amber-Lighthouse-31").await.status(), StatusCode::OK);
+        // Once only; made-up tokens and missing fields are refused.
+        let (status, body) = json_of(app.post_json("/users/password-reset/confirm", None, &confirm("Another-Lighthouse-32", &token)).await).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["message"], "This reset link is invalid, used or expired. Ask for a new one");
+        assert_eq!(json_of(app.post_json("/users/password-reset/confirm", None, &confirm("Another-Lighthouse-32", &"0".repeat(64))).await).await.0, StatusCode::BAD_REQUEST);
+        assert_eq!(json_of(app.post_json("/users/password-reset/confirm", None, &json!({})).await).await.0, StatusCode::BAD_REQUEST);
+        assert_eq!(json_of(app.post_json("/users/password-reset", None, &json!({ "email": "" })).await).await.0, StatusCode::BAD_REQUEST);
+
+        // An expired link.
+        app.post_json("/users/password-reset", None, &json!({ "email": JOHN })).await;
+        let token = reset_token(&outbox_bodies(&app, JOHN).await[0]);
+        projections::on_db!(&app.state.db, pool => sqlx::query("update password_resets set created_at = created_at - 1900000")
+            .execute(pool).await.map(|r| r.rows_affected())).unwrap();
+        assert_eq!(json_of(app.post_json("/users/password-reset/confirm", None, &confirm("Amber-Lighthouse-31", &token)).await).await.0, StatusCode::BAD_REQUEST);
+        assert_eq!(app.login_response(JOHN, PASSWORD).await.status(), StatusCode::OK);
+
+        // Three requests an hour per account.
+        for _ in 0..2 {
+            assert_eq!(app.post_json("/users/password-reset", None, &json!({ "email": JOHN })).await.status(), StatusCode::OK);
+        }
+        assert_eq!(app.post_json("/users/password-reset", None, &json!({ "email": JOHN })).await.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+}
