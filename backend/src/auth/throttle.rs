@@ -56,7 +56,7 @@ pub async fn attempt(db: &Db, key: &str, limit: Limit) -> Result<Attempt, sqlx::
         .fetch_one(pool).await)?;
     if prev > now {
         let retry_after_seconds = ((until.max(prev) - now) + 999) / 1000;
-        metrics_blocked(key);
+        log_blocked(key);
         return Ok(Attempt::Blocked {
             retry_after_seconds,
         });
@@ -80,7 +80,7 @@ pub async fn forgive_one(db: &Db, key: &str) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-fn metrics_blocked(key: &str) {
+fn log_blocked(key: &str) {
     // The key holds an e-mail: log only its kind.
     let kind = key.split(':').next().unwrap_or_default();
     tracing::warn!(kind, "sign-in throttled");
