@@ -7,6 +7,9 @@
 
 use projections::{now_ms, on_db, Db};
 
+/// Keys untouched for this long (and not blocked) are removed.
+const STALE_AFTER_MS: i64 = 24 * 3_600_000;
+
 /// The answer for one attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Attempt {
@@ -54,6 +57,13 @@ pub async fn attempt(db: &Db, key: &str, limit: Limit) -> Result<Attempt, sqlx::
         .bind(key).bind(now).bind(now - limit.window_ms).bind(max).bind(limit.base_ms)
         .bind(first_block).bind(limit.window_ms)
         .fetch_one(pool).await)?;
+    // Now and then, forget keys whose failures are out of the window and not blocked, so
+    // guesses at made-up e-mails do not grow the table for ever.
+    if rand::random::<u8>() == 0 {
+        on_db!(db, pool => sqlx::query(
+            "delete from login_throttle where last_failure_at < $1 and blocked_until < $2")
+            .bind(now - limit.window_ms.max(STALE_AFTER_MS)).bind(now).execute(pool).await.map(|r| r.rows_affected()))?;
+    }
     if prev > now {
         let retry_after_seconds = ((until.max(prev) - now) + 999) / 1000;
         log_blocked(key);
