@@ -55,6 +55,7 @@ pub async fn json_errors(mut response: Response) -> Response {
     let (mut parts, _) = response.into_parts();
     let body = axum::Json(ErrorBody {
         message: message.to_string(),
+        code: None,
     })
     .into_response();
     parts.headers.insert(
