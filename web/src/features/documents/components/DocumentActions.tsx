@@ -114,7 +114,6 @@ export function DocumentActions({ item, onClose, parent }: DocumentActionsProps)
         <PdfViewer
           title={displayName(viewer.item)}
           blob={viewer.blob}
-          fileName={downloadName(viewer.item)}
           onClose={() => setViewer(null)}
           onDownload={() => void download(viewer.item)}
         />
