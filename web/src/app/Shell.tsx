@@ -3,6 +3,7 @@ import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Loader } from '@/components/Loader';
 import { TabBar } from '@/components/tabbar/TabBar';
 import { Toasts } from '@/components/toast/Toasts';
+import { loadCtaUrls } from '@/lib/cta';
 import { checkAccess, showsTabBar } from '@/lib/session/access';
 import { keepLinkForLater } from '@/lib/session/links';
 import { logout } from '@/lib/session/logout';
@@ -35,6 +36,11 @@ export function Shell() {
   const loggedIn = useSession(selectLoggedIn);
   const access = checkAccess(location.pathname, loggedIn);
   const withTabBar = access.allow && showsTabBar(location.pathname, location.search, loggedIn);
+
+  // The call-to-action addresses of this session (support, privacy...), kept for the next login screen.
+  useEffect(() => {
+    if (loggedIn) void loadCtaUrls();
+  }, [loggedIn]);
 
   return (
     <div className={styles.app} data-tabbar={withTabBar ? 'true' : 'false'}>
