@@ -350,6 +350,23 @@ impl<'a> Check<'a> {
             .collect()
     }
 
+    /// The keys of each item's `tabs`, in the order the file writes them: the app shows
+    /// congress and training tabs in that order (spec 2.18, 2.19), and a JSON object read into
+    /// a `Value` does not keep it.
+    fn tab_orders(&self, dir: &Path) -> Res<Vec<Vec<String>>> {
+        #[derive(serde::Deserialize)]
+        struct Item {
+            #[serde(default)]
+            tabs: KeyOrder,
+        }
+        let text = std::fs::read_to_string(dir.join(self.file))
+            .map_err(|e| self.err("-", format!("cannot be read: {e}")))?;
+        // A file that does not read this way is refused with a precise message by the checks of
+        // its items; until then no order is known.
+        let items: Vec<Item> = serde_json::from_str(&text).unwrap_or_default();
+        Ok(items.into_iter().map(|i| i.tabs.0).collect())
+    }
+
     fn json(&self, dir: &Path) -> Res<Value> {
         let path = dir.join(self.file);
         let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -361,6 +378,35 @@ impl<'a> Check<'a> {
         })?;
         serde_json::from_str(&text)
             .map_err(|e| self.err(format!("line {}", e.line()), format!("invalid JSON: {e}")))
+    }
+}
+
+/// The keys of a JSON object in the order they are written (values skipped).
+#[derive(Default)]
+struct KeyOrder(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for KeyOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = KeyOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<KeyOrder, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    keys.push(key);
+                }
+                Ok(KeyOrder(keys))
+            }
+            // Anything else is reported by the checks of the `Value` reading.
+            fn visit_unit<E>(self) -> Result<KeyOrder, E> {
+                Ok(KeyOrder::default())
+            }
+        }
+        d.deserialize_any(Keys)
     }
 }
 
@@ -827,6 +873,7 @@ fn read_congresses(
 ) -> Res<Vec<CongressRow>> {
     let check = Check::new("congresses/congresses.json");
     let all = check.json(dir)?;
+    let tab_orders = check.tab_orders(dir)?;
     let mut rows = Vec::new();
     let mut seen = HashSet::new();
     let mut listed: HashSet<i64> = HashSet::new();
@@ -892,6 +939,7 @@ fn read_congresses(
         });
         let mut data = c.clone();
         set(&mut data, "tabs", tabs);
+        set(&mut data, "tab_order", json!(tab_orders.get(i)));
         set(&mut data, "end_date", json!(end_date.to_string()));
         rows.push(CongressRow {
             id,
@@ -971,6 +1019,7 @@ fn read_trainings(dir: &Path, library: &Library) -> Res<Vec<TrainingRow>> {
         });
         let mut data = t.clone();
         set(&mut data, "tabs", tabs);
+        set(&mut data, "tab_order", json!(tab_orders.get(i)));
         rows.push(TrainingRow {
             id,
             name,

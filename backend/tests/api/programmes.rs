@@ -268,6 +268,8 @@ both_dbs! {
             assert_eq!(tabs[key]["title"], title, "{key}");
             assert!(tabs[key]["content"].is_object(), "{key}");
         }
+        // The tabs' order of the content, which the app keeps (spec 2.18).
+        assert_eq!(c["tab_order"], json!(["info", "details", "hotel", "day", "activities", "messages", "media", "downloads", "contacts"]));
         let info = &tabs["info"]["content"];
         assert_eq!(info["first_date"], "2026-01-22");
         assert_eq!(info["first_date_time"], "08:00");
@@ -369,6 +371,7 @@ both_dbs! {
         for key in ["info", "details", "hotel", "day", "activities", "key", "downloads", "contacts"] {
             assert!(tabs[key]["title"].is_string() && tabs[key]["content"].is_object(), "{key}");
         }
+        assert_eq!(t["tab_order"], json!(["info", "details", "hotel", "day", "activities", "key", "downloads", "contacts"]));
         assert_eq!(tabs["info"]["content"]["calendar"], "/api/calendar/training/1.ics");
         assert_eq!(tabs["info"]["content"]["registration"]["link"], "https://training.meridian-ortho.example/1/register");
         assert!(tabs["details"]["content"]["main_topics"]["description"].is_string());
