@@ -393,7 +393,10 @@ impl<'de> serde::Deserialize<'de> for KeyOrder {
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("an object")
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<KeyOrder, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<KeyOrder, A::Error> {
                 let mut keys = Vec::new();
                 while let Some(key) = map.next_key::<String>()? {
                     map.next_value::<serde::de::IgnoredAny>()?;
@@ -554,10 +557,7 @@ fn checked_range(
     Ok((from, to))
 }
 
-fn read_activities(
-    dir: &Path,
-    library: &Library,
-) -> Res<(HashMap<i64, Value>, Vec<ActivityRow>)> {
+fn read_activities(dir: &Path, library: &Library) -> Res<(HashMap<i64, Value>, Vec<ActivityRow>)> {
     let check = Check::new("congresses/activities.json");
     let all = check.json(dir)?;
     let mut served = HashMap::new();
@@ -967,6 +967,7 @@ fn read_congresses(
 fn read_trainings(dir: &Path, library: &Library) -> Res<Vec<TrainingRow>> {
     let check = Check::new("training/trainings.json");
     let all = check.json(dir)?;
+    let tab_orders = check.tab_orders(dir)?;
     let mut rows = Vec::new();
     let mut seen = HashSet::new();
     let mut event_ids = HashSet::new();
