@@ -38,6 +38,10 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
     panelRef.current?.focus();
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
+    // The app under the modal is out of reach (focus, screen readers) until it closes.
+    const app = document.getElementById('root');
+    const wasInert = app?.inert ?? false;
+    if (app) app.inert = true;
 
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -65,6 +69,7 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
     return () => {
       document.removeEventListener('keydown', onKey);
       document.body.style.overflow = overflow;
+      if (app) app.inert = wasInert;
       modalClosed();
       previouslyFocused?.focus?.();
     };
@@ -83,7 +88,8 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
         tabIndex={-1}
         onClick={(event) => event.stopPropagation()}
       >
-        <header className={styles.header}>
+        {/* Plain blocks: a header or footer here would count as a second page banner or footer. */}
+        <div className={styles.header}>
           <h2 id={titleId} className={styles.title}>
             {title}
           </h2>
@@ -92,9 +98,9 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
               <CloseIcon size={22} />
             </button>
           )}
-        </header>
+        </div>
         <div className={styles.body}>{children}</div>
-        {footer && <footer className={styles.footer}>{footer}</footer>}
+        {footer && <div className={styles.footer}>{footer}</div>}
       </div>
     </div>,
     document.body,

@@ -249,7 +249,15 @@ export default function PdfViewer({ title, blob, onClose, onDownload }: PdfViewe
             )}
           </div>
         )}
-        <div ref={scrollRef} className={styles.pages} onScroll={onScroll}>
+        <div
+          ref={scrollRef}
+          className={styles.pages}
+          onScroll={onScroll}
+          role="region"
+          aria-label="Document pages"
+          // Focusable so that arrow keys scroll the pages.
+          tabIndex={0}
+        >
           {failed && (
             <p className={styles.failed} role="alert">
               This document cannot be shown here. Use Download to open it on your device.

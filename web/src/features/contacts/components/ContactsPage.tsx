@@ -51,16 +51,18 @@ export default function ContactsPage() {
           </div>
         )}
         {section && (
-          <ul className={styles.list} role="tabpanel" aria-label={section.tab}>
-            {section.voices.map((v) => (
-              <li key={v.id}>
-                <button type="button" className={styles.entry} onClick={() => open(v.id, v.title)}>
-                  <span className={styles.title}>{v.title}</span>
-                  {v.subtitle && <span className={styles.subtitle}>{v.subtitle}</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
+          <div role="tabpanel" aria-label={section.tab}>
+            <ul className={styles.list}>
+              {section.voices.map((v) => (
+                <li key={v.id}>
+                  <button type="button" className={styles.entry} onClick={() => open(v.id, v.title)}>
+                    <span className={styles.title}>{v.title}</span>
+                    {v.subtitle && <span className={styles.subtitle}>{v.subtitle}</span>}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
       </div>
       <ContactModal id={entry?.id ?? null} title={entry?.title ?? ''} onClose={() => setEntry(null)} />
