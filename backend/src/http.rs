@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::auth::session::router())
         .merge(crate::auth::sso::router())
         .merge(crate::catalogue::router())
+        .merge(crate::guide::router())
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())
         .merge(crate::realtime::router())

@@ -10,6 +10,7 @@
 //! - [`seed`] - demo accounts and content loaded on first start.
 //! - [`content`] - importing reference content (catalogue, news, ...) from a content folder.
 //! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
+//! - [`guide`] - the guided tour of the main screens behind the info buttons.
 //! - [`programmes`] - congresses, sales training, medical-education courses and registration.
 //! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 //! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
@@ -24,6 +25,7 @@ pub mod content;
 pub mod documents;
 pub mod error;
 pub mod event_store;
+pub mod guide;
 pub mod http;
 pub mod notifications;
 pub mod openapi;

@@ -5,6 +5,7 @@ mod catalogue;
 mod documents;
 mod documents_load;
 mod event_store;
+mod guide;
 mod helpers;
 mod notifications;
 mod oidc_provider;
