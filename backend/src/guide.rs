@@ -74,7 +74,9 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<GuideStep>, GuideError> {
     };
     let mut screens = std::collections::HashSet::new();
     for (i, s) in steps.iter().enumerate() {
-        if s.screen.trim().is_empty() || !s.screen.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
+        if s.screen.trim().is_empty()
+            || !s.screen.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+        {
             return Err(invalid(i, "screen", "must be a lower-case key"));
         }
         if !screens.insert(s.screen.as_str()) {
@@ -89,7 +91,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<GuideStep>, GuideError> {
         if !s.path.starts_with('/') || s.path.starts_with("//") {
             return Err(invalid(i, "path", "must be an in-app path"));
         }
-        if s.image.as_deref().is_some_and(|img| !img.starts_with("/media/")) {
+        if s.image
+            .as_deref()
+            .is_some_and(|img| !img.starts_with("/media/"))
+        {
             return Err(invalid(i, "image", "must be under /media/"));
         }
     }
@@ -123,16 +128,15 @@ mod tests {
 
     #[test]
     fn the_demo_tour_is_accepted() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content/guide/tour.json");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content/guide/tour.json");
         let steps = parse("guide/tour.json", &std::fs::read(path).unwrap()).unwrap();
         assert!(steps.len() >= 5);
     }
 
     #[test]
     fn broken_tours_are_refused_with_the_step_and_field() {
-        let step = |screen: &str, path: &str| {
-            serde_json::json!({"screen": screen, "title": "T", "text": "X", "path": path})
-        };
+        let step = |screen: &str, path: &str| serde_json::json!({"screen": screen, "title": "T", "text": "X", "path": path});
         let check = |v: serde_json::Value| {
             parse("guide/tour.json", v.to_string().as_bytes())
                 .map(|s| s.len())
@@ -140,7 +144,10 @@ mod tests {
         };
         assert_eq!(check(serde_json::json!([step("home", "/home")])), Ok(1));
         assert_eq!(
-            check(serde_json::json!([step("home", "/home"), step("home", "/menu")])),
+            check(serde_json::json!([
+                step("home", "/home"),
+                step("home", "/menu")
+            ])),
             Err("guide/tour.json: [1].screen: appears twice".into())
         );
         assert_eq!(

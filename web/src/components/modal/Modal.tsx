@@ -38,9 +38,8 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
     panelRef.current?.focus();
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
-    // The app under the modal is out of reach (focus, screen readers) until it closes.
+    // The app under the modals is out of reach (focus, screen readers) while any is open.
     const app = document.getElementById('root');
-    const wasInert = app?.inert ?? false;
     if (app) app.inert = true;
 
     const onKey = (event: KeyboardEvent) => {
@@ -69,8 +68,9 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
     return () => {
       document.removeEventListener('keydown', onKey);
       document.body.style.overflow = overflow;
-      if (app) app.inert = wasInert;
       modalClosed();
+      // Modals may close in any order: the app comes back when the last one has gone.
+      if (app) app.inert = useUi.getState().openModals > 0;
       previouslyFocused?.focus?.();
     };
   }, [open]);
