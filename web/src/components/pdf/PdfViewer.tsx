@@ -229,6 +229,9 @@ export default function PdfViewer({ title, blob, onClose, onDownload }: PdfViewe
           <button type="submit" className={styles.tool} disabled={!doc || !query.trim()}>
             Find
           </button>
+          <button type="button" className={`btn btn-primary ${styles.download}`} onClick={onDownload} aria-label="Download" title="Download">
+            <DownloadIcon size={20} />
+          </button>
         </form>
         {matches && (
           <div className={styles.results} aria-live="polite">
@@ -358,9 +361,6 @@ export default function PdfViewer({ title, blob, onClose, onDownload }: PdfViewe
               +
             </button>
           </div>
-          <button type="button" className={`btn btn-primary ${styles.download}`} onClick={onDownload}>
-            <DownloadIcon size={18} /> Download
-          </button>
         </div>
       </div>
     </Modal>
