@@ -3,7 +3,6 @@ import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Loader } from '@/components/Loader';
 import { TabBar } from '@/components/tabbar/TabBar';
 import { Toasts } from '@/components/toast/Toasts';
-import { loadCtaUrls } from '@/lib/cta';
 import { checkAccess, showsTabBar } from '@/lib/session/access';
 import { keepLinkForLater } from '@/lib/session/links';
 import { logout } from '@/lib/session/logout';
@@ -39,7 +38,8 @@ export function Shell() {
 
   // The call-to-action addresses of this session (support, privacy...), kept for the next login screen.
   useEffect(() => {
-    if (loggedIn) void loadCtaUrls();
+    // Loaded apart so that the first screen's bundle does not carry it.
+    if (loggedIn) void import('@/lib/cta').then(({ loadCtaUrls }) => loadCtaUrls());
   }, [loggedIn]);
 
   return (
