@@ -123,3 +123,21 @@ describe('programme tabs', () => {
     await waitForPath(page, '/congresses/1');
   });
 });
+
+describe('guided tour', () => {
+  it("an info button opens the tour at its screen's step; the steps lead to their screens", async () => {
+    await loginAs(page, 'anna');
+    await open(page, '/documents');
+    await page.getByRole('button', { name: 'Info' }).click();
+    await waitForPath(page, '/wizard');
+    expect(new URL(page.url()).searchParams.get('screen')).toBe('documents');
+    const step = page.getByTestId('guide-step');
+    await step.getByRole('heading', { name: 'Documents' }).waitFor();
+    expect(await step.getByText(/^Step \d+ of \d+$/).innerText()).toMatch(/^Step 3 of \d+$/i);
+    await step.getByRole('button', { name: 'Next' }).click();
+    await step.getByRole('heading', { name: 'Search' }).waitFor();
+    await step.getByRole('button', { name: 'Go to Search' }).click();
+    await waitForPath(page, '/search');
+  });
+});
+
