@@ -17,6 +17,8 @@ import { checkDomain, ssoUrl } from '../api/check-domain';
 import { initialLoginState, isValidEmail, loginReducer, stepLabel } from '../login-machine';
 import styles from './LoginPage.module.css';
 
+export const FORGOT_PASSWORD_URL = 'https://www.example.com/forgot-password';
+
 const MESSAGES = {
   domain: 'An error occurred while checking the email domain. Retry later',
   failed: 'Login failed',
@@ -36,7 +38,6 @@ export default function LoginPage() {
   const tokenHandled = useRef(false);
   const redirected = useRef(false);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const forgotPasswordUrl = useCtaUrl('forgot_password');
   const privacyUrl = useCtaUrl('privacy_policy');
 
   useEffect(() => {
@@ -184,7 +185,7 @@ export default function LoginPage() {
             <button className="btn btn-primary btn-block" type="submit" disabled={state.busy}>
               {state.busy ? 'Signing in…' : 'Sign in'}
             </button>
-            <a className={styles.forgot} href={forgotPasswordUrl} target="_blank" rel="noopener noreferrer">
+            <a className={styles.forgot} href={FORGOT_PASSWORD_URL} target="_blank" rel="noopener noreferrer">
               Forgot your password?
             </a>
           </form>
