@@ -89,7 +89,7 @@ describe('login', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 
-  it('links the external Privacy Policy and the forgot-password page from the content', async () => {
+  it('links the external Privacy Policy of the content', async () => {
     await open(page, '/login');
     const privacy = page.getByRole('link', { name: 'Privacy Policy' });
     expect(await privacy.getAttribute('href')).toBe('https://www.meridian-ortho.example/privacy');
