@@ -65,6 +65,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         .merge(crate::auth::terms::router())
         .merge(crate::auth::reset::router())
         .merge(crate::catalogue::router())
+        .merge(crate::guide::router())
         .merge(crate::programmes::router())
         .merge(crate::notifications::router())
         .merge(crate::realtime::router())

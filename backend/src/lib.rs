@@ -13,6 +13,7 @@
 //! - [`seed`] - the demo accounts, loaded only with `--demo`.
 //! - [`content`] - importing reference content (catalogue, news, ...) from a content folder.
 //! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
+//! - [`guide`] - the guided tour of the main screens behind the info buttons.
 //! - [`programmes`] - congresses, sales training, medical-education courses and registration.
 //! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 //! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
@@ -29,6 +30,7 @@ pub mod documents;
 pub mod edge;
 pub mod error;
 pub mod event_store;
+pub mod guide;
 pub mod health;
 pub mod http;
 pub mod metrics;

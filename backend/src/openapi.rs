@@ -39,7 +39,7 @@ use crate::programmes;
         notifications::api::list_updates, notifications::api::open_update, notifications::api::badges,
         notifications::admin::publish_notification, notifications::admin::publish_update,
         notifications::messages::list_messages, notifications::messages::set_status,
-        notifications::messages::reply, notifications::cta::url_cta,
+        notifications::messages::reply, notifications::cta::url_cta, crate::guide::tour,
         crate::realtime::upgrade,
         docs::list_my, docs::list_shared, docs::list_us, docs::list_by_type, docs::folder, docs::tree,
         docs::create_folder, docs::rename, docs::delete_folder, docs::remove_file, docs::move_folder,

@@ -106,7 +106,7 @@ describe('congresses and events', () => {
     await page.getByRole('heading', { name: 'Videos' }).waitFor();
 
     await openTab(page, 'Downloads');
-    await page.getByRole('link', { name: /Programme/ }).first().waitFor();
+    await page.getByRole('button', { name: /Programme/ }).first().waitFor();
 
     await openTab(page, 'Contacts');
     await page.getByRole('heading', { name: 'Main Contact' }).waitFor();

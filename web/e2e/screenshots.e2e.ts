@@ -88,4 +88,53 @@ describe.skipIf(!shotsDir)('screenshots', () => {
     await page.screenshot({ path: join(dir, 'onboarding-sliding.png') });
     await context.close();
   });
+  it('PDF viewer, programme downloads, messages and the guided tour', async () => {
+    const { context, page } = await newPage(browser);
+    await loginAs(page, 'anna');
+    await open(page, '/congresses/1?tab=downloads');
+    await page.getByRole('button', { name: /Programme/ }).first().waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, 'congress-downloads.png') });
+    await page.getByRole('button', { name: /Programme/ }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Open' }).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, 'document-menu.png') });
+
+    await open(page, '/products');
+    await page.getByRole('button', { name: /Product Range Overview 2026/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('img', { name: 'Page 1 of 2' }).waitFor();
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(dir, 'pdf-viewer.png') });
+    const viewer = page.getByTestId('pdf-viewer');
+    await viewer.getByLabel('Search in document').fill('shoulder');
+    await viewer.getByRole('button', { name: 'Find' }).click();
+    await page.getByTestId('pdf-match-active').waitFor();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(dir, 'pdf-viewer-search.png') });
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(dir, 'pdf-viewer-zoom.png') });
+    await viewer.getByRole('button', { name: 'Fit to width' }).click();
+    await viewer.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(dir, 'pdf-viewer-page2.png') });
+
+    await open(page, '/new');
+    await page.getByRole('region', { name: 'Messages' }).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, 'messages.png') });
+    await page.getByRole('region', { name: 'Messages' }).getByRole('button').first().click();
+    await page.getByRole('dialog').waitFor();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(dir, 'message-survey.png') });
+
+    await open(page, '/documents');
+    await page.getByRole('button', { name: 'Info' }).click();
+    await page.getByTestId('guide-step').waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, 'wizard.png') });
+    await context.close();
+  });
 });

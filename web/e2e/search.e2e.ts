@@ -246,6 +246,30 @@ describe('search', () => {
     await result(ANNA_DOCUMENT).first().waitFor();
   });
 
+  it('Move from a result offers the root unless the item is there, never its own folder', async () => {
+    await openSearch('anna', 'Clinica del Lago');
+    await result('Visit report - Clinica del Lago, March 2026').first().click();
+    let menu = page.getByRole('dialog', { name: 'Visit report - Clinica del Lago, March 2026' });
+    await menu.getByRole('button', { name: 'Move', exact: true }).click();
+    let move = page.getByRole('dialog', { name: 'Move' });
+    await move.getByRole('radio', { name: '2026' }).waitFor();
+    // In Customer visits / 2026: the root is a destination, its own folder is not.
+    expect(await move.getByRole('radio', { name: 'My docs' }).isDisabled()).toBe(false);
+    expect(await move.getByRole('radio', { name: '2026' }).isDisabled()).toBe(true);
+    expect(await move.getByRole('radio', { name: 'Customer visits' }).isDisabled()).toBe(false);
+    await page.keyboard.press('Escape');
+    await move.waitFor({ state: 'detached' });
+
+    await open(page, '/search?string=expense');
+    await result(ANNA_DOCUMENT).first().click();
+    menu = page.getByRole('dialog', { name: ANNA_DOCUMENT });
+    await menu.getByRole('button', { name: 'Move', exact: true }).click();
+    move = page.getByRole('dialog', { name: 'Move' });
+    await move.getByRole('radio', { name: 'Customer visits' }).waitFor();
+    // At the root already: the root is no destination.
+    expect(await move.getByRole('radio', { name: 'My docs' }).isDisabled()).toBe(true);
+  });
+
   it('John finds a US document; Anna does not', async () => {
     await openSearch('john', 'reimbursement');
     await result(US_DOCUMENT).first().click();

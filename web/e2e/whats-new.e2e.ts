@@ -240,6 +240,7 @@ describe("What's New", () => {
   it('the wizard without an id goes to the updates list', async () => {
     await loginAs(page, 'anna');
     await page.goto('/new/update');
+    await waitForToast(page, 'An error occurred while getting all the informations');
     await page.waitForURL((url) => url.pathname === '/new' && url.searchParams.get('section') === 'updates');
   });
 

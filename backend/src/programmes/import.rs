@@ -7,8 +7,9 @@
 //! nothing. Course registrations are events and are never touched here.
 //!
 //! What is stored is the item as the API serves it: document ids are replaced by the documents of
-//! `documents/library.json`, activity ids by the activities, and every "Save in calendar" place
-//! gets the address of its iCalendar file.
+//! `documents/library.json` (each with the address of its served file, `/api/library/{id}/file`),
+//! a venue's floor-plan path by the address of the library document with that file, activity ids
+//! by the activities, and every "Save in calendar" place gets the address of its iCalendar file.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -349,6 +350,23 @@ impl<'a> Check<'a> {
             .collect()
     }
 
+    /// The keys of each item's `tabs`, in the order the file writes them: the app shows
+    /// congress and training tabs in that order (spec 2.18, 2.19), and a JSON object read into
+    /// a `Value` does not keep it.
+    fn tab_orders(&self, dir: &Path) -> Res<Vec<Vec<String>>> {
+        #[derive(serde::Deserialize)]
+        struct Item {
+            #[serde(default)]
+            tabs: KeyOrder,
+        }
+        let text = std::fs::read_to_string(dir.join(self.file))
+            .map_err(|e| self.err("-", format!("cannot be read: {e}")))?;
+        // A file that does not read this way is refused with a precise message by the checks of
+        // its items; until then no order is known.
+        let items: Vec<Item> = serde_json::from_str(&text).unwrap_or_default();
+        Ok(items.into_iter().map(|i| i.tabs.0).collect())
+    }
+
     fn json(&self, dir: &Path) -> Res<Value> {
         let path = dir.join(self.file);
         let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -360,6 +378,38 @@ impl<'a> Check<'a> {
         })?;
         serde_json::from_str(&text)
             .map_err(|e| self.err(format!("line {}", e.line()), format!("invalid JSON: {e}")))
+    }
+}
+
+/// The keys of a JSON object in the order they are written (values skipped).
+#[derive(Default)]
+struct KeyOrder(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for KeyOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = KeyOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<KeyOrder, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    keys.push(key);
+                }
+                Ok(KeyOrder(keys))
+            }
+            // Anything else is reported by the checks of the `Value` reading.
+            fn visit_unit<E>(self) -> Result<KeyOrder, E> {
+                Ok(KeyOrder::default())
+            }
+        }
+        d.deserialize_any(Keys)
     }
 }
 
@@ -403,28 +453,72 @@ fn read(dir: &Path) -> Res<Rows> {
     })
 }
 
-/// The documents that programmes refer to by id, as served (`type: file`).
-fn read_library(dir: &Path) -> Res<HashMap<i64, Value>> {
+/// The library documents that programmes refer to: by id (lists of files) and by content path
+/// (a venue's floor plan), each as served.
+struct Library {
+    by_id: HashMap<i64, Value>,
+    by_path: HashMap<String, i64>,
+}
+
+/// Where the signed-in app fetches a library document's file (checked and served by the
+/// catalogue's library route, which needs the bearer token).
+fn library_file_url(id: i64) -> String {
+    format!("/api/library/{id}/file")
+}
+
+/// The documents of `documents/library.json` as programmes serve them: `type: file` and the
+/// address of the served file instead of the raw content path, which no route serves.
+fn read_library(dir: &Path) -> Res<Library> {
     let check = Check::new("documents/library.json");
     let docs = check.json(dir)?;
-    let mut out = HashMap::new();
+    let mut by_id = HashMap::new();
+    let mut by_path = HashMap::new();
     for (i, d) in check.array(&docs, "-")?.iter().enumerate() {
         let m = check.obj(d, &format!("[{i}]"))?;
         let id = check.int(m, &format!("[{i}]"), "id")?;
         let path = format!("id {id}");
         check.string(m, &path, "title")?;
+        let file = check.string(m, &path, "file")?;
         let mut doc = d.clone();
         set(&mut doc, "type", json!("file"));
-        if out.insert(id, doc).is_some() {
+        set(&mut doc, "url", json!(library_file_url(id)));
+        if let Some(fields) = doc.as_object_mut() {
+            fields.remove("file");
+            fields.remove("category");
+        }
+        if by_id.insert(id, doc).is_some() {
             return Err(check.err(path, "duplicate id"));
         }
+        by_path.insert(file, id);
     }
-    Ok(out)
+    Ok(Library { by_id, by_path })
+}
+
+/// A link to a content file (`/files/...`, e.g. a venue's floor plan) becomes the address of
+/// the library document with that file; a path that names no library document is refused, so
+/// the app never links to an address that answers with something else than the file.
+fn document_link(
+    check: &Check<'_>,
+    library: &Library,
+    m: &Map<String, Value>,
+    path: &str,
+    key: &str,
+) -> Res<Option<String>> {
+    let Some(link) = check.opt_string(m, path, key)? else {
+        return Ok(None);
+    };
+    match library.by_path.get(&link) {
+        Some(id) => Ok(Some(library_file_url(*id))),
+        None => Err(check.err(
+            join(path, key),
+            format!("'{link}' is not the file of a document in documents/library.json"),
+        )),
+    }
 }
 
 fn documents(
     check: &Check<'_>,
-    library: &HashMap<i64, Value>,
+    library: &Library,
     m: &Map<String, Value>,
     path: &str,
     key: &str,
@@ -432,7 +526,7 @@ fn documents(
     let ids = check.ids(m, path, key)?;
     ids.iter()
         .map(|id| {
-            library.get(id).cloned().ok_or_else(|| {
+            library.by_id.get(id).cloned().ok_or_else(|| {
                 check.err(
                     join(path, key),
                     format!("document {id} not in documents/library.json"),
@@ -463,10 +557,7 @@ fn checked_range(
     Ok((from, to))
 }
 
-fn read_activities(
-    dir: &Path,
-    library: &HashMap<i64, Value>,
-) -> Res<(HashMap<i64, Value>, Vec<ActivityRow>)> {
+fn read_activities(dir: &Path, library: &Library) -> Res<(HashMap<i64, Value>, Vec<ActivityRow>)> {
     let check = Check::new("congresses/activities.json");
     let all = check.json(dir)?;
     let mut served = HashMap::new();
@@ -534,7 +625,7 @@ impl Owner {
 /// `activities` holds the congress activities by id; training lists its activities inline.
 fn read_tabs(
     check: &Check<'_>,
-    library: &HashMap<i64, Value>,
+    library: &Library,
     owner: Owner,
     tabs_value: &Value,
     path: &str,
@@ -594,6 +685,11 @@ fn read_tabs(
                     let p = join(&cp, "congress_venue");
                     check.opt_list(venue, &p, "gallery")?;
                     check.text(venue, &p, "description")?;
+                    if let Some(url) = document_link(check, library, venue, &p, "link_download")? {
+                        if let Some(v) = served.get_mut("congress_venue") {
+                            set(v, "link_download", json!(url));
+                        }
+                    }
                 }
             }
             "hotel" => {
@@ -772,11 +868,12 @@ fn read_hotel_tab(
 
 fn read_congresses(
     dir: &Path,
-    library: &HashMap<i64, Value>,
+    library: &Library,
     activities: &HashMap<i64, Value>,
 ) -> Res<Vec<CongressRow>> {
     let check = Check::new("congresses/congresses.json");
     let all = check.json(dir)?;
+    let tab_orders = check.tab_orders(dir)?;
     let mut rows = Vec::new();
     let mut seen = HashSet::new();
     let mut listed: HashSet<i64> = HashSet::new();
@@ -842,6 +939,7 @@ fn read_congresses(
         });
         let mut data = c.clone();
         set(&mut data, "tabs", tabs);
+        set(&mut data, "tab_order", json!(tab_orders.get(i)));
         set(&mut data, "end_date", json!(end_date.to_string()));
         rows.push(CongressRow {
             id,
@@ -866,9 +964,10 @@ fn read_congresses(
     Ok(rows)
 }
 
-fn read_trainings(dir: &Path, library: &HashMap<i64, Value>) -> Res<Vec<TrainingRow>> {
+fn read_trainings(dir: &Path, library: &Library) -> Res<Vec<TrainingRow>> {
     let check = Check::new("training/trainings.json");
     let all = check.json(dir)?;
+    let tab_orders = check.tab_orders(dir)?;
     let mut rows = Vec::new();
     let mut seen = HashSet::new();
     let mut event_ids = HashSet::new();
@@ -921,6 +1020,7 @@ fn read_trainings(dir: &Path, library: &HashMap<i64, Value>) -> Res<Vec<Training
         });
         let mut data = t.clone();
         set(&mut data, "tabs", tabs);
+        set(&mut data, "tab_order", json!(tab_orders.get(i)));
         rows.push(TrainingRow {
             id,
             name,
@@ -934,7 +1034,7 @@ fn read_trainings(dir: &Path, library: &HashMap<i64, Value>) -> Res<Vec<Training
     Ok(rows)
 }
 
-fn read_courses(dir: &Path, library: &HashMap<i64, Value>) -> Res<Vec<CourseRow>> {
+fn read_courses(dir: &Path, library: &Library) -> Res<Vec<CourseRow>> {
     let settings = read_course_settings(dir)?;
     let check = Check::new("courses/courses.json");
     let all = check.json(dir)?;

@@ -7,6 +7,7 @@ mod documents;
 mod documents_load;
 mod edge;
 mod event_store;
+mod guide;
 mod helpers;
 mod identity;
 mod mail;

@@ -124,6 +124,26 @@ async fn anna_id(app: &TestApp) -> String {
         .id
 }
 
+/// Every document address of a programme response: the `url` of its files and a venue's
+/// floor-plan link; a raw content path (`/files/...`) anywhere fails the test.
+fn collect_document_urls(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(m) => {
+            for (key, v) in m {
+                if let Value::String(s) = v {
+                    assert!(!s.starts_with("/files/"), "raw content path at {key}: {s}");
+                    if (key == "url" || key == "link_download") && s.starts_with("/api/library/") {
+                        out.push(s.clone());
+                    }
+                }
+                collect_document_urls(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_document_urls(v, out)),
+        _ => {}
+    }
+}
+
 /// A copy of the programme content (and the documents it refers to) that a test may break.
 fn content_copy() -> tempfile::TempDir {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
@@ -248,6 +268,8 @@ both_dbs! {
             assert_eq!(tabs[key]["title"], title, "{key}");
             assert!(tabs[key]["content"].is_object(), "{key}");
         }
+        // The tabs' order of the content, which the app keeps (spec 2.18).
+        assert_eq!(c["tab_order"], json!(["info", "details", "hotel", "day", "activities", "messages", "media", "downloads", "contacts"]));
         let info = &tabs["info"]["content"];
         assert_eq!(info["first_date"], "2026-01-22");
         assert_eq!(info["first_date_time"], "08:00");
@@ -286,7 +308,10 @@ both_dbs! {
         assert_eq!(files.len(), 4);
         assert_eq!(files[0]["id"], 57);
         assert_eq!(files[0]["type"], "file");
-        assert!(files[0]["title"].is_string() && files[0]["file"].as_str().unwrap().ends_with(".pdf"));
+        assert!(files[0]["title"].is_string());
+        assert_eq!(files[0]["url"], "/api/library/57/file");
+        assert!(files[0].get("file").is_none(), "no raw content path reaches the app");
+        assert_eq!(details["congress_venue"]["link_download"], "/api/library/58/file");
 
         assert!(tabs["messages"]["content"]["messages"].as_array().unwrap().len() >= 2);
         assert!(!tabs["media"]["content"]["accordions"].as_array().unwrap().is_empty());
@@ -346,6 +371,7 @@ both_dbs! {
         for key in ["info", "details", "hotel", "day", "activities", "key", "downloads", "contacts"] {
             assert!(tabs[key]["title"].is_string() && tabs[key]["content"].is_object(), "{key}");
         }
+        assert_eq!(t["tab_order"], json!(["info", "details", "hotel", "day", "activities", "key", "downloads", "contacts"]));
         assert_eq!(tabs["info"]["content"]["calendar"], "/api/calendar/training/1.ics");
         assert_eq!(tabs["info"]["content"]["registration"]["link"], "https://training.meridian-ortho.example/1/register");
         assert!(tabs["details"]["content"]["main_topics"]["description"].is_string());
@@ -694,6 +720,12 @@ both_dbs! {
              "congresses/congresses.json: [0] id 1.type: must be 'event' or 'congress'"),
             ("congresses/congresses.json", Box::new(|v| v[0]["tabs"]["downloads"]["content"]["files"] = json!([99999])),
              "congresses/congresses.json: [0] id 1.tabs.downloads.content.files: document 99999 not in documents/library.json"),
+            ("congresses/congresses.json",
+             Box::new(|v| v[0]["tabs"]["details"]["content"]["congress_venue"]["link_download"] = json!("/files/congress/missing-floor-plan.pdf")),
+             "congresses/congresses.json: [0] id 1.tabs.details.content.congress_venue.link_download: '/files/congress/missing-floor-plan.pdf' is not the file of a document in documents/library.json"),
+            ("training/trainings.json",
+             Box::new(|v| v[0]["tabs"]["details"]["content"]["congress_venue"]["link_download"] = json!("https://example.com/plan.pdf")),
+             "training/trainings.json: [0] id 1.tabs.details.content.congress_venue.link_download: 'https://example.com/plan.pdf' is not the file of a document in documents/library.json"),
             ("congresses/activities.json", Box::new(|v| v[0]["end_date"] = json!("2026-01-01")),
              "congresses/activities.json: [0] id 1.end_date: the end is before the start"),
             ("training/trainings.json", Box::new(|v| v[0]["timezone"] = json!("Mars/Olympus")),
@@ -719,6 +751,30 @@ both_dbs! {
         std::fs::remove_file(broken.path().join("training/trainings.json")).unwrap();
         let err = backend::programmes::import(&app.state.db, broken.path()).await.expect_err("missing");
         assert_eq!(err.to_string(), "training/trainings.json: -: file missing");
+    }
+
+    async fn every_programme_document_is_served_as_the_real_file(app) {
+        let token = app.token(ANNA).await;
+        let mut urls = Vec::new();
+        collect_document_urls(&get_ok(&app, "/congresses/1", &token).await, &mut urls);
+        collect_document_urls(&get_ok(&app, "/congresses/activities/1", &token).await, &mut urls);
+        collect_document_urls(&get_ok(&app, "/training/1", &token).await, &mut urls);
+        collect_document_urls(&get_ok(&app, "/courses/1", &token).await, &mut urls);
+        urls.sort();
+        urls.dedup();
+        assert!(urls.len() >= 7, "{urls:?}");
+        for url in &urls {
+            let path = url.strip_prefix("/api").expect("an API address");
+            let res = app.get(path, Some(&token)).await;
+            assert_eq!(res.status(), StatusCode::OK, "{url}");
+            assert_eq!(res.headers()["content-type"], "application/pdf", "{url}");
+            let bytes = res.bytes().await.unwrap();
+            assert!(bytes.starts_with(b"%PDF-"), "{url} is a PDF");
+            // The file is for signed-in users only.
+            let (status, body) = json_of(app.get(path, None).await).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{url}");
+            assert!(body["message"].is_string());
+        }
     }
 
     async fn applying_a_registration_event_twice_changes_nothing(app) {

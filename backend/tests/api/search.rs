@@ -247,6 +247,26 @@ both_dbs! {
         }
     }
 
+    async fn the_folder_of_a_result_is_shown_to_its_owner_only(app) {
+        let anna = app.token(ANNA).await;
+        let john = app.token(JOHN).await;
+        // Anna's file in Customer visits / 2026 carries that folder; a file at her root none.
+        let body = results(&app, &anna, "Clinica del Lago").await;
+        let item = &body["documents"][0];
+        assert_eq!(item["name"], "Visit report - Clinica del Lago, March 2026");
+        let parent = item["document"]["parent"].as_str().expect("the owner sees the folder");
+        let (status, folder) = json_of(app.get(&format!("/folders/{parent}?type=my"), Some(&anna)).await).await;
+        assert_eq!(status, StatusCode::OK, "{folder}");
+        assert!(folder["list"].as_array().unwrap().iter().any(|i| i["id"] == item["id"]), "{folder}");
+        let body = results(&app, &anna, "Price list Italy").await;
+        assert!(body["documents"][0]["document"].get("parent").is_none(), "{body}");
+        // John reaches a file inside a folder Anna shared: her folders stay hers.
+        let body = results(&app, &john, "Booth layout draft").await;
+        let item = body["documents"].as_array().unwrap().iter()
+            .find(|i| i["name"] == "Booth layout draft").expect("shared file").clone();
+        assert!(item["document"].get("parent").is_none(), "{item}");
+    }
+
     async fn document_changes_are_findable_within_a_second(app) {
         let anna = app.token(ANNA).await;
         let john = app.token(JOHN).await;

@@ -96,6 +96,10 @@ pub struct ItemView {
     pub owner: Option<String>,
     /// Milliseconds since the epoch.
     pub updated_at: i64,
+    /// The folder holding the item, for its owner only (none at the root, and never shown to
+    /// others): the move dialog of a search result disables it and offers the root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
 }
 
 impl ItemRow {
@@ -147,13 +151,16 @@ impl ItemRow {
 
     /// The item JSON for `viewer`.
     pub fn view(&self, viewer: &Viewer, shares: &HashSet<String>) -> ItemView {
-        let actions = self
-            .access(viewer, shares)
-            .actions(self.kind(), &self.labels());
-        self.view_with(
+        let access = self.access(viewer, shares);
+        let actions = access.actions(self.kind(), &self.labels());
+        let mut view = self.view_with(
             actions.iter().map(|a| a.as_str().to_string()).collect(),
             self.unread(viewer),
-        )
+        );
+        if access.owner {
+            view.parent = self.parent_id.clone();
+        }
+        view
     }
 
     /// The item JSON with these actions and unread flag (auditors' past views have none).
@@ -178,6 +185,7 @@ impl ItemRow {
             unread,
             owner: self.owner_name.clone(),
             updated_at: self.updated_at,
+            parent: None,
         }
     }
 

@@ -8,8 +8,10 @@ import type { DocumentMenuProps } from '@/features/search/types';
  * not import each other, so the two meet here.
  */
 function SearchDocumentMenu({ document, onClose }: DocumentMenuProps) {
-  // The search answer carries each document exactly as the documents lists give it.
-  return <DocumentActions item={document as DocItem | null} onClose={onClose} parent={null} />;
+  // The search answer carries each document exactly as the documents lists give it, with its
+  // folder for its owner: the move dialog disables that folder and offers the root otherwise.
+  const item = document as DocItem | null;
+  return <DocumentActions item={item} onClose={onClose} parent={item?.parent ?? null} />;
 }
 
 /** /search */

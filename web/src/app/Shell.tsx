@@ -36,6 +36,12 @@ export function Shell() {
   const access = checkAccess(location.pathname, loggedIn);
   const withTabBar = access.allow && showsTabBar(location.pathname, location.search, loggedIn);
 
+  // The call-to-action addresses of this session (support, privacy...), kept for the next login screen.
+  useEffect(() => {
+    // Loaded apart so that the first screen's bundle does not carry it.
+    if (loggedIn) void import('@/lib/cta').then(({ loadCtaUrls }) => loadCtaUrls());
+  }, [loggedIn]);
+
   return (
     <div className={styles.app} data-tabbar={withTabBar ? 'true' : 'false'}>
       {access.allow ? (

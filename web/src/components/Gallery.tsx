@@ -4,17 +4,18 @@ import styles from './Gallery.module.css';
 export function Gallery({ images, label }: { images: string[] | null | undefined; label: string }) {
   if (!images || images.length === 0) return null;
   return (
-    <div className={styles.gallery} role="list" aria-label={label}>
+    // Focusable so that a keyboard can scroll it.
+    <ul className={styles.gallery} aria-label={label} tabIndex={0}>
       {images.map((src, index) => (
-        <img
-          key={`${src}-${index}`}
-          role="listitem"
-          className={`${styles.image} ${images.length === 1 ? styles.single : ''}`}
-          src={src}
-          alt={`${label} ${index + 1}`}
-          loading="lazy"
-        />
+        <li key={`${src}-${index}`} className={`${styles.item} ${images.length === 1 ? styles.single : ''}`}>
+          <img
+            className={styles.image}
+            src={src}
+            alt={`${label} ${index + 1}`}
+            loading="lazy"
+          />
+        </li>
       ))}
-    </div>
+    </ul>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastPathPart, resolveVideo, VIDEO_EMBED_BASE } from './video';
+import { isHlsStream, lastPathPart, resolveVideo, VIDEO_EMBED_BASE } from './video';
 
 describe('resolveVideo', () => {
   it('plays by code first', () => {
@@ -41,5 +41,14 @@ describe('lastPathPart', () => {
     expect(lastPathPart('https://a.example/x/y/?q=1')).toBe('y');
     expect(lastPathPart('/only')).toBe('only');
     expect(lastPathPart('')).toBeNull();
+  });
+});
+
+describe('isHlsStream', () => {
+  it('recognises .m3u8 playlists, with or without a query', () => {
+    expect(isHlsStream('https://cdn.example.com/live/master.m3u8')).toBe(true);
+    expect(isHlsStream('/media/v/index.M3U8?token=1')).toBe(true);
+    expect(isHlsStream('https://cdn.example.com/clip.mp4')).toBe(false);
+    expect(isHlsStream('https://cdn.example.com/m3u8/clip.mp4')).toBe(false);
   });
 });

@@ -38,3 +38,8 @@ export function resolveVideo(video: VideoSource): ResolvedVideo | null {
   if (!id) return null;
   return { kind: 'embed', id, src: `${VIDEO_EMBED_BASE}/${encodeURIComponent(id)}` };
 }
+
+/** An HLS stream (`.m3u8`), which most browsers other than Safari only play through hls.js. */
+export function isHlsStream(url: string): boolean {
+  return /\.m3u8(\?|#|$)/i.test(url);
+}

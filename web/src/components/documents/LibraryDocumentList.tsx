@@ -1,21 +1,24 @@
-import { openLibraryFile } from '@/lib/library';
+import { useState } from 'react';
 import { FileTextIcon } from '../icons';
+import { DocumentMenu } from './DocumentMenu';
 import styles from './LibraryDocumentList.module.css';
+import { useDocumentOpener } from './useDocumentOpener';
 
 /** A library document as the API lists it (catalogues, #ThinkClinical, attachments). */
 export interface LibraryDocument {
   id: number;
-  type: string;
+  type?: string;
   title: string;
-  name: string;
-  subtitle: string;
-  size: string;
-  languages_in_file: string;
-  code_points: string;
+  name?: string;
+  subtitle?: string;
+  size?: string;
+  languages_in_file?: string;
+  code_points?: string;
+  /** Where the signed-in app fetches the file (`/api/library/{id}/file`). */
   url: string;
-  for_internal_use: boolean;
-  controlled_release: boolean;
-  upon_request: boolean;
+  for_internal_use?: boolean;
+  controlled_release?: boolean;
+  upon_request?: boolean;
 }
 
 function flagsOf(doc: LibraryDocument): string[] {
@@ -26,35 +29,49 @@ function flagsOf(doc: LibraryDocument): string[] {
   return flags;
 }
 
-/** Rows of documents; tapping one opens its PDF in a new tab. */
+function metaOf(doc: LibraryDocument): string {
+  return [doc.size, doc.languages_in_file].filter(Boolean).join(' · ');
+}
+
+/** Rows of documents; tapping one opens its action menu (Open in the viewer, Download). */
 export function LibraryDocumentList({ documents }: { documents: LibraryDocument[] }) {
+  const [menu, setMenu] = useState<LibraryDocument | null>(null);
+  const opener = useDocumentOpener();
   return (
-    <ul className={styles.list}>
-      {documents.map((doc) => (
-        <li key={doc.id}>
-          <button type="button" className={styles.row} onClick={() => void openLibraryFile(doc.url)}>
-            <span className={styles.icon}>
-              <FileTextIcon size={22} />
-            </span>
-            <span className={styles.text}>
-              <span className={styles.title}>{doc.title}</span>
-              {doc.subtitle && <span className={styles.subtitle}>{doc.subtitle}</span>}
-              <span className={styles.meta}>
-                {[doc.size, doc.languages_in_file].filter(Boolean).join(' · ')}
+    <>
+      <ul className={styles.list}>
+        {documents.map((doc) => (
+          <li key={doc.id}>
+            <button type="button" className={styles.row} onClick={() => setMenu(doc)} aria-haspopup="dialog">
+              <span className={styles.icon}>
+                <FileTextIcon size={22} />
               </span>
-              {flagsOf(doc).length > 0 && (
-                <span className={styles.flags}>
-                  {flagsOf(doc).map((f) => (
-                    <span key={f} className={styles.flag}>
-                      {f}
-                    </span>
-                  ))}
-                </span>
-              )}
-            </span>
-          </button>
-        </li>
-      ))}
-    </ul>
+              <span className={styles.text}>
+                <span className={styles.title}>{doc.title}</span>
+                {doc.subtitle && <span className={styles.subtitle}>{doc.subtitle}</span>}
+                <span className={styles.meta}>{metaOf(doc)}</span>
+                {flagsOf(doc).length > 0 && (
+                  <span className={styles.flags}>
+                    {flagsOf(doc).map((f) => (
+                      <span key={f} className={styles.flag}>
+                        {f}
+                      </span>
+                    ))}
+                  </span>
+                )}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <DocumentMenu
+        doc={menu}
+        meta={menu ? metaOf(menu) : ''}
+        onClose={() => setMenu(null)}
+        onOpen={(doc) => void opener.open(doc)}
+        onDownload={(doc) => void opener.download(doc)}
+      />
+      {opener.element}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { resolveVideo, type VideoSource } from '@/lib/video';
 import { Modal } from '../modal/Modal';
 import styles from './Media.module.css';
+import { StreamVideo } from './StreamVideo';
 
 /** The embedded player of a video (by code, by url, or by the url's last path part). */
 export function VideoModal({
@@ -17,7 +18,7 @@ export function VideoModal({
       {resolved ? (
         <div className={styles.player} data-testid="video-player" data-video-id={resolved.id ?? ''}>
           {resolved.kind === 'file' ? (
-            <video src={resolved.src} controls autoPlay playsInline className={styles.frame} />
+            <StreamVideo src={resolved.src} />
           ) : (
             <iframe
               src={resolved.src}

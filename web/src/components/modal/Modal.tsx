@@ -38,6 +38,9 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
     panelRef.current?.focus();
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
+    // The app under the modals is out of reach (focus, screen readers) while any is open.
+    const app = document.getElementById('root');
+    if (app) app.inert = true;
 
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -66,6 +69,8 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
       document.removeEventListener('keydown', onKey);
       document.body.style.overflow = overflow;
       modalClosed();
+      // Modals may close in any order: the app comes back when the last one has gone.
+      if (app) app.inert = useUi.getState().openModals > 0;
       previouslyFocused?.focus?.();
     };
   }, [open]);
@@ -83,7 +88,8 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
         tabIndex={-1}
         onClick={(event) => event.stopPropagation()}
       >
-        <header className={styles.header}>
+        {/* Plain blocks: a header or footer here would count as a second page banner or footer. */}
+        <div className={styles.header}>
           <h2 id={titleId} className={styles.title}>
             {title}
           </h2>
@@ -92,9 +98,9 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
               <CloseIcon size={22} />
             </button>
           )}
-        </header>
+        </div>
         <div className={styles.body}>{children}</div>
-        {footer && <footer className={styles.footer}>{footer}</footer>}
+        {footer && <div className={styles.footer}>{footer}</div>}
       </div>
     </div>,
     document.body,

@@ -11,8 +11,8 @@ export interface PageFrameProps {
   title: ReactNode;
   /** Back button: a route, `true` for the previous page, or a handler. */
   back?: string | true | (() => void);
-  /** Info button, opens the guide (/wizard). */
-  info?: boolean;
+  /** Info button: opens the guided tour (/wizard) at this screen's step (its key, e.g. 'documents'). */
+  info?: string;
   /** Mail button: an e-mail address or a full mailto: link. */
   mail?: string;
   /** Support button, opens the support modal. */
@@ -93,7 +93,7 @@ export function PageFrame(props: PageFrameProps) {
           <h1 className={`${styles.title} ${back === undefined ? styles.titleAlone : ''}`}>{title}</h1>
           <div className={styles.actions}>
             {info && (
-              <IconButton label="Info" onClick={() => void navigate('/wizard')}>
+              <IconButton label="Info" onClick={() => void navigate(`/wizard?screen=${encodeURIComponent(info)}`)}>
                 <InfoIcon />
               </IconButton>
             )}

@@ -1,3 +1,4 @@
+import { useDocumentOpener } from '../documents/useDocumentOpener';
 import { DownloadIcon, MapPinIcon } from '../extra-icons';
 import { Gallery } from '../Gallery';
 import { ReadMore } from '../ReadMore';
@@ -13,8 +14,11 @@ export function DetailsPanel({ content }: { content: DetailsContent }) {
   const venue = content.congress_venue;
   const timing = content.timing_dates;
   const booth = boothOf(content);
+  // The floor plan is a served document: it opens in the in-app viewer with the session token.
+  const opener = useDocumentOpener();
   return (
     <div className={styles.stack}>
+      {opener.element}
       {venue && (
         <Section title="Venue">
           {venue.name && <p className={styles.strong}>{venue.name}</p>}
@@ -27,9 +31,18 @@ export function DetailsPanel({ content }: { content: DetailsContent }) {
               </a>
             )}
             {venue.link_download && (
-              <a className={styles.link} href={venue.link_download} target="_blank" rel="noopener noreferrer">
+              <button
+                type="button"
+                className={styles.link}
+                onClick={() =>
+                  void opener.open({
+                    title: venue.link_download_label || 'Floor plan',
+                    url: venue.link_download ?? '',
+                  })
+                }
+              >
                 <DownloadIcon size={18} /> {venue.link_download_label || 'Download'}
-              </a>
+              </button>
             )}
           </div>
         </Section>

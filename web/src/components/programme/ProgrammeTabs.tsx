@@ -23,6 +23,8 @@ import type {
 
 export interface ProgrammeTabsProps {
   tabs: TabsMap;
+  /** The order of the tabs in the response (`tab_order`). */
+  order?: string[] | null;
   name: string;
   subtitle?: string;
   /** The buttons of an activity (congress: 'Read more'; training: 'Open in Maps'). */
@@ -58,10 +60,10 @@ function Panel({ tabKey, content, props }: { tabKey: string; content: unknown; p
   }
 }
 
-/** The tabs of a congress or a training, in the spec's order; the open tab is kept in `?tab=`. */
+/** The tabs of a congress or a training, in the response's order; the open tab is kept in `?tab=`. */
 export function ProgrammeTabs(props: ProgrammeTabsProps) {
   const [search, setSearch] = useSearchParams();
-  const ordered = orderTabs(props.tabs);
+  const ordered = orderTabs(props.tabs, props.order);
   const active = activeTab(ordered, search.get('tab'));
   const choose = (key: string) => {
     const next = new URLSearchParams(search);

@@ -2,29 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { activeTab, orderTabs } from './tab-order';
 
 describe('orderTabs', () => {
-  it('orders the tabs of the response as the spec does, unknown ones last', () => {
+  it('keeps the order the server lists, then any tab it did not list', () => {
     const tabs = {
       contacts: { title: 'Contacts', content: {} },
-      zeta: { title: 'Zeta', content: {} },
-      downloads: { title: 'Downloads', content: {} },
-      media: { title: 'Media', content: {} },
-      info: { title: 'Info', content: {} },
-      activities: { title: 'Activities', content: {} },
-      faq: { content: {} },
-      messages: { title: 'Key messages', content: {} },
-      day: { title: 'Day by day', content: {} },
-      hotel: { title: 'Hotel & Transfer', content: {} },
       details: { title: 'Details', content: {} },
+      info: { title: 'Info', content: {} },
+      faq: { content: {} },
     };
-    expect(orderTabs(tabs).map((t) => t.key)).toEqual([
-      'info', 'details', 'hotel', 'day', 'activities', 'messages', 'media', 'downloads', 'contacts', 'faq', 'zeta',
+    expect(orderTabs(tabs, ['info', 'contacts', 'details', 'missing', 3]).map((t) => t.key)).toEqual([
+      'info', 'contacts', 'details', 'faq',
     ]);
+  });
+  it('keeps the order of the response map when no order is sent', () => {
+    const tabs = { day: { content: {} }, info: { content: {} }, activities: { content: {} } };
+    expect(orderTabs(tabs).map((t) => t.key)).toEqual(['day', 'info', 'activities']);
+    expect(orderTabs(tabs, null).map((t) => t.key)).toEqual(['day', 'info', 'activities']);
   });
   it('uses the titles of the response, with fallbacks', () => {
     const ordered = orderTabs({ key: { content: {} }, hotel: { title: 'Hotel & Transfer', content: {} }, faq: { content: {} } });
     expect(ordered).toEqual([
-      { key: 'hotel', title: 'Hotel & Transfer' },
       { key: 'key', title: 'Key messages' },
+      { key: 'hotel', title: 'Hotel & Transfer' },
       { key: 'faq', title: 'Faq' },
     ]);
   });

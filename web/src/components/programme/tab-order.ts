@@ -1,21 +1,8 @@
 /**
- * Tabs of a congress or a training come from the response as a map; they are shown in the
- * order of the spec (info, details, hotel, day, activities, key messages, media, downloads,
- * contacts), any other tab after these in alphabetical order.
+ * Tabs of a congress or a training come from the response as a map and are shown in the order
+ * of the response (spec 2.18, 2.19): the `tab_order` list the server sends (a JSON object's own
+ * order does not survive every server), else the order of the map's keys.
  */
-export const TAB_ORDER = [
-  'info',
-  'details',
-  'hotel',
-  'day',
-  'activities',
-  'messages',
-  'key',
-  'media',
-  'downloads',
-  'download',
-  'contacts',
-] as const;
 
 /** Titles used when the response gives none. */
 const FALLBACK_TITLES: Record<string, string> = {
@@ -37,23 +24,24 @@ export interface OrderedTab {
   title: string;
 }
 
-function rank(key: string): number {
-  const index = (TAB_ORDER as readonly string[]).indexOf(key);
-  return index === -1 ? TAB_ORDER.length : index;
-}
-
 function titleOf(key: string, title: unknown): string {
   if (typeof title === 'string' && title.trim()) return title;
   return FALLBACK_TITLES[key] ?? key.charAt(0).toUpperCase() + key.slice(1).replace(/[_-]/g, ' ');
 }
 
-/** The tabs of a response, in display order, with their titles. */
-export function orderTabs(tabs: Record<string, { title?: unknown; content?: unknown } | null | undefined> | null | undefined): OrderedTab[] {
+type TabsMap = Record<string, { title?: unknown; content?: unknown } | null | undefined>;
+
+/** The tabs of a response, in its order, with their titles; tabs without content are skipped. */
+export function orderTabs(tabs: TabsMap | null | undefined, order?: readonly unknown[] | null): OrderedTab[] {
   if (!tabs) return [];
-  return Object.entries(tabs)
-    .filter(([, tab]) => tab && tab.content !== null && tab.content !== undefined)
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([key, tab]) => ({ key, title: titleOf(key, tab?.title) }));
+  const listed = (order ?? []).filter((k): k is string => typeof k === 'string' && Object.hasOwn(tabs, k));
+  const keys = [...new Set([...listed, ...Object.keys(tabs)])];
+  return keys
+    .filter((key) => {
+      const tab = tabs[key];
+      return tab && tab.content !== null && tab.content !== undefined;
+    })
+    .map((key) => ({ key, title: titleOf(key, tabs[key]?.title) }));
 }
 
 /** The tab to show: the one asked for if it exists, else the first. */

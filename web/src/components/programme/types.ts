@@ -4,20 +4,15 @@
  * address of its iCalendar file.
  */
 
+import type { LibraryDocument } from '../documents/LibraryDocumentList';
+
 export interface Tab<C = unknown> {
   title: string;
   content: C;
 }
 
-export interface DocumentFile {
-  id: number;
-  title: string;
-  name?: string;
-  subtitle?: string;
-  size?: string;
-  file?: string;
-  languages_in_file?: string;
-}
+/** A programme document: a library document with the address of its served file. */
+export type DocumentFile = LibraryDocument;
 
 export interface Expert {
   name: string;

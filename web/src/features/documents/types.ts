@@ -38,6 +38,8 @@ export interface DocItem {
   owner?: string | null;
   /** ms since epoch */
   updated_at: number;
+  /** The folder holding the item; sent to its owner only, none at the root. */
+  parent?: string | null;
 }
 
 export interface DocList {

@@ -6,6 +6,8 @@ export const MESSAGES = {
   operation: 'Cannot perform operation',
   wizard: 'An error occurred while showing you the last addition to the app. Check in "What\'s new"',
   updatesCheck: 'An error occurred while checking the latest app updates',
+  messages: 'Failed to get messages',
+  replySent: 'Thank you, your answer has been sent',
 } as const;
 
 /**

@@ -33,3 +33,19 @@ export interface AppUpdate {
   read: boolean;
   date: string;
 }
+
+/** A survey-style message (spec 3: messageId, status, reply). */
+export interface SurveyMessage {
+  messageId: number;
+  roundId: number | null;
+  title: string;
+  /** HTML, sanitised by the server. */
+  message: string;
+  /** The question a reply answers; none for a plain message. */
+  question: string | null;
+  /** 0 new, 1 seen, 2 answered. */
+  status: number;
+  reply: string | null;
+  /** When it was sent, RFC 3339. */
+  date: string;
+}

@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { BackIcon, BrandMark, LockIcon, MailIcon, ShieldIcon } from '@/components/icons';
 import { Loader } from '@/components/Loader';
 import { refreshBadges } from '@/lib/api/badges';
@@ -11,6 +11,7 @@ import { logout } from '@/lib/session/logout';
 import { takeDestination } from '@/lib/session/next';
 import { selectUser, useSession } from '@/lib/session/store';
 import { toast } from '@/lib/stores/toast';
+import { useCtaUrl } from '@/lib/cta';
 import { checkDomain, ssoUrl } from '../api/check-domain';
 import { initialLoginState, isValidEmail, loginReducer, stepLabel } from '../login-machine';
 import styles from './LoginPage.module.css';
@@ -37,6 +38,7 @@ export default function LoginPage() {
   const tokenHandled = useRef(false);
   const redirected = useRef(false);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const privacyUrl = useCtaUrl('privacy_policy');
 
   useEffect(() => {
     const code = params.get('token');
@@ -132,7 +134,7 @@ export default function LoginPage() {
         </p>
 
         {state.step === 'email' && (
-          <form className={styles.form} onSubmit={(e) => void submitEmail(e)}>
+          <form className={styles.form} onSubmit={(e) => void submitEmail(e)} noValidate>
             <h2 className={styles.heading}>Sign in</h2>
             <p className={styles.lead}>Enter your work e-mail to continue.</p>
             <label className="field">
@@ -146,7 +148,7 @@ export default function LoginPage() {
                   autoComplete="username"
                   inputMode="email"
                   placeholder="name@company.com"
-                  required
+                  aria-required="true"
                   autoFocus
                   value={state.email}
                   onChange={(e) => dispatch({ type: 'emailChanged', email: e.target.value })}
@@ -160,7 +162,7 @@ export default function LoginPage() {
         )}
 
         {state.step === 'password' && (
-          <form className={styles.form} onSubmit={(e) => void submitPassword(e)}>
+          <form className={styles.form} onSubmit={(e) => void submitPassword(e)} noValidate>
             <h2 className={styles.heading}>Enter your password</h2>
             <p className={styles.account}>{state.email}</p>
             <label className="field">
@@ -173,7 +175,7 @@ export default function LoginPage() {
                   type="password"
                   name="password"
                   autoComplete="current-password"
-                  required
+                  aria-required="true"
                   value={state.password}
                   onChange={(e) => dispatch({ type: 'passwordChanged', password: e.target.value })}
                 />
@@ -207,9 +209,10 @@ export default function LoginPage() {
       </main>
 
       <footer className={styles.footer}>
-        <Link to="/privacy" className={styles.privacy}>
+        {/* Spec 2.3: the login screen's Privacy Policy link is external. */}
+        <a href={privacyUrl} className={styles.privacy} target="_blank" rel="noopener noreferrer">
           <ShieldIcon size={16} /> Privacy Policy
-        </Link>
+        </a>
       </footer>
     </div>
   );

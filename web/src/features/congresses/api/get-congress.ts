@@ -13,6 +13,8 @@ export interface Congress {
   preview: string;
   /** Tab key -> {title, content}; the screen orders them. */
   tabs: TabsMap;
+  /** The keys of `tabs` in the order of the content (spec 2.18, 2.19). */
+  tab_order?: string[] | null;
 }
 
 /** `GET /api/congresses/{id}`. */

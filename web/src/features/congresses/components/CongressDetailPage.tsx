@@ -18,6 +18,7 @@ export default function CongressDetailPage() {
       {congress ? (
         <ProgrammeTabs
           tabs={congress.tabs}
+          order={congress.tab_order}
           name={congress.name}
           subtitle={congress.subtitle}
           activityActions={(event) => (

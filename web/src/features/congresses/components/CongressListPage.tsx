@@ -21,7 +21,7 @@ export default function CongressListPage() {
   const selected = query.data?.selected.year ?? year ?? '';
 
   return (
-    <PageFrame title="Congresses and Events" back="/home" onRefresh={() => query.refetch()}>
+    <PageFrame title="Congresses and Events" back="/home" info="congresses" onRefresh={() => query.refetch()}>
       <YearChips
         options={query.data?.filters.year}
         value={selected}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Loader } from '@/components/Loader';
-import { SUPPORT_EMAIL } from '@/components/modal/SupportModal';
+import { mailAddressOf, useCtaUrl } from '@/lib/cta';
 import { PageFrame } from '@/components/page/PageFrame';
 import { GENERIC_ERROR, useFailureToast } from '@/lib/hooks/useFailureToast';
 import { toast } from '@/lib/stores/toast';
@@ -11,6 +11,7 @@ import styles from './Contacts.module.css';
 /** /contacts: support mail, section tabs and the entries of the selected section. */
 export default function ContactsPage() {
   const query = useContacts();
+  const support = useCtaUrl('support');
   useFailureToast(query.error);
   const [tab, setTab] = useState(0);
   const [entry, setEntry] = useState<{ id: number; title: string } | null>(null);
@@ -27,10 +28,10 @@ export default function ContactsPage() {
   };
 
   return (
-    <PageFrame title="Contacts" back="/menu" mail={SUPPORT_EMAIL}>
+    <PageFrame title="Contacts" back="/menu" mail={support}>
       <div className={styles.page}>
         <p className={styles.support}>
-          Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+          Support: <a href={support}>{mailAddressOf(support)}</a>
         </p>
         {query.isPending && <Loader />}
         {sections.length > 0 && (
@@ -50,16 +51,18 @@ export default function ContactsPage() {
           </div>
         )}
         {section && (
-          <ul className={styles.list} role="tabpanel" aria-label={section.tab}>
-            {section.voices.map((v) => (
-              <li key={v.id}>
-                <button type="button" className={styles.entry} onClick={() => open(v.id, v.title)}>
-                  <span className={styles.title}>{v.title}</span>
-                  {v.subtitle && <span className={styles.subtitle}>{v.subtitle}</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
+          <div role="tabpanel" aria-label={section.tab}>
+            <ul className={styles.list}>
+              {section.voices.map((v) => (
+                <li key={v.id}>
+                  <button type="button" className={styles.entry} onClick={() => open(v.id, v.title)}>
+                    <span className={styles.title}>{v.title}</span>
+                    {v.subtitle && <span className={styles.subtitle}>{v.subtitle}</span>}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
       </div>
       <ContactModal id={entry?.id ?? null} title={entry?.title ?? ''} onClose={() => setEntry(null)} />

@@ -1,63 +1,8 @@
 import { api } from '@/lib/api/client';
-import { ApiError } from '@/lib/api/errors';
-import { tokenStore, type TokenStore } from '@/lib/storage';
+import { fetchBinary, type BinaryOptions, type FetchedFile } from '@/lib/files';
 import { downloadUrl } from '../logic/file';
 
-export interface FetchedFile {
-  blob: Blob;
-  /** Content type sent by the server, e.g. application/pdf. */
-  contentType: string;
-}
-
-export interface BinaryOptions {
-  tokens?: TokenStore;
-  fetchImpl?: typeof fetch;
-  signal?: AbortSignal;
-}
-
-/**
- * GETs bytes with the bearer token (the JSON client cannot return a body as a
- * blob). Errors become the same `ApiError` as every other call.
- */
-export async function fetchBinary(url: string, options: BinaryOptions = {}): Promise<FetchedFile> {
-  const { tokens = tokenStore, fetchImpl = globalThis.fetch.bind(globalThis), signal } = options;
-  const headers = new Headers();
-  const token = tokens.get();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-
-  let response: Response;
-  try {
-    response = await fetchImpl(url, { headers, signal });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, null, cause);
-  }
-
-  if (!response.ok) {
-    let message: string | null = null;
-    if ((response.headers.get('content-type') ?? '').includes('json')) {
-      try {
-        const body = (await response.json()) as { message?: unknown };
-        if (typeof body.message === 'string') message = body.message;
-      } catch {
-        /* no readable body */
-      }
-    }
-    if (response.status === 401) reportExpiredSession();
-    throw new ApiError(response.status, message);
-  }
-
-  return { blob: await response.blob(), contentType: response.headers.get('content-type') ?? '' };
-}
-
-/**
- * A 401 on a file means the session is gone. The app's single 401 policy
- * (log out, toast, back to login) hangs on the API client, so let one cheap
- * JSON call meet the same 401 there.
- */
-function reportExpiredSession(): void {
-  api.get('/users/get-data').catch(() => undefined);
-}
+export { fetchBinary, saveBlob, type BinaryOptions, type FetchedFile } from '@/lib/files';
 
 /** The file of an item, to show (PDF) or save. Opening marks the item read on the server. */
 export function fetchFile(url: string, download = false, options?: BinaryOptions): Promise<FetchedFile> {
@@ -69,16 +14,3 @@ export function fetchHistoryCsv(id: string, options?: BinaryOptions): Promise<Fe
   return fetchBinary(api.url(`/documents/${encodeURIComponent(id)}/history.csv`), options);
 }
 
-/** Hands a blob to the browser as a download. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the address goes.
-  window.setTimeout(() => URL.revokeObjectURL(href), 30_000);
-}

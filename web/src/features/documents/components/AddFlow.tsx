@@ -114,6 +114,7 @@ function UploadFileModal({ parent, onClose }: { parent: string | null; onClose: 
   const fileId = useId();
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const upload = useUploadFile();
 
   const submit = (event: FormEvent) => {
@@ -122,14 +123,16 @@ function UploadFileModal({ parent, onClose }: { parent: string | null; onClose: 
       toast.danger(MESSAGES.uploadCheck);
       return;
     }
+    setRefusal(null);
     upload.mutate(
       { name: name.trim(), file, fileName: file.name, parent },
       {
         onSuccess: onClose,
         onError: (error) => {
+          // Spec section 8: a server-side upload failure is logged, not toasted (the toast is
+          // for the client check). The server's reason (wrong type, too big) stays in the form.
           console.error('Upload refused', error);
-          // The server's reason (wrong type, too big) is the only useful hint for the user.
-          toast.danger(safeServerMessage(error) || MESSAGES.uploadCheck);
+          setRefusal(safeServerMessage(error) || MESSAGES.uploadCheck);
         },
       },
     );
@@ -178,10 +181,16 @@ function UploadFileModal({ parent, onClose }: { parent: string | null; onClose: 
             onChange={(e) => {
               const picked = e.target.files?.[0] ?? null;
               setFile(picked);
+              setRefusal(null);
               setName((current) => prefillName(current, picked));
             }}
           />
         </div>
+        {refusal && (
+          <p className={styles.refusal} role="alert" data-testid="upload-refusal">
+            {refusal}
+          </p>
+        )}
       </form>
     </Modal>
   );

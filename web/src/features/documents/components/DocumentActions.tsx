@@ -19,7 +19,9 @@ import styles from './Documents.module.css';
 import { PdfViewer } from './PdfViewer';
 
 type OpenDialog =
-  | { kind: 'rename' | 'move' | 'delete'; item: DocItem }
+  // The move dialog keeps the folder the item was in when it opened: the menu that opened it
+  // (a search result's) may be gone by then.
+  | { kind: 'rename' | 'move' | 'delete'; item: DocItem; parent: string | null }
   | { kind: 'share'; item: DocItem; share: ShareKind };
 
 export interface DocumentActionsProps {
@@ -78,7 +80,7 @@ export function DocumentActions({ item, onClose, parent }: DocumentActionsProps)
       case 'rename':
       case 'move':
       case 'delete':
-        setDialog({ kind: action, item: target });
+        setDialog({ kind: action, item: target, parent });
         return;
       case 'internal_share':
       case 'external_share':
@@ -108,13 +110,12 @@ export function DocumentActions({ item, onClose, parent }: DocumentActionsProps)
       <ActionMenu item={item} onClose={onClose} onAction={onAction} />
       {dialog?.kind === 'rename' && <RenameDialog item={dialog.item} onClose={closeDialog} />}
       {dialog?.kind === 'delete' && <DeleteDialog item={dialog.item} onClose={closeDialog} />}
-      {dialog?.kind === 'move' && <MoveDialog item={dialog.item} parent={parent} onClose={closeDialog} />}
+      {dialog?.kind === 'move' && <MoveDialog item={dialog.item} parent={dialog.parent} onClose={closeDialog} />}
       {dialog?.kind === 'share' && <ShareDialog item={dialog.item} kind={dialog.share} onClose={closeDialog} />}
       {viewer && (
         <PdfViewer
           title={displayName(viewer.item)}
           blob={viewer.blob}
-          fileName={downloadName(viewer.item)}
           onClose={() => setViewer(null)}
           onDownload={() => void download(viewer.item)}
         />

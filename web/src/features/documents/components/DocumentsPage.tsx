@@ -49,7 +49,7 @@ export default function DocumentsPage() {
   };
 
   return (
-    <PageFrame title="Documents" support onRefresh={() => documents.refetch()}>
+    <PageFrame title="Documents" info="documents" support onRefresh={() => documents.refetch()}>
       <div className={styles.tabs} role="tablist" aria-label="Document lists">
         {tabs.map((type) => (
           <button

@@ -26,6 +26,7 @@ export default function LearnListPage() {
     <PageFrame
       title="Medical Education Calendar"
       back="/menu"
+      info="learn"
       filtersActive={activeFilterCount(filters, currentYear()) > 0}
       onRefresh={() => query.refetch()}
       filters={COURSE_FILTERS.filter((f) => f.key === 'year' || (options[f.key]?.length ?? 0) > 0).map((f) => (

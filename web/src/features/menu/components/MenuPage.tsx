@@ -59,7 +59,7 @@ export default function MenuPage() {
   const initials = `${user?.first_name?.[0] ?? ''}${user?.last_name?.[0] ?? ''}`.toUpperCase();
 
   return (
-    <PageFrame title="Menu" support>
+    <PageFrame title="Menu" info="menu" support>
       {user && (
         <section className={styles.profile} aria-label="Account">
           <span className={styles.avatar} aria-hidden="true">

@@ -1,12 +1,13 @@
 import { PageFrame } from '@/components/page/PageFrame';
 import { ExternalIcon } from '@/components/icons';
 import { selectLoggedIn, useSession } from '@/lib/session/store';
+import { useCtaUrl } from '@/lib/cta';
 import styles from './PrivacyPage.module.css';
 
-export const FULL_PRIVACY_POLICY_URL = 'https://www.example.com/privacy-policy';
 
 export default function PrivacyPage() {
   const loggedIn = useSession(selectLoggedIn);
+  const privacyUrl = useCtaUrl('privacy_policy');
 
   return (
     <PageFrame title="Privacy Policy" back={loggedIn ? '/menu' : '/login'}>
@@ -118,7 +119,7 @@ export default function PrivacyPage() {
           will be announced in the App.
         </p>
 
-        <a className={`btn btn-outline btn-block ${styles.full}`} href={FULL_PRIVACY_POLICY_URL} target="_blank" rel="noopener noreferrer">
+        <a className={`btn btn-outline btn-block ${styles.full}`} href={privacyUrl} target="_blank" rel="noopener noreferrer">
           Read the full Privacy Policy <ExternalIcon size={18} />
         </a>
       </article>

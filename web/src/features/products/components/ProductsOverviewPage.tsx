@@ -12,7 +12,7 @@ export default function ProductsOverviewPage() {
   useFailureToast(query.error);
   const data = query.data;
   return (
-    <PageFrame title="Products" support>
+    <PageFrame title="Products" info="products" support>
       <div className={styles.page}>
         {query.isPending && <Loader />}
         {data && (

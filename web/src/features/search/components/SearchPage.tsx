@@ -105,7 +105,7 @@ export function SearchPage({ documentMenu: DocumentMenu }: SearchPageProps) {
   };
 
   return (
-    <PageFrame title="Search" back={hasSearch ? clear : undefined}>
+    <PageFrame title="Search" back={hasSearch ? clear : undefined} info="search">
       <div className={styles.top}>
         <SearchBar value={term} onChange={setTerm} onSubmit={submit} autoFocus={startedEmpty} />
         {showResults && <SectionChips chips={sectionChips(groups)} value={section} onChange={selectSection} />}

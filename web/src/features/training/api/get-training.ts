@@ -14,6 +14,8 @@ export interface Training {
   website?: string;
   link?: string;
   tabs: TabsMap;
+  /** The keys of `tabs` in the order of the content (spec 2.18, 2.19). */
+  tab_order?: string[] | null;
 }
 
 /** `GET /api/training/{id}`. */

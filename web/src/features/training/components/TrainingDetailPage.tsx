@@ -24,6 +24,7 @@ export default function TrainingDetailPage() {
       {training ? (
         <ProgrammeTabs
           tabs={training.tabs}
+          order={training.tab_order}
           name={training.name}
           subtitle={training.subtitle}
           website={{ text: training.text_over_website, website: training.website, link: training.link }}

@@ -5,4 +5,5 @@ export const whatsNewKeys = {
   notification: (id: number) => [...whatsNewKeys.all, 'notification', id] as const,
   updates: () => [...whatsNewKeys.all, 'updates'] as const,
   update: (id: number) => [...whatsNewKeys.all, 'update', id] as const,
+  messages: (roundId: number | null) => [...whatsNewKeys.all, 'messages', roundId] as const,
 };

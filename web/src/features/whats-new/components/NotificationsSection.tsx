@@ -12,6 +12,7 @@ import { whatsNewKeys } from '../api/keys';
 import { useOpenedNotification } from '../api/open-notification';
 import { excerpt, formatDate } from '../format';
 import { MESSAGES, toastText } from '../messages';
+import { MessagesBlock } from './MessagesBlock';
 import { NotificationModal } from './NotificationModal';
 import styles from './WhatsNewPage.module.css';
 
@@ -107,6 +108,7 @@ export function NotificationsSection() {
 
   return (
     <>
+      <MessagesBlock />
       {body}
       <NotificationModal notification={shown} onClose={close} />
     </>

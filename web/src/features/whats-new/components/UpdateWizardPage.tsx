@@ -59,9 +59,12 @@ export default function UpdateWizardPage() {
     [navigate, queryClient],
   );
 
-  // Without an id there is nothing to show: the same redirect as at the end.
+  // Without an id there is nothing to show: the missing-id toast (spec section 8), then the
+  // same redirect as at the end.
   useEffect(() => {
-    if (id === null) void leave(null);
+    if (id !== null || leaving.current) return;
+    toast.danger(MESSAGES.generic);
+    void leave(null);
   }, [id, leave]);
 
   useEffect(() => {

@@ -60,11 +60,13 @@ async function getHomeDocuments(showUs: boolean, signal: AbortSignal): Promise<H
   return lists;
 }
 
-function label(item: HomeDocument): string | null {
-  if (item.for_internal_use) return 'For internal use';
-  if (item.controlled_release) return 'Controlled release';
-  if (item.upon_request) return 'Upon request';
-  return null;
+/** Every label of the item, as the document lists show them (spec 2.16). */
+function labels(item: HomeDocument): string[] {
+  const out: string[] = [];
+  if (item.for_internal_use) out.push('For internal use');
+  if (item.controlled_release) out.push('Controlled release');
+  if (item.upon_request) out.push('Upon request');
+  return out;
 }
 
 export function DocumentsCarousel() {
@@ -93,7 +95,7 @@ export function DocumentsCarousel() {
         <Carousel key={section.type} title={section.title} to={`/documents?tab=${section.type}`} accent={section.type === 'us'}>
           {section.items.map((item) => {
             const name = item.title?.trim() || item.name;
-            const flag = label(item);
+            const flags = labels(item);
             return (
               <button key={`${item.type}-${item.id}`} type="button" className={styles.card} onClick={() => onTap(section.type, item)}>
                 <span className={`${styles.icon} ${item.type === 'file' ? styles.file : ''}`}>
@@ -101,8 +103,14 @@ export function DocumentsCarousel() {
                   {item.unread && <span className={styles.unread} aria-label="Unread" role="img" />}
                 </span>
                 <span className={styles.title}>{name}</span>
-                {flag ? (
-                  <span className={styles.label}>{flag}</span>
+                {flags.length > 0 ? (
+                  <span className={styles.labels}>
+                    {flags.map((flag) => (
+                      <span key={flag} className={styles.label}>
+                        {flag}
+                      </span>
+                    ))}
+                  </span>
                 ) : (
                   item.type === 'folder' &&
                   typeof item.children === 'number' && (

@@ -1,0 +1,55 @@
+import { DownloadIcon, EyeIcon } from '../extra-icons';
+import { Modal } from '../modal/Modal';
+import styles from './LibraryDocumentList.module.css';
+import type { OpenableDocument } from './useDocumentOpener';
+
+export interface DocumentMenuProps<T extends OpenableDocument> {
+  doc: T | null;
+  /** A second line under the title (size, languages...). */
+  meta?: string;
+  onClose: () => void;
+  onOpen: (doc: T) => void;
+  onDownload: (doc: T) => void;
+}
+
+/**
+ * The action menu of a read-only document (catalogues, attachments, programme files): files
+ * always get Open and Download (spec section 4); these documents carry no other action.
+ */
+export function DocumentMenu<T extends OpenableDocument>({ doc, meta, onClose, onOpen, onDownload }: DocumentMenuProps<T>) {
+  return (
+    <Modal open={doc !== null} onClose={onClose} title={doc?.title ?? ''}>
+      {doc && (
+        <>
+          {meta && <p className={styles.menuMeta}>{meta}</p>}
+          <ul className={styles.menu} aria-label="Actions">
+            <li>
+              <button
+                type="button"
+                className={styles.menuItem}
+                onClick={() => {
+                  onClose();
+                  onOpen(doc);
+                }}
+              >
+                <EyeIcon /> Open
+              </button>
+            </li>
+            <li>
+              <button
+                type="button"
+                className={styles.menuItem}
+                onClick={() => {
+                  onClose();
+                  onDownload(doc);
+                }}
+              >
+                <DownloadIcon /> Download
+              </button>
+            </li>
+          </ul>
+        </>
+      )}
+    </Modal>
+  );
+}
