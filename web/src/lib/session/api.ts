@@ -16,4 +16,7 @@ export const sessionApi = {
   /** Ends the session on the server; a 401 means it had ended already. */
   logout: () => api.post<{ result: boolean }>('/users/logout', undefined, { allowUnauthorized: true }),
   getData: () => api.get<User>('/users/get-data'),
+  /** Sets a new password with the single-use token of an e-mailed reset link (`/login?reset=`). */
+  confirmPasswordReset: (token: string, password: string) =>
+    api.post<{ result: boolean }>('/users/password-reset/confirm', { token, password }, { allowUnauthorized: true }),
 };

@@ -15,6 +15,7 @@ import { useCtaUrl } from '@/lib/cta';
 import { checkDomain, ssoUrl } from '../api/check-domain';
 import { initialLoginState, isValidEmail, loginReducer, stepLabel } from '../login-machine';
 import styles from './LoginPage.module.css';
+import { ResetPasswordForm } from './ResetPasswordForm';
 
 export const FORGOT_PASSWORD_URL = 'https://www.example.com/forgot-password';
 
@@ -39,6 +40,8 @@ export default function LoginPage() {
   const redirected = useRef(false);
   const passwordRef = useRef<HTMLInputElement>(null);
   const privacyUrl = useCtaUrl('privacy_policy');
+  // An e-mailed password reset link opens `/login?reset=<single-use token>`.
+  const resetToken = params.get('reset');
 
   useEffect(() => {
     const code = params.get('token');
@@ -129,6 +132,10 @@ export default function LoginPage() {
       </header>
 
       <main className={styles.card}>
+        {resetToken ? (
+          <ResetPasswordForm token={resetToken} onDone={() => setParams({}, { replace: true })} />
+        ) : (
+          <>
         <p className={styles.step} data-testid="login-step">
           {stepLabel(state.step)}
         </p>
@@ -205,6 +212,8 @@ export default function LoginPage() {
           <button className={`btn btn-ghost ${styles.back}`} type="button" onClick={() => dispatch({ type: 'back' })}>
             <BackIcon size={18} /> Back
           </button>
+        )}
+          </>
         )}
       </main>
 
