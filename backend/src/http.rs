@@ -74,11 +74,18 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         .merge(extra)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .layer(RequestBodyLimitLayer::new(JSON_BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(
+            JSON_BODY_LIMIT,
+            crate::edge::linger::refuse_oversized,
+        ))
         .layer(timeout(config.request_timeout_seconds));
     let upload_limit = config.upload_max_bytes.saturating_add(UPLOAD_FORM_SLACK);
+    let upload_limit = usize::try_from(upload_limit).unwrap_or(usize::MAX);
     let uploads = crate::documents::upload_router()
-        .layer(RequestBodyLimitLayer::new(
-            usize::try_from(upload_limit).unwrap_or(usize::MAX),
+        .layer(RequestBodyLimitLayer::new(upload_limit))
+        .layer(middleware::from_fn_with_state(
+            upload_limit,
+            crate::edge::linger::refuse_oversized,
         ))
         .layer(timeout(config.upload_timeout_seconds));
     // Per session inside per address: a refused address never reaches the session buckets.
