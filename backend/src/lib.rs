@@ -32,6 +32,7 @@ pub mod event_store;
 pub mod health;
 pub mod http;
 pub mod metrics;
+pub mod nodes;
 pub mod notifications;
 pub mod openapi;
 pub mod operations;
@@ -210,6 +211,21 @@ impl Server {
         // With port 0 the real port is known only now; links built from it must use it.
         config.port = addr.port();
         let (state, projector) = prepare_with(config, extra_projections).await?;
+        if let Db::Postgres { pool } = &state.db {
+            let config = &state.config;
+            let node_id = nodes::node_id(&config.data_dir);
+            let local = state.documents.storage.kind() == &documents::storage::StoreKind::Local;
+            let store = nodes::store_label(local, config.file_store_url.as_deref());
+            nodes::register(
+                pool,
+                &node_id,
+                &config.data_dir,
+                &store,
+                config.allow_local_file_store_with_nodes,
+            )
+            .await?;
+            nodes::keep_registered(pool.clone(), node_id);
+        }
         Ok(Server {
             addr,
             metrics_addr,

@@ -43,6 +43,9 @@ enum Command {
     /// Outgoing e-mail.
     #[command(subcommand)]
     Outbox(OutboxCommand),
+    /// Uploaded files in the file store (`FILE_STORE_URL`, or `DATA_DIR/files`).
+    #[command(subcommand)]
+    Files(FilesCommand),
     /// Copies the embedded SQLite database (consistently, while the server runs), the uploaded
     /// files and the signing secret into the new folder PATH. On PostgreSQL it refuses and prints
     /// the pg_dump line to use instead.
@@ -62,6 +65,21 @@ enum Command {
         /// Replace a database already in DATA_DIR.
         #[arg(long)]
         force: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum FilesCommand {
+    /// Reports files history refers to that are missing from the store (exit code 1 when any),
+    /// and orphans: stored files no event refers to.
+    Check {
+        #[command(flatten)]
+        config: Config,
+        /// Also delete the orphans older than an hour.
+        #[arg(long)]
+        collect: bool,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -275,6 +293,20 @@ async fn main() -> anyhow::Result<()> {
             db.close().await;
             refusal(result.map(|done| println!("{done}")))
         }
+        Command::Files(FilesCommand::Check {
+            config,
+            collect,
+            json,
+        }) => {
+            let db = connect_existing(&config).await?;
+            let result = files_check(&db, &config, collect, json).await;
+            db.close().await;
+            match result {
+                Ok(true) => Ok(()),
+                Ok(false) => std::process::exit(1),
+                Err(e) => refusal(Err(e)),
+            }
+        }
         Command::Backup { config, path } => refusal(
             operations::backup(&config, &path)
                 .await
@@ -290,6 +322,29 @@ async fn main() -> anyhow::Result<()> {
                 .map(|done| println!("{done}")),
         ),
     }
+}
+
+/// `companion files check`; false when files are missing.
+async fn files_check(
+    db: &projections::Db,
+    config: &Config,
+    collect: bool,
+    json: bool,
+) -> anyhow::Result<bool> {
+    use backend::documents::{orphans, storage::Storage};
+    let storage = Storage::from_config(&config.data_dir, config.file_store_url.as_deref())?;
+    let report = orphans::check(db, &storage).await?;
+    let collected = if collect {
+        Some(orphans::collect(&storage, &report).await?)
+    } else {
+        None
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        orphans::print(&report, collected);
+    }
+    Ok(report.missing.is_empty())
 }
 
 enum Action {

@@ -18,6 +18,7 @@ pub mod lock;
 pub mod seed;
 pub mod service;
 pub mod services;
+pub mod orphans;
 pub mod storage;
 
 use axum::extract::DefaultBodyLimit;
