@@ -9,6 +9,7 @@ mod edge;
 mod event_store;
 mod helpers;
 mod mail;
+mod nodes;
 mod notifications;
 mod oidc_provider;
 mod poison;
