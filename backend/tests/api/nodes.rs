@@ -267,7 +267,7 @@ impl Node {
             .await
             .expect("json");
         body.as_array()
-            .or_else(|| body["items"].as_array())
+            .or_else(|| body["list"].as_array())
             .map(|items| {
                 items
                     .iter()
