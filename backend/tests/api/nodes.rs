@@ -230,6 +230,23 @@ impl Node {
         body["jwt"].as_str().expect("jwt").to_string()
     }
 
+    fn node_id(&self) -> String {
+        std::fs::read_to_string(self.data_dir.path().join("node-id")).expect("node id")
+    }
+
+    async fn lease_holder(&self) -> Value {
+        let body: Value = self
+            .client
+            .get(self.url("/ready"))
+            .send()
+            .await
+            .expect("ready")
+            .json()
+            .await
+            .expect("json");
+        body["lease_holder"].clone()
+    }
+
     async fn role(&self) -> String {
         let body: Value = self
             .client
@@ -348,6 +365,7 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
     let b = Node::start("B", &database_url, &store).await;
     assert_eq!(a.role().await, "projector", "the first node takes the lease");
     assert_eq!(b.role().await, "follower");
+    assert_eq!(b.lease_holder().await, json!(a.node_id()));
 
     // A file uploaded on A is read from B byte for byte, also in part.
     let anna_a = a.token(ANNA).await;
@@ -436,6 +454,7 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
         .await
         .contains(&"Made while A sleeps".to_string()));
     assert_eq!(b.role().await, "projector");
+    assert_eq!(b.lease_holder().await, json!(b.node_id()));
     let (owner_before, fencing_before): (String, i64) =
         sqlx::query_as("select owner, fencing from projector_lease where name = 'projector'")
             .fetch_one(&pool)
