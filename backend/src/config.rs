@@ -33,7 +33,11 @@ pub struct Config {
 
     /// Start on PostgreSQL with the local file store even though other nodes use the same
     /// database (their uploads would not be readable here, nor ours there).
-    #[arg(long, env = "ALLOW_LOCAL_FILE_STORE_WITH_NODES", default_value_t = false)]
+    #[arg(
+        long,
+        env = "ALLOW_LOCAL_FILE_STORE_WITH_NODES",
+        default_value_t = false
+    )]
     pub allow_local_file_store_with_nodes: bool,
 
     /// Secret that signs session tokens; generated and kept in `DATA_DIR` when unset.

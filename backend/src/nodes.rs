@@ -91,10 +91,11 @@ pub fn keep_registered(pool: PgPool, node_id: String) {
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(HEARTBEAT).await;
-            if let Err(e) = sqlx::query("update cluster_nodes set last_seen = now() where node_id = $1")
-                .bind(&node_id)
-                .execute(&pool)
-                .await
+            if let Err(e) =
+                sqlx::query("update cluster_nodes set last_seen = now() where node_id = $1")
+                    .bind(&node_id)
+                    .execute(&pool)
+                    .await
             {
                 tracing::warn!(error = %e, "cannot refresh this node's registration");
             }

@@ -133,10 +133,8 @@ pub async fn release(pool: &PgPool, owner: &str, fencing: i64) -> Result<(), sql
 
 /// Who holds the lease now: (owner, fencing, still valid).
 pub async fn holder(pool: &PgPool) -> Result<Option<(String, i64, bool)>, sqlx::Error> {
-    sqlx::query_as(
-        "select owner, fencing, expires_at > now() from projector_lease where name = $1",
-    )
-    .bind(PROJECTOR_LEASE)
-    .fetch_optional(pool)
-    .await
+    sqlx::query_as("select owner, fencing, expires_at > now() from projector_lease where name = $1")
+        .bind(PROJECTOR_LEASE)
+        .fetch_optional(pool)
+        .await
 }

@@ -324,10 +324,7 @@ async fn serve(
     let mut response = if status == StatusCode::NOT_MODIFIED {
         status.into_response()
     } else {
-        let stream = storage
-            .read(blob, range.clone())
-            .await
-            .map_err(missing)?;
+        let stream = storage.read(blob, range.clone()).await.map_err(missing)?;
         let mut response = Body::from_stream(stream).into_response();
         *response.status_mut() = status;
         response
@@ -338,7 +335,10 @@ async fn serve(
         .unwrap_or_else(|| "application/octet-stream".into());
     let headers = response.headers_mut();
     headers.insert(header::ETAG, value(&tag)?);
-    headers.insert(header::LAST_MODIFIED, value(&http_date(info.last_modified))?);
+    headers.insert(
+        header::LAST_MODIFIED,
+        value(&http_date(info.last_modified))?,
+    );
     headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
     headers.insert(
         header::CACHE_CONTROL,
@@ -449,7 +449,10 @@ mod tests {
         assert_eq!(range_of(Some("bytes=90-"), 100), RangeAsk::Part(90..100));
         assert_eq!(range_of(Some("bytes=-10"), 100), RangeAsk::Part(90..100));
         assert_eq!(range_of(Some("bytes=-500"), 100), RangeAsk::Part(0..100));
-        assert_eq!(range_of(Some("bytes=50-5000"), 100), RangeAsk::Part(50..100));
+        assert_eq!(
+            range_of(Some("bytes=50-5000"), 100),
+            RangeAsk::Part(50..100)
+        );
         assert_eq!(range_of(Some("bytes=100-"), 100), RangeAsk::Unsatisfiable);
         assert_eq!(range_of(Some("bytes=-0"), 100), RangeAsk::Unsatisfiable);
         assert_eq!(range_of(Some("bytes=0-1,5-6"), 100), RangeAsk::Whole);

@@ -15,10 +15,10 @@ pub mod api;
 pub mod files;
 pub mod history;
 pub mod lock;
+pub mod orphans;
 pub mod seed;
 pub mod service;
 pub mod services;
-pub mod orphans;
 pub mod storage;
 
 use axum::extract::DefaultBodyLimit;

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use projections::feed::{self, FEED_CHANNEL};
-use projections::projector::WAKE_CHANNEL;
 use projections::lease::{self, Fence};
+use projections::projector::WAKE_CHANNEL;
 use projections::{Projector, ProjectorHandle};
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
@@ -66,7 +66,10 @@ pub async fn run_projector(
         announced_standby = false;
         fence.set(fencing);
         metrics::counter!(lease::metric_names::TAKEOVERS_TOTAL).increment(1);
-        tracing::info!(fencing, "this node runs the projections (projector lease taken)");
+        tracing::info!(
+            fencing,
+            "this node runs the projections (projector lease taken)"
+        );
         let stopped = tokio::select! {
             _ = projector.run_until_shutdown(shutdown.cancelled()) => true,
             _ = keep_lease(&pool, &node_id, fencing) => false,

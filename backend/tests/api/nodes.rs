@@ -162,7 +162,12 @@ struct Node {
     client: reqwest::Client,
 }
 
-fn node_command(database_url: &str, data_dir: &Path, port: u16, store: &[(&str, String)]) -> Command {
+fn node_command(
+    database_url: &str,
+    data_dir: &Path,
+    port: u16,
+    store: &[(&str, String)],
+) -> Command {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let mut command = Command::new(env!("CARGO_BIN_EXE_companion"));
     command
@@ -363,7 +368,11 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
 
     let a = Node::start("A", &database_url, &store).await;
     let b = Node::start("B", &database_url, &store).await;
-    assert_eq!(a.role().await, "projector", "the first node takes the lease");
+    assert_eq!(
+        a.role().await,
+        "projector",
+        "the first node takes the lease"
+    );
     assert_eq!(b.role().await, "follower");
     assert_eq!(b.lease_holder().await, json!(a.node_id()));
 
@@ -389,7 +398,10 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
         .unwrap()
         .starts_with("attachment; filename=\"Two nodes.pdf\""));
     let body = res.bytes().await.expect("body");
-    assert!(body[..] == pdf[..], "the file read on B is the one written on A");
+    assert!(
+        body[..] == pdf[..],
+        "the file read on B is the one written on A"
+    );
     let res = b
         .client
         .get(b.url(&format!("/documents/{id}/file")))
@@ -426,7 +438,9 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
             .await
             .expect("websocket");
     socket
-        .send(Message::text(json!({ "type": "auth", "token": john_b }).to_string()))
+        .send(Message::text(
+            json!({ "type": "auth", "token": john_b }).to_string(),
+        ))
         .await
         .unwrap();
     next_of_type(&mut socket, "ready").await;
@@ -460,7 +474,10 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
             .fetch_one(&pool)
             .await
             .unwrap();
-    assert_eq!(fencing_before, 2, "B took the lease over with a new fencing number");
+    assert_eq!(
+        fencing_before, 2,
+        "B took the lease over with a new fencing number"
+    );
 
     // A is resumed: it finds its lease gone and writes no batch (its fencing number is old).
     a.process.signal("CONT");
@@ -472,14 +489,22 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
             .fetch_one(&pool)
             .await
             .unwrap();
-    assert_eq!((owner, fencing), (owner_before, fencing_before), "B keeps the lease");
+    assert_eq!(
+        (owner, fencing),
+        (owner_before, fencing_before),
+        "B keeps the lease"
+    );
 
     // A is killed: B carries on.
     a.process.signal("KILL");
     let res = b.create_folder(&anna_b, "Made after A died").await;
     assert_eq!(res.status(), StatusCode::CREATED);
     let titles = b.my_titles(&anna_b).await;
-    for title in ["Made while A sleeps", "Made on A after waking", "Made after A died"] {
+    for title in [
+        "Made while A sleeps",
+        "Made on A after waking",
+        "Made after A died",
+    ] {
         assert!(titles.contains(&title.to_string()), "{title} in {titles:?}");
     }
 
@@ -556,9 +581,10 @@ impl Drop for DropDatabase {
                 rt.block_on(async move {
                     use sqlx::Connection;
                     if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
-                        let _ = sqlx::query(&format!("drop database if exists {name} with (force)"))
-                            .execute(&mut conn)
-                            .await;
+                        let _ =
+                            sqlx::query(&format!("drop database if exists {name} with (force)"))
+                                .execute(&mut conn)
+                                .await;
                     }
                 });
             })
@@ -593,7 +619,13 @@ async fn refused_uploads_leave_nothing_in_the_object_store() {
     // Conditional and ranged reads of the stored object.
     let id = item["id"].as_str().unwrap();
     let file = node.url(&format!("/documents/{id}/file"));
-    let res = node.client.get(&file).bearer_auth(&anna).send().await.unwrap();
+    let res = node
+        .client
+        .get(&file)
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap();
     let etag = res.headers()["etag"].to_str().unwrap().to_string();
     let res = node
         .client
@@ -642,13 +674,25 @@ async fn refused_uploads_leave_nothing_in_the_object_store() {
         }
         command.output().expect("companion files check runs")
     };
-    let orphan = s3.root.path().join(BUCKET).join("files").join("0123456789abcdef0123456789abcdef.pdf");
+    let orphan = s3
+        .root
+        .path()
+        .join(BUCKET)
+        .join("files")
+        .join("0123456789abcdef0123456789abcdef.pdf");
     std::fs::write(&orphan, b"%PDF-orphan").unwrap();
     let output = check();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let report: Value = serde_json::from_slice(&output.stdout).expect("json report");
     assert_eq!(report["missing"], json!([]));
-    assert_eq!(report["orphans"], json!(["0123456789abcdef0123456789abcdef.pdf"]));
+    assert_eq!(
+        report["orphans"],
+        json!(["0123456789abcdef0123456789abcdef.pdf"])
+    );
     assert_eq!(report["collectable"], json!([]), "too young to collect");
 }
 
@@ -688,7 +732,10 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
         .await
         .unwrap();
     assert_eq!(lease::try_take(pool, "node-b").await.unwrap(), Some(2));
-    assert!(!lease::renew(pool, "node-a", 1).await.unwrap(), "A cannot renew");
+    assert!(
+        !lease::renew(pool, "node-a", 1).await.unwrap(),
+        "A cannot renew"
+    );
 
     let stale = Fence::new("node-a");
     stale.set(1);
