@@ -7,7 +7,7 @@
 //! an object is addressed, so nothing a client sends can reach another object.
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -47,6 +47,8 @@ pub enum StoreKind {
 pub struct Storage {
     store: Arc<dyn ObjectStore>,
     kind: StoreKind,
+    /// The folder of the local store, whose files are flushed to disk before their event.
+    local_dir: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Storage {
@@ -113,6 +115,7 @@ impl Storage {
         Ok(Storage {
             store: Arc::new(store),
             kind: StoreKind::Local,
+            local_dir: Some(dir),
         })
     }
 
@@ -134,6 +137,7 @@ impl Storage {
         Ok(Storage {
             store,
             kind: StoreKind::S3 { url: url.into() },
+            local_dir: None,
         })
     }
 
@@ -156,6 +160,7 @@ impl Storage {
     pub fn writer(&self) -> BlobWriter {
         BlobWriter {
             store: self.store.clone(),
+            local_dir: self.local_dir.clone(),
             upload: None,
             head: Vec::with_capacity(HEAD),
             size: 0,
@@ -240,6 +245,7 @@ impl Storage {
 /// the file is large) once the first bytes have told the format, which names it.
 pub struct BlobWriter {
     store: Arc<dyn ObjectStore>,
+    local_dir: Option<PathBuf>,
     upload: Option<(String, BufWriter)>,
     head: Vec<u8>,
     size: u64,
@@ -293,6 +299,13 @@ impl BlobWriter {
         if let Err(e) = upload.shutdown().await {
             let _ = upload.abort().await;
             return Err(e.into());
+        }
+        // A local file must be on disk before an event names it (S3 acknowledges durably).
+        if let Some(dir) = &self.local_dir {
+            tokio::fs::File::open(dir.join(&blob))
+                .await?
+                .sync_all()
+                .await?;
         }
         Ok(Stored {
             blob,
