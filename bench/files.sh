@@ -39,13 +39,18 @@ mkdir -p "$WORK/s3/companion"
 PIDS+=($!)
 
 base_env() {
-  echo "BIND_ADDRESS=127.0.0.1 CONTENT_DIR=$ROOT/content WEB_DIR=$WORK/web JWT_SECRET=bench-secret-bench-secret-bench-secret RUST_LOG=warn UPLOAD_MAX_BYTES=$((25 * 1024 * 1024))"
+  echo "BIND_ADDRESS=127.0.0.1 CONTENT_DIR=$ROOT/content WEB_DIR=$WORK/web JWT_SECRET=bench-secret-bench-secret-bench-secret RUST_LOG=warn DEMO=true UPLOAD_MAX_BYTES=$((25 * 1024 * 1024))"
 }
 S3_ENV="FILE_STORE_URL=s3://companion/files AWS_ENDPOINT_URL=http://127.0.0.1:19000 AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret-key AWS_ALLOW_HTTP=true"
 
 wait_up() { for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$1/api/health" >/dev/null && return 0; sleep 0.1; done; echo "no server on $1"; exit 1; }
-token() { curl -fs "http://127.0.0.1:$1/api/users/login" -H 'content-type: application/json' \
-  -d '{"username":"anna.rossi@example.com","password":"Companion-2026"}' | sed 's/.*"jwt":"\([^"]*\)".*/\1/'; }
+token() {
+  local t
+  t=$(curl -fs "http://127.0.0.1:$1/api/users/login" -H 'content-type: application/json' \
+    -d '{"username":"anna.rossi@example.com","password":"Companion-2026"}' | sed 's/.*"jwt":"\([^"]*\)".*/\1/')
+  curl -fs -o /dev/null -H "authorization: Bearer $t" "http://127.0.0.1:$1/api/users/accept-terms"
+  echo "$t"
+}
 
 through_api() { # name port env...
   local name=$1 port=$2; shift 2

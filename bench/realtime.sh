@@ -37,7 +37,7 @@ for i in $(seq 1 "$NODES"); do
   port=$((18079 + i))
   mkdir -p "$WORK/node$i"
   DATABASE_URL=$DB_URL JWT_SECRET=$SECRET PORT=$port BIND_ADDRESS=127.0.0.1 DATA_DIR=$WORK/node$i \
-    WEB_DIR=$WORK/none CONTENT_DIR=content RUST_LOG=warn \
+    WEB_DIR=$WORK/none CONTENT_DIR=content RUST_LOG=warn DEMO=true \
     "$BIN/companion" serve >"$WORK/node$i.log" 2>&1 &
   PIDS+=($!)
   # One at a time: the first one migrates and seeds the fresh database.

@@ -44,7 +44,8 @@ pub struct Config {
     #[arg(long, env = "JWT_SECRET", hide_env_values = true)]
     pub jwt_secret: Option<String>,
 
-    /// Lifetime of a session token, in seconds.
+    /// Lifetime of a session token, in seconds; the app renews it (within the session's
+    /// absolute lifetime).
     #[arg(long, env = "JWT_TTL_SECONDS", default_value_t = 7 * 24 * 3600)]
     pub jwt_ttl_seconds: i64,
 
@@ -56,12 +57,32 @@ pub struct Config {
     #[arg(long, env = "CONTENT_DIR", default_value = "content")]
     pub content_dir: PathBuf,
 
-    /// Failed sign-ins allowed per e-mail within `LOGIN_WINDOW_SECONDS` before 429.
+    /// Sign-in attempts allowed per account and client address before an exponential back-off
+    /// (30 s, 1 min, 2 min, ... up to `LOGIN_WINDOW_SECONDS`) answers 429.
     #[arg(long, env = "LOGIN_MAX_FAILURES", default_value_t = 5)]
     pub login_max_failures: i64,
 
+    /// Failures older than this are forgotten; also the longest back-off, in seconds.
     #[arg(long, env = "LOGIN_WINDOW_SECONDS", default_value_t = 900)]
     pub login_window_seconds: i64,
+
+    /// Failed sign-ins allowed per client address, whatever the account, before the back-off.
+    #[arg(long, env = "LOGIN_ADDRESS_MAX_FAILURES", default_value_t = 50)]
+    pub login_address_max_failures: i64,
+
+    /// Absolute lifetime of a session, in seconds: renewal never goes past it.
+    #[arg(long, env = "SESSION_MAX_AGE_SECONDS", default_value_t = 30 * 24 * 3600)]
+    pub session_max_age_seconds: i64,
+
+    /// The current version of the terms and conditions. Changing it asks every user to accept
+    /// them again (content calls answer 403 `terms_not_accepted` until they do).
+    #[arg(long, env = "TERMS_VERSION", default_value = "2021-01")]
+    pub terms_version: String,
+
+    /// Load the demo accounts (published password) and demo content. Refused on a database that
+    /// holds accounts of a real deployment.
+    #[arg(long, env = "DEMO", default_value_t = false, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    pub demo: bool,
 
     /// E-mail domains whose users sign in through single sign-on (comma separated).
     #[arg(
@@ -82,6 +103,11 @@ pub struct Config {
 
     #[arg(long, env = "OIDC_CLIENT_SECRET", hide_env_values = true)]
     pub oidc_client_secret: Option<String>,
+
+    /// Accept an e-mail claim the provider has not marked verified (only for a provider known to
+    /// verify every address it asserts).
+    #[arg(long, env = "SSO_TRUST_UNVERIFIED_EMAIL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub sso_trust_unverified_email: bool,
 
     /// Public address of this server, used to build the single sign-on redirect address.
     #[arg(long, env = "PUBLIC_URL")]

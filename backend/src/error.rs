@@ -21,6 +21,10 @@ pub enum AppError {
     /// 403: signed in, but not allowed to do this.
     #[error("{0}")]
     Forbidden(String),
+    /// 403 with the code `terms_not_accepted`: the current terms must be accepted first; the app
+    /// opens its terms screen.
+    #[error("Accept the terms and conditions to continue")]
+    TermsNotAccepted,
     /// 404: nothing with that id (or nothing this user may see).
     #[error("{0}")]
     NotFound(String),
@@ -81,7 +85,7 @@ impl AppError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::Forbidden(_) | Self::TermsNotAccepted => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -105,6 +109,9 @@ impl From<sqlx::Error> for AppError {
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub message: String,
+    /// A machine-readable reason, when the app acts on it (`terms_not_accepted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
 }
 
 impl IntoResponse for AppError {
@@ -117,7 +124,8 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
-        let mut response = (status, Json(ErrorBody { message })).into_response();
+        let code = matches!(self, Self::TermsNotAccepted).then_some("terms_not_accepted");
+        let mut response = (status, Json(ErrorBody { message, code })).into_response();
         let retry_after = match &self {
             Self::RateLimited {
                 retry_after_seconds,

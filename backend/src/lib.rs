@@ -10,7 +10,7 @@
 //! - [`auth`] - sign-in, tokens, the `AuthUser` extractor, single sign-on.
 //! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
-//! - [`seed`] - demo accounts and content loaded on first start.
+//! - [`seed`] - the demo accounts, loaded only with `--demo`.
 //! - [`content`] - importing reference content (catalogue, news, ...) from a content folder.
 //! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
 //! - [`programmes`] - congresses, sales training, medical-education courses and registration.
@@ -59,7 +59,7 @@ use tokio::net::TcpListener;
 pub use config::Config;
 pub use state::AppState;
 
-/// Connects to the database, applies migrations, loads demo data on first start, and returns the
+/// Connects to the database, applies migrations, loads the demo when `--demo` is set, and returns the
 /// state the server runs on with the projector that keeps its read models current.
 pub async fn prepare(config: Config) -> anyhow::Result<(AppState, Projector)> {
     prepare_with(config, Vec::new()).await
@@ -81,11 +81,16 @@ pub async fn prepare_with(
         &config.data_dir,
     )?;
     let jwt = auth::jwt::JwtKeys::new(&secret, config.jwt_ttl_seconds);
-    let created = seed::demo_accounts(&db)
-        .await
-        .context("creating demo accounts")?;
-    if created > 0 {
-        tracing::info!(created, "demo accounts created");
+    if config.demo {
+        seed::claim_demo_database(&db).await?;
+        let created = seed::demo_accounts(&db, &config.terms_version)
+            .await
+            .context("creating demo accounts")?;
+        if created > 0 {
+            tracing::info!(created, "demo accounts created");
+        }
+    } else if seed::is_demo_database(&db).await? {
+        tracing::warn!("this database served the demo: its demo accounts keep their published password; do not expose it");
     }
     // First start: load the content folder so the app has a catalogue at once.
     if content::catalogue_is_empty(&db)
@@ -98,15 +103,17 @@ pub async fn prepare_with(
         tracing::info!("content imported on first start:\n{report}");
     }
     import_programmes(&db, &config.content_dir).await?;
-    let published = notifications::demo::seed(&db, &config.content_dir)
-        .await
-        .context("publishing the demo notifications and app updates")?;
-    if published.notifications + published.updates > 0 {
-        tracing::info!(?published, "demo notifications and app updates published");
+    if config.demo {
+        let published = notifications::demo::seed(&db, &config.content_dir)
+            .await
+            .context("publishing the demo notifications and app updates")?;
+        if published.notifications + published.updates > 0 {
+            tracing::info!(?published, "demo notifications and app updates published");
+        }
+        documents::seed::on_first_start(&db, &config)
+            .await
+            .context("loading the demo documents")?;
     }
-    documents::seed::on_first_start(&db, &config)
-        .await
-        .context("loading the demo documents")?;
     let mut projections = read_models::all();
     projections.extend(extra_projections);
     let projector =
@@ -143,6 +150,7 @@ pub async fn prepare_with(
         config: Arc::new(config),
         jwt,
         sso: Arc::new(auth::sso::Sso::default()),
+        sessions: Arc::new(auth::sessions::SessionCache::default()),
         projector: projector.handle(),
         realtime,
     };

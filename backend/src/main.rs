@@ -46,6 +46,9 @@ enum Command {
     /// Uploaded files in the file store (`FILE_STORE_URL`, or `DATA_DIR/files`).
     #[command(subcommand)]
     Files(FilesCommand),
+    /// Accounts and sessions: list, add, disable, enable, set-role, set-password, sessions, revoke.
+    #[command(subcommand)]
+    Users(backend::auth::cli::UsersCommand),
     /// Copies the embedded SQLite database (consistently, while the server runs), the uploaded
     /// files and the signing secret into the new folder PATH. On PostgreSQL it refuses and prints
     /// the pg_dump line to use instead.
@@ -229,6 +232,19 @@ async fn main() -> anyhow::Result<()> {
             Err(e) => {
                 // A refusal (empty title, bad link...) is the answer, not a crash.
                 eprintln!("Not published: {e:#}");
+                std::process::exit(1);
+            }
+        },
+        Command::Users(command) => match backend::auth::cli::run(command).await {
+            Ok(out) => {
+                if !out.is_empty() {
+                    println!("{out}");
+                }
+                Ok(())
+            }
+            Err(e) => {
+                // A refusal (unknown account, weak password, last admin...) is the answer.
+                eprintln!("Refused: {e:#}");
                 std::process::exit(1);
             }
         },

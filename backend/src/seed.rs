@@ -1,6 +1,8 @@
-//! Demo accounts, created on first start so the app can be tried at once.
+//! The demo: accounts with a published password, loaded only by `companion serve --demo` (or
+//! `DEMO=true`). A database that served the demo is marked so; `--demo` is refused on a database
+//! that holds accounts without that mark (a real deployment).
 
-use projections::Db;
+use projections::{on_db, Db};
 
 use crate::auth::password;
 use crate::users::{self, NewUser};
@@ -66,8 +68,45 @@ const DEMO_ACCOUNTS: &[DemoAccount] = &[
     },
 ];
 
+const DEMO_MARK: &str = "demo";
+
+/// Why `--demo` is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum DemoRefused {
+    #[error("--demo (DEMO=true) refused: this database holds {0} account(s) of a real deployment, and the demo would add accounts with a published password. Start without --demo, or use a fresh DATA_DIR / DATABASE_URL for the demo.")]
+    RealAccounts(i64),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// Marks the database as a demo one, unless it holds accounts and is not one already.
+pub async fn claim_demo_database(db: &Db) -> Result<(), DemoRefused> {
+    let marked: Option<String> = on_db!(db, pool => sqlx::query_scalar(
+        "select value from instance_settings where name = $1")
+        .bind(DEMO_MARK).fetch_optional(pool).await)?;
+    if marked.is_some() {
+        return Ok(());
+    }
+    let accounts: i64 = on_db!(db, pool => sqlx::query_scalar("select count(*) from users")
+        .fetch_one(pool).await)?;
+    if accounts > 0 {
+        return Err(DemoRefused::RealAccounts(accounts));
+    }
+    on_db!(db, pool => sqlx::query("insert into instance_settings (name, value) values ($1, 'true') on conflict (name) do nothing")
+        .bind(DEMO_MARK).execute(pool).await.map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+/// Whether this database served the demo (its demo accounts have a published password).
+pub async fn is_demo_database(db: &Db) -> Result<bool, sqlx::Error> {
+    let marked: Option<String> = on_db!(db, pool => sqlx::query_scalar(
+        "select value from instance_settings where name = $1")
+        .bind(DEMO_MARK).fetch_optional(pool).await)?;
+    Ok(marked.is_some())
+}
+
 /// Creates the demo accounts that do not exist yet; returns how many were created.
-pub async fn demo_accounts(db: &Db) -> anyhow::Result<usize> {
+pub async fn demo_accounts(db: &Db, terms_version: &str) -> anyhow::Result<usize> {
     let mut created = 0;
     let mut hash: Option<String> = None;
     for account in DEMO_ACCOUNTS {
@@ -82,7 +121,7 @@ pub async fn demo_accounts(db: &Db) -> anyhow::Result<usize> {
                 h
             }
         };
-        users::insert(
+        let id = users::insert(
             db,
             NewUser {
                 email: account.email,
@@ -96,6 +135,10 @@ pub async fn demo_accounts(db: &Db) -> anyhow::Result<usize> {
             },
         )
         .await?;
+        if account.terms_accepted {
+            // Recorded as events; the projector applies them before the server serves.
+            crate::auth::terms::accept(db, None, &id, terms_version).await?;
+        }
         created += 1;
     }
     Ok(created)

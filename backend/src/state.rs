@@ -5,6 +5,7 @@ use std::sync::Arc;
 use projections::{Db, ProjectorHandle};
 
 use crate::auth::jwt::JwtKeys;
+use crate::auth::sessions::SessionCache;
 use crate::auth::sso::Sso;
 use crate::config::Config;
 use crate::documents::Documents;
@@ -17,6 +18,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub jwt: JwtKeys,
     pub sso: Arc<Sso>,
+    /// What recent requests read of their sessions (see `auth::sessions`).
+    pub sessions: Arc<SessionCache>,
     /// Wakes the projector after writes and waits for it (read-your-own-write).
     pub projector: ProjectorHandle,
     /// The WebSocket channel of this node (`GET /api/ws`).

@@ -16,6 +16,8 @@ pub struct User {
     pub teams: Option<String>,
     pub terms_accepted_at: Option<i64>,
     pub onboarding_done_at: Option<i64>,
+    /// Set when the account is disabled: it cannot sign in.
+    pub disabled_at: Option<i64>,
 }
 
 /// The user as the app sees it (`user` in the login response, `GET /users/get-data`).
@@ -55,7 +57,7 @@ impl User {
     }
 }
 
-const USER_COLUMNS: &str = "id, email, first_name, last_name, password_hash, role, certificate, teams, terms_accepted_at, onboarding_done_at";
+const USER_COLUMNS: &str = "id, email, first_name, last_name, password_hash, role, certificate, teams, terms_accepted_at, onboarding_done_at, disabled_at";
 
 /// E-mails are compared case-insensitively and without surrounding spaces.
 pub fn normalise_email(email: &str) -> String {
@@ -99,6 +101,12 @@ pub async fn insert(db: &Db, user: NewUser<'_>) -> Result<String, sqlx::Error> {
         .bind(terms).bind(onboarding).bind(now)
         .execute(pool).await.map(|r| r.rows_affected()))?;
     Ok(id)
+}
+
+/// Every account, by e-mail.
+pub async fn all(db: &Db) -> Result<Vec<User>, sqlx::Error> {
+    let sql = format!("select {USER_COLUMNS} from users order by email");
+    on_db!(db, pool => sqlx::query_as::<_, User>(&sql).fetch_all(pool).await)
 }
 
 pub async fn set_terms_accepted(db: &Db, id: &str) -> Result<(), sqlx::Error> {

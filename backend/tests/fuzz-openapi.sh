@@ -29,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The fuzzer is one busy client: lift the rate limits so every request reaches its handler.
-env -u DATABASE_URL PORT="$port" BIND_ADDRESS=127.0.0.1 DATA_DIR="$data_dir" WEB_DIR=web/dist \
+env -u DATABASE_URL DEMO=true PORT="$port" BIND_ADDRESS=127.0.0.1 DATA_DIR="$data_dir" WEB_DIR=web/dist \
   CONTENT_DIR=content RUST_LOG="${RUST_LOG:-warn}" \
   RATE_LIMIT_ADDRESS_PER_SECOND=100000 RATE_LIMIT_ADDRESS_BURST=100000 \
   RATE_LIMIT_SESSION_PER_SECOND=100000 RATE_LIMIT_SESSION_BURST=100000 \

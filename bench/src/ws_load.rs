@@ -134,7 +134,8 @@ fn token(secret: &str, user: &str) -> anyhow::Result<String> {
     #[derive(serde::Serialize)]
     struct Claims<'a> {
         sub: &'a str,
-        role: &'a str,
+        /// The session `create_users` opened for this user.
+        sid: String,
         exp: i64,
         iat: i64,
     }
@@ -145,7 +146,7 @@ fn token(secret: &str, user: &str) -> anyhow::Result<String> {
         &jsonwebtoken::Header::default(),
         &Claims {
             sub: user,
-            role: "user",
+            sid: format!("ws-load-{user}"),
             exp: now + 3 * 3600,
             iat: now,
         },
@@ -293,6 +294,17 @@ async fn create_users(pool: &PgPool, user_ids: &[String]) -> anyhow::Result<()> 
     .execute(pool)
     .await
     .context("creating the load users")?;
+    // Sockets need an open server-side session; one per user, named after it (see `token`).
+    sqlx::query(
+        "insert into sessions (id, user_id, created_at, last_seen_at, expires_at)
+         select 'ws-load-' || u, u, $2, $2, $2 + 86400000 from unnest($1::text[]) as u
+         on conflict do nothing",
+    )
+    .bind(user_ids)
+    .bind(now_ms)
+    .execute(pool)
+    .await
+    .context("creating the load users' sessions")?;
     Ok(())
 }
 

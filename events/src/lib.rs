@@ -7,3 +7,4 @@
 pub mod course_registration;
 pub mod documents;
 pub mod notifications;
+pub mod terms;

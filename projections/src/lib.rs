@@ -20,6 +20,7 @@ pub mod notifications;
 pub mod projector;
 pub mod replay;
 pub mod stream;
+pub mod terms;
 
 pub use db::{now_ms, Db, DbKind, Tx};
 pub use dead_letters::PoisonPolicy;

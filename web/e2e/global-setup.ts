@@ -116,6 +116,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     WEB_DIR: join(webDir, 'dist'),
     CONTENT_DIR: join(repoDir, 'content'),
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
+    // The suites sign in with the demo accounts.
+    DEMO: 'true',
   };
   // A fresh embedded database in the temporary data folder.
   delete env.DATABASE_URL;

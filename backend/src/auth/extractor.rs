@@ -1,4 +1,5 @@
-//! The `AuthUser` extractor: a request is signed in when it carries a valid bearer token.
+//! The `AuthUser` extractor: a request is signed in when it carries a valid bearer token whose
+//! session is still open; the role is the account's current one.
 
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
@@ -12,6 +13,10 @@ use crate::state::AppState;
 pub struct AuthUser {
     pub id: String,
     pub role: String,
+    /// The server-side session of the token.
+    pub session_id: String,
+    /// The session's absolute end, ms since the epoch.
+    pub session_expires_at: i64,
 }
 
 impl AuthUser {
@@ -50,11 +55,17 @@ impl FromRequestParts<AppState> for AuthUser {
             .jwt
             .verify(token)
             .map_err(|e| AppError::Unauthorized(e.to_string()))?;
+        let session = super::sessions::check(state, &claims).await?;
+        if !session.terms_accepted && !super::terms::allowed_before_acceptance(parts.uri.path()) {
+            return Err(AppError::TermsNotAccepted);
+        }
         // The request's log line says who made it.
-        tracing::Span::current().record("user_id", claims.sub.as_str());
+        tracing::Span::current().record("user_id", session.user_id.as_str());
         Ok(AuthUser {
-            id: claims.sub,
-            role: claims.role,
+            id: session.user_id,
+            role: session.role,
+            session_id: session.session_id,
+            session_expires_at: session.expires_at,
         })
     }
 }

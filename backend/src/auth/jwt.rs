@@ -1,4 +1,6 @@
-//! Session tokens: HS256 JWTs carrying the user's id and role, with an expiry.
+//! Session tokens: HS256 JWTs carrying the user's id and the id of their server-side session
+//! (see [`super::sessions`]), with an expiry. The role is never in the token: it is read from the
+//! database on each request.
 
 use std::path::Path;
 
@@ -13,7 +15,8 @@ use crate::error::AppError;
 pub struct Claims {
     /// The user's id.
     pub sub: String,
-    pub role: String,
+    /// The server-side session this token belongs to.
+    pub sid: String,
     /// Expiry, seconds since the Unix epoch.
     pub exp: i64,
     pub iat: i64,
@@ -58,21 +61,33 @@ impl JwtKeys {
         Ok(secret.into_bytes())
     }
 
-    pub fn issue(&self, user_id: &str, role: &str) -> Result<String, AppError> {
+    pub fn ttl_seconds(&self) -> i64 {
+        self.ttl_seconds
+    }
+
+    /// A token for `session_id`, valid for the configured lifetime but never past `not_after`
+    /// (the session's absolute end, seconds since the epoch).
+    pub fn issue(
+        &self,
+        user_id: &str,
+        session_id: &str,
+        not_after: i64,
+    ) -> Result<String, AppError> {
         let now = chrono::Utc::now().timestamp();
-        self.issue_with_expiry(user_id, role, now, now + self.ttl_seconds)
+        let exp = (now + self.ttl_seconds).min(not_after);
+        self.issue_with_expiry(user_id, session_id, now, exp)
     }
 
     pub fn issue_with_expiry(
         &self,
         user_id: &str,
-        role: &str,
+        session_id: &str,
         iat: i64,
         exp: i64,
     ) -> Result<String, AppError> {
         let claims = Claims {
             sub: user_id.to_string(),
-            role: role.to_string(),
+            sid: session_id.to_string(),
             exp,
             iat,
         };

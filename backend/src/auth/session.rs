@@ -8,8 +8,10 @@ use projections::{now_ms, on_db};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::client::ClientAddress;
 use super::extractor::AuthUser;
-use super::password;
+use super::throttle::{self, Attempt, Limit};
+use super::{password, sessions};
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
 use crate::state::AppState;
 use crate::users::{self, User, UserData};
@@ -19,6 +21,7 @@ pub fn router() -> Router<AppState> {
         .route("/users/check-domain-new", get(check_domain))
         .route("/users/login", post(login))
         .route("/users/welcome", post(welcome))
+        .route("/users/logout", post(logout))
         .route("/users/get-data", get(get_data))
         .route("/users/accept-terms", get(accept_terms))
         .route(
@@ -29,7 +32,7 @@ pub fn router() -> Router<AppState> {
 }
 
 const MAX_EMAIL_LEN: usize = 254;
-const MAX_PASSWORD_LEN: usize = 1024;
+const MAX_PASSWORD_LEN: usize = password::MAX_PASSWORD_LEN;
 
 #[derive(Deserialize, IntoParams)]
 pub struct CheckDomainQuery {
@@ -110,28 +113,57 @@ pub struct SessionResponse {
     pub jwt: String,
 }
 
-pub async fn session_response(state: &AppState, user: &User) -> AppResult<SessionResponse> {
+pub async fn session_response(
+    state: &AppState,
+    user: &User,
+    jwt: String,
+) -> AppResult<SessionResponse> {
     let push: Option<i64> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select count(*) from devices where user_id = $1 and push_id is not null and push_id <> ''")
         .bind(&user.id).fetch_optional(pool).await)?;
     Ok(SessionResponse {
         user: user.data(),
-        need_accept_terms: user.terms_accepted_at.is_none(),
+        need_accept_terms: !super::terms::has_accepted(
+            &state.db,
+            &user.id,
+            &state.config.terms_version,
+        )
+        .await?,
         onboarding: user.onboarding_done_at.is_none(),
         push: push.unwrap_or(0) > 0,
         update_id: crate::updates_hook::pending_update_id(state, &user.id).await?,
-        jwt: state.jwt.issue(&user.id, &user.role)?,
+        jwt,
     })
 }
 
+/// Opens a session for `user` and answers as sign-in does.
+pub async fn open_session(
+    state: &AppState,
+    user: &User,
+    device: Option<&str>,
+    client: &ClientAddress,
+) -> AppResult<SessionResponse> {
+    let (session_id, expires_at) = sessions::open(state, &user.id, device, Some(&client.0)).await?;
+    let jwt = sessions::token_for(state, &user.id, &session_id, expires_at)?;
+    session_response(state, user, jwt).await
+}
+
 const LOGIN_FAILED: &str = "Login failed";
+const THROTTLED: &str = "Too many failed sign-in attempts. Try again in a few minutes.";
 
 /// Signs in with e-mail and password.
+///
+/// Throttled per account and client address (`LOGIN_MAX_FAILURES`, then an exponential back-off)
+/// and per client address (`LOGIN_ADDRESS_MAX_FAILURES`): failures elsewhere never lock the owner
+/// out of their own address.
 #[utoipa::path(post, path = "/api/users/login", request_body = LoginRequest, tag = "session",
     responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+        (status = 401, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody),
+        (status = 503, body = crate::error::ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
+    client: ClientAddress,
+    headers: axum::http::HeaderMap,
     AppJson(body): AppJson<LoginRequest>,
 ) -> AppResult<AppJson<SessionResponse>> {
     let email = valid_email(body.username.as_deref())?;
@@ -142,7 +174,27 @@ pub async fn login(
     if password.len() > MAX_PASSWORD_LEN {
         return Err(AppError::bad_request("The password is too long"));
     }
-    check_not_throttled(&state, &email).await?;
+    let window_ms = state.config.login_window_seconds.max(1) * 1000;
+    let account_key = throttle::account_key(&email, &client.0);
+    let address_key = throttle::address_key(&client.0);
+    // Recorded before the password is checked, so parallel guesses cannot outrun the limit.
+    for (key, max) in [
+        (&account_key, state.config.login_max_failures),
+        (&address_key, state.config.login_address_max_failures),
+    ] {
+        let limit = Limit {
+            max,
+            window_ms,
+            base_ms: 30_000.min(window_ms),
+        };
+        if let Attempt::Blocked {
+            retry_after_seconds,
+        } = throttle::attempt(&state.db, key, limit).await?
+        {
+            tracing::info!(retry_after_seconds, "sign-in refused while throttled");
+            return Err(AppError::TooManyRequests(THROTTLED.into()));
+        }
+    }
 
     let user = users::find_by_email(&state.db, &email).await?;
     let stored = user
@@ -151,48 +203,20 @@ pub async fn login(
         .unwrap_or_else(|| password::DUMMY_HASH.clone());
     let matches = password::verify(password, stored).await?;
     match user {
-        Some(user) if matches && user.password_hash.is_some() => {
-            clear_failures(&state, &email).await?;
-            Ok(AppJson(session_response(&state, &user).await?))
+        Some(user) if matches && user.password_hash.is_some() && user.disabled_at.is_none() => {
+            throttle::clear(&state.db, &account_key).await?;
+            throttle::forgive_one(&state.db, &address_key).await?;
+            let device = headers
+                .get(axum::http::header::USER_AGENT)
+                .and_then(|v| v.to_str().ok());
+            Ok(AppJson(open_session(&state, &user, device, &client).await?))
         }
         _ => {
-            record_failure(&state, &email).await?;
-            tracing::info!(email = %email, "failed sign-in");
+            tracing::info!(address = %client.0, "failed sign-in");
             metrics::counter!(crate::metrics::LOGIN_FAILURES).increment(1);
             Err(AppError::Unauthorized(LOGIN_FAILED.into()))
         }
     }
-}
-
-async fn check_not_throttled(state: &AppState, email: &str) -> AppResult<()> {
-    let window_start = now_ms() - state.config.login_window_seconds * 1000;
-    let failures: Option<i64> = on_db!(&state.db, pool => sqlx::query_scalar(
-        "select cast(failures as bigint) from login_failures where email = $1 and window_started_at >= $2")
-        .bind(email).bind(window_start).fetch_optional(pool).await)?;
-    if failures.unwrap_or(0) >= state.config.login_max_failures {
-        return Err(AppError::TooManyRequests(
-            "Too many failed sign-in attempts. Try again in a few minutes.".into(),
-        ));
-    }
-    Ok(())
-}
-
-async fn record_failure(state: &AppState, email: &str) -> AppResult<()> {
-    let now = now_ms();
-    let window_start = now - state.config.login_window_seconds * 1000;
-    on_db!(&state.db, pool => sqlx::query(
-        "insert into login_failures (email, failures, window_started_at) values ($1, 1, $2)
-         on conflict (email) do update set
-           failures = case when login_failures.window_started_at < $3 then 1 else login_failures.failures + 1 end,
-           window_started_at = case when login_failures.window_started_at < $3 then $2 else login_failures.window_started_at end")
-        .bind(email).bind(now).bind(window_start).execute(pool).await.map(|r| r.rows_affected()))?;
-    Ok(())
-}
-
-async fn clear_failures(state: &AppState, email: &str) -> AppResult<()> {
-    on_db!(&state.db, pool => sqlx::query("delete from login_failures where email = $1")
-        .bind(email).execute(pool).await.map(|r| r.rows_affected()))?;
-    Ok(())
 }
 
 async fn current_user(state: &AppState, auth: &AuthUser) -> AppResult<User> {
@@ -209,7 +233,24 @@ pub async fn welcome(
     auth: AuthUser,
 ) -> AppResult<AppJson<SessionResponse>> {
     let user = current_user(&state, &auth).await?;
-    Ok(AppJson(session_response(&state, &user).await?))
+    // Renewal keeps the session: the new token never outlives its absolute end.
+    let jwt = sessions::token_for(&state, &user.id, &auth.session_id, auth.session_expires_at)?;
+    Ok(AppJson(session_response(&state, &user, jwt).await?))
+}
+
+/// Signs out: ends this session on the server (its token stops working at once, its sockets
+/// close with 4401).
+#[utoipa::path(post, path = "/api/users/logout", tag = "session", security(("bearer" = [])),
+    responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn logout(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<ResultResponse>> {
+    sessions::revoke(&state.db, &auth.session_id).await?;
+    state.sessions.clear();
+    // This node's sockets hear it at once; the others through the cluster channel.
+    state.realtime.poke();
+    Ok(AppJson(ResultResponse { result: true }))
 }
 
 /// The signed-in user's data.
@@ -227,7 +268,8 @@ pub struct ResultResponse {
     pub result: bool,
 }
 
-/// Records that the user accepted the terms and conditions.
+/// Records that the user accepted the current version of the terms and conditions (an event);
+/// content calls work from the next request on.
 #[utoipa::path(get, path = "/api/users/accept-terms", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn accept_terms(
@@ -235,7 +277,15 @@ pub async fn accept_terms(
     auth: AuthUser,
 ) -> AppResult<AppJson<ResultResponse>> {
     let user = current_user(&state, &auth).await?;
+    super::terms::accept(
+        &state.db,
+        Some(state.projector.clone()),
+        &user.id,
+        &state.config.terms_version,
+    )
+    .await?;
     users::set_terms_accepted(&state.db, &user.id).await?;
+    state.sessions.clear();
     Ok(AppJson(ResultResponse { result: true }))
 }
 

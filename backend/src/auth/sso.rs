@@ -1,38 +1,68 @@
 //! Single sign-on: the OpenID Connect authorization-code flow (with PKCE and a nonce) against a
-//! configurable issuer. `GET /users/login-azure-{provider}` sends the browser to the provider;
-//! the provider returns to `/users/sso/callback`, which signs the user in and goes back to the
-//! app at `/login?token=...`.
+//! configurable issuer.
+//!
+//! 1. `GET /users/login-azure-{provider}` sends the browser to the provider and sets a binding
+//!    cookie (`companion_sso`, HttpOnly) that only this browser holds.
+//! 2. The provider returns to `/users/sso/callback`. The e-mail and names are read from the ID
+//!    token or, when it has none (a conformant provider puts scope claims at UserInfo only), from
+//!    the UserInfo endpoint, whose `sub` must match. The identity is linked to an account by
+//!    (issuer, subject); an e-mail claim may only create or link an account when its domain is
+//!    one of `SSO_DOMAINS` and it is verified, and never reaches a password account.
+//! 3. The browser goes back to the app at `/login?token=<code>`: a single-use code (not a
+//!    session token) valid for [`CODE_TTL_MS`], which the app exchanges with
+//!    `POST /users/sso/exchange`, from the browser holding the binding cookie, for its session.
+
+use std::time::{Duration, Instant};
 
 use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
-use openidconnect::core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata};
+use openidconnect::core::{
+    CoreAuthenticationFlow, CoreClient, CoreIdTokenClaims, CoreProviderMetadata, CoreUserInfoClaims,
+};
 use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, CsrfToken, IssuerUrl, Nonce, PkceCodeChallenge,
-    PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
+    AuthorizationCode, ClaimsVerificationError, ClientId, ClientSecret, CsrfToken, IssuerUrl,
+    Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
+    TokenResponse,
 };
 use projections::{now_ms, on_db};
+use rand::RngCore;
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use tokio::sync::RwLock;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
-use crate::error::{AppError, AppResult};
+use super::client::ClientAddress;
+use super::session::{open_session, SessionResponse};
+use crate::error::{AppError, AppJson, AppResult};
 use crate::state::AppState;
-use crate::users::{self, NewUser};
+use crate::users::{self, NewUser, User};
 
 /// How long a started sign-in may take before its state is refused.
 const SSO_LOGIN_TTL_MS: i64 = 10 * 60 * 1000;
+/// How long the code handed to the app works (once).
+pub const CODE_TTL_MS: i64 = 60 * 1000;
+/// The cookie binding a sign-in to the browser that started it.
+pub const BINDING_COOKIE: &str = "companion_sso";
+/// Discovery (with the provider's keys) is fetched again at most this often when an ID token is
+/// signed with a key we do not know (the provider rotated its keys).
+const REDISCOVER_AFTER: Duration = Duration::from_secs(30);
+const HTTP_TIMEOUT: Duration = Duration::from_secs(10);
+const HTTP_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The provider's discovered metadata, fetched once and kept.
+/// The provider's discovered metadata (with its keys), kept until a key id is unknown.
 #[derive(Default)]
 pub struct Sso {
     metadata: RwLock<Option<CoreProviderMetadata>>,
+    rediscovered_at: std::sync::Mutex<Option<Instant>>,
 }
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/users/sso/callback", get(callback))
+        .route("/users/sso/exchange", post(exchange))
         // `/users/login-azure-{provider}`: the provider is the suffix of one path segment.
         .route("/users/{segment}", get(start))
 }
@@ -41,6 +71,8 @@ fn http_client() -> AppResult<openidconnect::reqwest::Client> {
     openidconnect::reqwest::ClientBuilder::new()
         // Following redirects would open the token exchange to request forgery.
         .redirect(openidconnect::reqwest::redirect::Policy::none())
+        .timeout(HTTP_TIMEOUT)
+        .connect_timeout(HTTP_CONNECT_TIMEOUT)
         .build()
         .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("building http client")))
 }
@@ -50,6 +82,27 @@ impl Sso {
         if let Some(m) = self.metadata.read().await.as_ref() {
             return Ok(m.clone());
         }
+        self.discover(state).await
+    }
+
+    /// Fetches discovery and keys again (the provider rotated its keys), at most once per
+    /// [`REDISCOVER_AFTER`]. Returns whether it did.
+    async fn rediscover(&self, state: &AppState) -> AppResult<bool> {
+        {
+            let mut at = self
+                .rediscovered_at
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if at.is_some_and(|t| t.elapsed() < REDISCOVER_AFTER) {
+                return Ok(false);
+            }
+            *at = Some(Instant::now());
+        }
+        tracing::info!("single sign-on key unknown: fetching the provider's keys again");
+        self.discover(state).await.map(|_| true)
+    }
+
+    async fn discover(&self, state: &AppState) -> AppResult<CoreProviderMetadata> {
         let issuer = state
             .config
             .oidc_issuer
@@ -76,6 +129,45 @@ fn redirect_url(state: &AppState) -> AppResult<RedirectUrl> {
         .map_err(|e| AppError::Internal(anyhow::anyhow!("invalid PUBLIC_URL: {e}")))
 }
 
+fn random_secret() -> String {
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+fn digest(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+/// The binding cookie's value, if the request carries one.
+fn binding_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == BINDING_COOKIE)
+        .map(|(_, value)| value.trim().to_string())
+        .filter(|v| !v.is_empty() && v.len() <= 128)
+}
+
+fn binding_cookie(state: &AppState, value: &str, max_age_seconds: i64) -> HeaderValue {
+    let secure = if state
+        .config
+        .public_url(state.config.port)
+        .starts_with("https://")
+    {
+        "; Secure"
+    } else {
+        ""
+    };
+    HeaderValue::from_str(&format!(
+        "{BINDING_COOKIE}={value}; Path=/api/users/sso; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{secure}"
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
 #[derive(Deserialize, IntoParams)]
 pub struct StartQuery {
     /// Passed to the provider as a login hint.
@@ -85,7 +177,7 @@ pub struct StartQuery {
 /// The browser comes here by navigation, so a failure goes back to the login screen with its
 /// message rather than showing raw JSON.
 fn back_to_login_with(err: AppError) -> Response {
-    tracing::warn!(error = %err, "single sign-on failed");
+    tracing::warn!(error = %err, "single sign-on refused");
     let message = match err {
         AppError::Internal(_) => "Login failed".to_string(),
         other => other.to_string(),
@@ -97,8 +189,8 @@ fn back_to_login_with(err: AppError) -> Response {
 /// Starts single sign-on with the provider named by the check-domain `source`.
 #[utoipa::path(get, path = "/api/users/login-azure-{provider}", tag = "session",
     params(("provider" = String, Path, description = "the `source` of the domain check"), StartQuery),
-    responses((status = 303, description = "to the provider's sign-in page, or to `/login?error=...` when single sign-on is unavailable"),
-        (status = 404, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
+    responses((status = 303, description = "to the provider's sign-in page (setting the `companion_sso` cookie), or to `/login?error=...` when single sign-on is unavailable"),
+        (status = 404, body = crate::error::ErrorBody)))]
 pub async fn start(
     State(state): State<AppState>,
     Path(segment): Path<String>,
@@ -117,13 +209,8 @@ pub async fn start(
         .unwrap_or_else(back_to_login_with))
 }
 
-async fn redirect_to_provider(
-    state: &AppState,
-    provider: &str,
-    query: StartQuery,
-) -> AppResult<Response> {
-    let metadata = state.sso.metadata(state).await?;
-    let client = CoreClient::from_provider_metadata(
+fn client_of(state: &AppState, metadata: CoreProviderMetadata) -> AppResult<ProviderClient> {
+    Ok(CoreClient::from_provider_metadata(
         metadata,
         ClientId::new(state.config.oidc_client_id.clone()),
         state
@@ -132,7 +219,24 @@ async fn redirect_to_provider(
             .clone()
             .map(ClientSecret::new),
     )
-    .set_redirect_uri(redirect_url(state)?);
+    .set_redirect_uri(redirect_url(state)?))
+}
+
+type ProviderClient = CoreClient<
+    openidconnect::EndpointSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointMaybeSet,
+    openidconnect::EndpointMaybeSet,
+>;
+
+async fn redirect_to_provider(
+    state: &AppState,
+    provider: &str,
+    query: StartQuery,
+) -> AppResult<Response> {
+    let client = client_of(state, state.sso.metadata(state).await?)?;
     let (pkce_challenge, pkce_verifier) = PkceCodeChallenge::new_random_sha256();
     let mut request = client
         .authorize_url(
@@ -151,16 +255,24 @@ async fn redirect_to_provider(
         request = request.add_extra_param("login_hint", email.to_string());
     }
     let (url, csrf, nonce) = request.url();
+    let binding = random_secret();
 
     on_db!(&state.db, pool => async {
-        // Abandoned sign-ins are forgotten after their time is up.
+        // Abandoned sign-ins and codes are forgotten after their time is up.
         sqlx::query("delete from sso_logins where created_at < $1")
             .bind(now_ms() - SSO_LOGIN_TTL_MS).execute(pool).await?;
-        sqlx::query("insert into sso_logins (state, nonce, pkce_verifier, provider, created_at) values ($1, $2, $3, $4, $5)")
+        sqlx::query("delete from sso_codes where created_at < $1")
+            .bind(now_ms() - CODE_TTL_MS).execute(pool).await?;
+        sqlx::query("insert into sso_logins (state, nonce, pkce_verifier, provider, created_at, binding_hash) values ($1, $2, $3, $4, $5, $6)")
             .bind(csrf.secret()).bind(nonce.secret()).bind(pkce_verifier.secret())
-            .bind(provider).bind(now_ms()).execute(pool).await.map(|r| r.rows_affected())
+            .bind(provider).bind(now_ms()).bind(digest(&binding)).execute(pool).await.map(|r| r.rows_affected())
     }.await)?;
-    Ok(Redirect::to(url.as_str()).into_response())
+    let mut response = Redirect::to(url.as_str()).into_response();
+    response.headers_mut().append(
+        header::SET_COOKIE,
+        binding_cookie(state, &binding, SSO_LOGIN_TTL_MS / 1000),
+    );
+    Ok(response)
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -176,36 +288,46 @@ struct PendingLogin {
     nonce: String,
     pkce_verifier: String,
     created_at: i64,
+    binding_hash: Option<String>,
 }
 
-/// Where the provider returns: signs the user in and goes back to the app with a token.
+/// Where the provider returns: checks the identity and goes back to the app with a single-use code.
 #[utoipa::path(get, path = "/api/users/sso/callback", tag = "session", params(CallbackQuery),
-    responses((status = 303, description = "to `/login?token=...`, or `/login?error=...`")))]
+    responses((status = 303, description = "to `/login?token=<single-use code>`, or `/login?error=...`")))]
 pub async fn callback(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Query(query): Query<CallbackQuery>,
 ) -> Response {
-    match finish(&state, query).await {
-        Ok(token) => Redirect::to(&format!("/login?token={token}")).into_response(),
-        Err(err) => {
-            tracing::warn!(error = %err, "single sign-on failed");
-            let message = match err {
-                AppError::Internal(_) => "Login failed".to_string(),
-                other => other.to_string(),
-            };
-            let encoded: String =
-                url::form_urlencoded::byte_serialize(message.as_bytes()).collect();
-            Redirect::to(&format!("/login?error={encoded}")).into_response()
-        }
+    let binding = binding_of(&headers);
+    match finish(&state, binding.as_deref(), query).await {
+        Ok(code) => Redirect::to(&format!("/login?token={code}")).into_response(),
+        Err(err) => back_to_login_with(err),
     }
 }
 
-async fn finish(state: &AppState, query: CallbackQuery) -> AppResult<String> {
+fn refused(message: &str) -> AppError {
+    AppError::Unauthorized(format!("Login failed: {message}"))
+}
+
+/// What the provider says about the person.
+struct Identity {
+    issuer: String,
+    subject: String,
+    email: Option<String>,
+    email_verified: bool,
+    given_name: Option<String>,
+    family_name: Option<String>,
+}
+
+async fn finish(
+    state: &AppState,
+    binding: Option<&str>,
+    query: CallbackQuery,
+) -> AppResult<String> {
     if let Some(error) = query.error {
         let description = query.error_description.unwrap_or(error);
-        return Err(AppError::Unauthorized(format!(
-            "Login failed: {description}"
-        )));
+        return Err(refused(&description));
     }
     let (Some(code), Some(csrf)) = (query.code, query.state) else {
         return Err(AppError::bad_request(
@@ -213,29 +335,35 @@ async fn finish(state: &AppState, query: CallbackQuery) -> AppResult<String> {
         ));
     };
     // The state is single-use: taking it out makes a replayed callback fail.
-    let pending: Option<PendingLogin> = on_db!(&state.db, pool => async {
-        let row = sqlx::query_as::<_, PendingLogin>("select nonce, pkce_verifier, created_at from sso_logins where state = $1")
-            .bind(&csrf).fetch_optional(pool).await?;
-        sqlx::query("delete from sso_logins where state = $1").bind(&csrf).execute(pool).await?;
-        Ok::<_, sqlx::Error>(row)
-    }.await)?;
+    let pending: Option<PendingLogin> = on_db!(&state.db, pool => sqlx::query_as::<_, PendingLogin>(
+        "delete from sso_logins where state = $1 returning nonce, pkce_verifier, created_at, binding_hash")
+        .bind(&csrf).fetch_optional(pool).await)?;
     let pending = pending
         .filter(|p| now_ms() - p.created_at <= SSO_LOGIN_TTL_MS)
-        .ok_or_else(|| {
-            AppError::Unauthorized("Login failed: the sign-in has expired, start again".into())
-        })?;
+        .ok_or_else(|| refused("the sign-in has expired, start again"))?;
+    let binding = binding.ok_or_else(|| refused("this sign-in was started in another browser"))?;
+    if pending.binding_hash.as_deref() != Some(digest(binding).as_str()) {
+        return Err(refused("this sign-in was started in another browser"));
+    }
 
-    let metadata = state.sso.metadata(state).await?;
-    let client = CoreClient::from_provider_metadata(
-        metadata,
-        ClientId::new(state.config.oidc_client_id.clone()),
-        state
-            .config
-            .oidc_client_secret
-            .clone()
-            .map(ClientSecret::new),
-    )
-    .set_redirect_uri(redirect_url(state)?);
+    let identity = identity_from_provider(state, code, pending).await?;
+    let user = account_for(state, &identity).await?;
+
+    let code = random_secret();
+    on_db!(&state.db, pool => sqlx::query(
+        "insert into sso_codes (code_hash, user_id, binding_hash, created_at) values ($1, $2, $3, $4)")
+        .bind(digest(&code)).bind(&user.id).bind(digest(binding)).bind(now_ms())
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+    tracing::info!(user = %user.id, "single sign-on accepted");
+    Ok(code)
+}
+
+async fn identity_from_provider(
+    state: &AppState,
+    code: String,
+    pending: PendingLogin,
+) -> AppResult<Identity> {
+    let client = client_of(state, state.sso.metadata(state).await?)?;
     let http = http_client()?;
     let token_response = client
         .exchange_code(AuthorizationCode::new(code))
@@ -244,47 +372,155 @@ async fn finish(state: &AppState, query: CallbackQuery) -> AppResult<String> {
         .request_async(&http)
         .await
         .map_err(|e| {
-            AppError::Unauthorized(format!(
-                "Login failed: the provider refused the sign-in ({e})"
-            ))
+            tracing::warn!(error = %e, "token endpoint refused the code");
+            refused("the provider refused the sign-in")
         })?;
-    let id_token = token_response.id_token().ok_or_else(|| {
-        AppError::Unauthorized("Login failed: the provider sent no identity".into())
-    })?;
-    let claims = id_token
-        .claims(&client.id_token_verifier(), &Nonce::new(pending.nonce))
-        .map_err(|e| {
-            AppError::Unauthorized(format!(
-                "Login failed: the identity could not be verified ({e})"
-            ))
-        })?;
-    let email = claims
-        .email()
-        .map(|e| e.as_str().to_string())
-        .ok_or_else(|| {
-            AppError::Unauthorized("Login failed: the provider sent no e-mail".into())
-        })?;
+    let id_token = token_response
+        .id_token()
+        .ok_or_else(|| refused("the provider sent no identity"))?;
+    let nonce = Nonce::new(pending.nonce);
+    let verified: Result<CoreIdTokenClaims, _> = id_token
+        .claims(&client.id_token_verifier(), &nonce)
+        .cloned();
+    let (claims, client) = match verified {
+        Ok(claims) => (claims, client),
+        // Signed with a key we do not know: the provider may have rotated its keys.
+        Err(ClaimsVerificationError::SignatureVerification(_))
+            if state.sso.rediscover(state).await? =>
+        {
+            let client = client_of(state, state.sso.metadata(state).await?)?;
+            let claims = id_token
+                .claims(&client.id_token_verifier(), &nonce)
+                .cloned()
+                .map_err(|e| {
+                    tracing::warn!(error = %e, "ID token refused");
+                    refused("the identity could not be verified")
+                })?;
+            (claims, client)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "ID token refused");
+            return Err(refused("the identity could not be verified"));
+        }
+    };
 
+    let mut identity = Identity {
+        issuer: claims.issuer().as_str().to_string(),
+        subject: claims.subject().as_str().to_string(),
+        email: claims.email().map(|e| e.as_str().to_string()),
+        email_verified: claims.email_verified().unwrap_or(false),
+        given_name: claims
+            .given_name()
+            .and_then(|n| n.get(None))
+            .map(|n| n.as_str().to_string()),
+        family_name: claims
+            .family_name()
+            .and_then(|n| n.get(None))
+            .map(|n| n.as_str().to_string()),
+    };
+    if identity.email.is_none() {
+        // OpenID Connect Core 5.4: with an access token, scope claims come from UserInfo.
+        let request = client
+            .user_info(
+                token_response.access_token().to_owned(),
+                Some(claims.subject().clone()),
+            )
+            .map_err(|_| refused("the provider sent no e-mail"))?;
+        let info: CoreUserInfoClaims = request.request_async(&http).await.map_err(|e| {
+            tracing::warn!(error = %e, "UserInfo refused");
+            refused("the provider's user information could not be read")
+        })?;
+        identity.email = info.email().map(|e| e.as_str().to_string());
+        identity.email_verified = info.email_verified().unwrap_or(false);
+        identity.given_name = identity.given_name.or_else(|| {
+            info.given_name()
+                .and_then(|n| n.get(None))
+                .map(|n| n.as_str().to_string())
+        });
+        identity.family_name = identity.family_name.or_else(|| {
+            info.family_name()
+                .and_then(|n| n.get(None))
+                .map(|n| n.as_str().to_string())
+        });
+    }
+    Ok(identity)
+}
+
+#[derive(sqlx::FromRow)]
+struct LinkedIdentity {
+    user_id: String,
+}
+
+/// The account this identity signs into, linking or creating it when the rules allow.
+async fn account_for(state: &AppState, identity: &Identity) -> AppResult<User> {
+    let linked: Option<LinkedIdentity> = on_db!(&state.db, pool => sqlx::query_as(
+        "select user_id from sso_identities where issuer = $1 and subject = $2")
+        .bind(&identity.issuer).bind(&identity.subject).fetch_optional(pool).await)?;
+    if let Some(linked) = linked {
+        let user = users::find_by_id(&state.db, &linked.user_id)
+            .await?
+            .ok_or_else(|| refused("the account no longer exists"))?;
+        if user.disabled_at.is_some() {
+            return Err(refused("this account is disabled"));
+        }
+        if user.password_hash.is_some() {
+            return Err(refused("this account signs in with a password"));
+        }
+        on_db!(&state.db, pool => sqlx::query(
+            "update sso_identities set last_used_at = $1 where issuer = $2 and subject = $3")
+            .bind(now_ms()).bind(&identity.issuer).bind(&identity.subject)
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        return Ok(user);
+    }
+
+    // First sign-in of this identity: only an e-mail the provider is authoritative for, and
+    // verified, may name the account.
+    let email = identity
+        .email
+        .as_deref()
+        .map(users::normalise_email)
+        .ok_or_else(|| refused("the provider sent no e-mail"))?;
+    let domain = email.rsplit_once('@').map(|(_, d)| d).unwrap_or_default();
+    if !state
+        .config
+        .sso_domains
+        .iter()
+        .any(|d| d.trim().eq_ignore_ascii_case(domain))
+    {
+        return Err(refused(&format!(
+            "{email} does not belong to a single sign-on domain"
+        )));
+    }
+    if !identity.email_verified && !state.config.sso_trust_unverified_email {
+        return Err(refused("the provider has not verified this e-mail"));
+    }
     let user = match users::find_by_email(&state.db, &email).await? {
-        Some(user) => user,
+        Some(user) if user.password_hash.is_some() => {
+            return Err(refused("this account signs in with a password"));
+        }
+        Some(user) if user.disabled_at.is_some() => {
+            return Err(refused("this account is disabled"));
+        }
+        Some(user) => {
+            let other: Option<i64> = on_db!(&state.db, pool => sqlx::query_scalar(
+                "select count(*) from sso_identities where user_id = $1")
+                .bind(&user.id).fetch_optional(pool).await)?;
+            if other.unwrap_or(0) > 0 {
+                return Err(refused("this account is linked to another identity"));
+            }
+            user
+        }
         None => {
-            // First single sign-on of a colleague: their account is made from the identity.
-            let given = claims
-                .given_name()
-                .and_then(|n| n.get(None))
-                .map(|n| n.as_str().to_string());
-            let family = claims
-                .family_name()
-                .and_then(|n| n.get(None))
-                .map(|n| n.as_str().to_string());
-            let first_name =
-                given.unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
-            users::insert(
+            let first_name = identity
+                .given_name
+                .clone()
+                .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
+            let inserted = users::insert(
                 &state.db,
                 NewUser {
                     email: &email,
                     first_name: &first_name,
-                    last_name: family.as_deref().unwrap_or_default(),
+                    last_name: identity.family_name.as_deref().unwrap_or_default(),
                     password_hash: None,
                     role: "user",
                     certificate: None,
@@ -292,11 +528,90 @@ async fn finish(state: &AppState, query: CallbackQuery) -> AppResult<String> {
                     onboarding_done: false,
                 },
             )
-            .await?;
+            .await;
+            match inserted {
+                Ok(_) => {}
+                // The same person signing in twice at once: the other sign-in created it.
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
+                Err(e) => return Err(e.into()),
+            }
             users::find_by_email(&state.db, &email)
                 .await?
                 .ok_or_else(|| AppError::Internal(anyhow::anyhow!("user vanished after insert")))?
         }
     };
-    state.jwt.issue(&user.id, &user.role)
+    let now = now_ms();
+    let linked = on_db!(&state.db, pool => sqlx::query(
+        "insert into sso_identities (issuer, subject, user_id, email, created_at, last_used_at)
+         values ($1, $2, $3, $4, $5, $5) on conflict (issuer, subject) do nothing")
+        .bind(&identity.issuer).bind(&identity.subject).bind(&user.id).bind(&email).bind(now)
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+    if linked == 0 {
+        return Err(refused(
+            "this identity was linked at the same time; sign in again",
+        ));
+    }
+    tracing::info!(user = %user.id, issuer = %identity.issuer, "single sign-on identity linked");
+    Ok(user)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ExchangeRequest {
+    /// The `token` query parameter single sign-on returned to `/login` with.
+    pub code: Option<String>,
+}
+
+const CODE_REFUSED: &str = "Login failed: the sign-in link is invalid or has expired";
+
+/// Exchanges the single-use code of a finished single sign-on for a session. Works once, within a
+/// minute, and only from the browser that started the sign-in (its `companion_sso` cookie).
+#[utoipa::path(post, path = "/api/users/sso/exchange", tag = "session", request_body = ExchangeRequest,
+    responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody)))]
+pub async fn exchange(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    AppJson(body): AppJson<ExchangeRequest>,
+) -> AppResult<Response> {
+    let code = body
+        .code
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| AppError::bad_request("The code is required"))?;
+    if code.len() > 128 {
+        return Err(AppError::Unauthorized(CODE_REFUSED.into()));
+    }
+    #[derive(sqlx::FromRow)]
+    struct Code {
+        user_id: String,
+        binding_hash: String,
+        created_at: i64,
+    }
+    // Taken out whatever happens next: a code is tried once.
+    let taken: Option<Code> = on_db!(&state.db, pool => sqlx::query_as::<_, Code>(
+        "delete from sso_codes where code_hash = $1 returning user_id, binding_hash, created_at")
+        .bind(digest(&code)).fetch_optional(pool).await)?;
+    let taken = taken
+        .filter(|c| now_ms() - c.created_at <= CODE_TTL_MS)
+        .ok_or_else(|| {
+            tracing::warn!(address = %client.0, "single sign-on code refused: unknown, used or expired");
+            AppError::Unauthorized(CODE_REFUSED.into())
+        })?;
+    if binding_of(&headers).map(|b| digest(&b)).as_deref() != Some(taken.binding_hash.as_str()) {
+        tracing::warn!(address = %client.0, "single sign-on code refused: another browser");
+        return Err(AppError::Unauthorized(CODE_REFUSED.into()));
+    }
+    let user = users::find_by_id(&state.db, &taken.user_id)
+        .await?
+        .filter(|u| u.disabled_at.is_none())
+        .ok_or_else(|| AppError::Unauthorized(CODE_REFUSED.into()))?;
+    let device = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok());
+    let session = open_session(&state, &user, device, &client).await?;
+    let mut response = AppJson(session).into_response();
+    response
+        .headers_mut()
+        .append(header::SET_COOKIE, binding_cookie(&state, "", 0));
+    Ok(response)
 }

@@ -188,7 +188,16 @@ async fn http_on(scratch: &Scratch, commands: usize, writers: usize) -> anyhow::
             },
         )
         .await?;
-        tokens.push(state.jwt.issue(&id, "user")?);
+        backend::auth::terms::accept(
+            &state.db,
+            Some(state.projector.clone()),
+            &id,
+            &state.config.terms_version,
+        )
+        .await?;
+        let (session, ends) =
+            backend::auth::sessions::open_on(&state.db, &id, 86_400_000, None, None).await?;
+        tokens.push(state.jwt.issue(&id, &session, ends / 1000)?);
     }
 
     for concurrency in [1, writers.max(1)] {

@@ -27,9 +27,17 @@ use crate::error::AppError;
 /// proxy saw (the right-most entry of `X-Forwarded-For`: entries to its left come from the client
 /// and can be anything).
 pub fn client_address<B>(request: &Request<B>, trust_proxy: bool) -> Option<IpAddr> {
+    address_of(request.headers(), request.extensions(), trust_proxy)
+}
+
+/// [`client_address`] from a request's parts (for extractors).
+pub fn address_of(
+    headers: &axum::http::HeaderMap,
+    extensions: &axum::http::Extensions,
+    trust_proxy: bool,
+) -> Option<IpAddr> {
     if trust_proxy {
-        let forwarded = request
-            .headers()
+        let forwarded = headers
             .get_all("x-forwarded-for")
             .iter()
             .filter_map(|v| v.to_str().ok())
@@ -40,8 +48,7 @@ pub fn client_address<B>(request: &Request<B>, trust_proxy: bool) -> Option<IpAd
             return forwarded;
         }
     }
-    request
-        .extensions()
+    extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(addr)| addr.ip())
 }

@@ -25,8 +25,20 @@ use crate::error::ErrorBody;
 
 /// Gives the API's `{"message": ...}` body to the refusals of tower layers (an empty 408 from a
 /// timeout, a plain-text 413 from a body limit), so clients handle every error the same way.
-pub async fn json_errors(response: Response) -> Response {
+///
+/// A 408 or 413 is answered before the request body was read, so the connection cannot carry
+/// another request: it is marked `Connection: close`, or a client would reuse it and lose its
+/// next request.
+pub async fn json_errors(mut response: Response) -> Response {
     let status = response.status();
+    if matches!(
+        status,
+        StatusCode::REQUEST_TIMEOUT | StatusCode::PAYLOAD_TOO_LARGE
+    ) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
     let is_json = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -43,6 +55,7 @@ pub async fn json_errors(response: Response) -> Response {
     let (mut parts, _) = response.into_parts();
     let body = axum::Json(ErrorBody {
         message: message.to_string(),
+        code: None,
     })
     .into_response();
     parts.headers.insert(

@@ -23,6 +23,7 @@ pub fn response_for_panic(err: Box<dyn Any + Send + 'static>) -> Response {
         StatusCode::INTERNAL_SERVER_ERROR,
         Json(ErrorBody {
             message: "An error occurred while getting all the informations".into(),
+            code: None,
         }),
     )
         .into_response()

@@ -155,10 +155,13 @@ async fn open(config: &Config) -> anyhow::Result<Db> {
     let db = Db::connect(&config.database_url())
         .await
         .context("connecting to the database")?;
-    // The same first-start content as `serve`, so a publication on a fresh database comes after
-    // the demo items rather than taking their ids.
-    crate::seed::demo_accounts(&db).await?;
-    super::demo::seed(&db, &config.content_dir).await?;
+    // The same first-start content as `serve --demo`, so a publication on a fresh demo database
+    // comes after the demo items rather than taking their ids.
+    if config.demo {
+        crate::seed::claim_demo_database(&db).await?;
+        crate::seed::demo_accounts(&db, &config.terms_version).await?;
+        super::demo::seed(&db, &config.content_dir).await?;
+    }
     Ok(db)
 }
 

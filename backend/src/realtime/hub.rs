@@ -27,6 +27,8 @@ const SCAN_PAGE: i64 = 1000;
 pub struct Live {
     pub seq: i64,
     pub text: Utf8Bytes,
+    /// For a session revocation: its payload, so the sockets of that session close.
+    pub revocation: Option<std::sync::Arc<serde_json::Value>>,
 }
 
 /// Tells a socket to close, once, with a reason.
@@ -271,6 +273,10 @@ impl Hub {
                     let live = Live {
                         seq: row.seq,
                         text: feed_message(row.seq, &row.kind, &row.payload, row.created_at),
+                        revocation: (row.kind == crate::auth::sessions::REVOKED_KIND)
+                            .then(|| serde_json::from_str(&row.payload).ok())
+                            .flatten()
+                            .map(std::sync::Arc::new),
                     };
                     for conn in list {
                         if conn.stopper.is_stopped() {

@@ -234,12 +234,13 @@ pub async fn push_direct(
 /// `{"type":"ping"}` every 25 s (answer `{"type":"pong"}`; a socket silent for 60 s is closed).
 /// Send the auth message again with a new token whenever the app's token is replaced.
 ///
-/// Close codes: 4401 session expired or invalid (also when the token expires while connected;
+/// Close codes: 4401 session expired, invalid or ended (signed out or revoked, on every node; also when the token expires while connected;
 /// the app signs out), 4400 first message was not `auth`, 4408 timed out, 1013 `slow` (the
 /// client fell behind; reconnect and resume), 1001 server shutting down, 1011 server error.
 /// Message kinds: `badge` `{name: notifications|updates|shared, count}`, `shared_arrival`
 /// `{item}`, `shared_change` `{folder_id, change: added|renamed|moved|removed, item_id, item}`,
-/// `notification` `{notification}`, `app_update` `{update}`. See `docs/realtime.md`.
+/// `notification` `{notification}`, `app_update` `{update}`, `session_revoked` `{session}` (the
+/// server itself closes that session's sockets with 4401). See `docs/realtime.md`.
 #[utoipa::path(get, path = "/api/ws", tag = "realtime",
     responses(
         (status = 101, description = "Switching to the WebSocket protocol; frames are `ClientMessage` and `ServerMessage`"),

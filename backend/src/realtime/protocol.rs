@@ -85,6 +85,8 @@ pub enum Close {
     Expired,
     /// 4401: the token is not valid (forged, or for another user than the socket's).
     InvalidToken,
+    /// 4401: the session was signed out or revoked, or its account disabled.
+    Revoked,
     /// 4408: no `auth` within the deadline, or nothing received for `REALTIME_IDLE_SECONDS`.
     Timeout,
 }
@@ -98,7 +100,7 @@ impl Close {
             Close::ServerError => 1011,
             Close::Slow => 1013,
             Close::BadRequest => 4400,
-            Close::Expired | Close::InvalidToken => CLOSE_UNAUTHORIZED,
+            Close::Expired | Close::InvalidToken | Close::Revoked => CLOSE_UNAUTHORIZED,
             Close::Timeout => 4408,
         }
     }
@@ -111,6 +113,7 @@ impl Close {
             Close::BadRequest => "Expected an auth message",
             Close::Expired => "Your session has expired. Please sign in again.",
             Close::InvalidToken => "Invalid session. Please sign in again.",
+            Close::Revoked => crate::auth::sessions::SESSION_ENDED,
             Close::Timeout => "Timed out",
         }
     }

@@ -77,7 +77,17 @@ pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
         Err(TokenError::Expired) => return close_unsplit(socket, Close::Expired).await,
         Err(TokenError::Invalid) => return close_unsplit(socket, Close::InvalidToken).await,
     };
+    // A signed-out or revoked session, or a disabled account, gets no socket.
+    match crate::auth::sessions::load_active(&db, &claims.sid, &claims.sub).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return close_unsplit(socket, Close::Revoked).await,
+        Err(e) => {
+            tracing::error!(error = %e, "realtime socket cannot read its session");
+            return close_unsplit(socket, Close::ServerError).await;
+        }
+    }
     let user_id = claims.sub;
+    let session_id = claims.sid;
 
     // 2. Register before reading the replay, so nothing committed in between is missed.
     let stopper = Stopper::child_of(&shutdown);
@@ -89,6 +99,7 @@ pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
         stopper.clone(),
         jwt,
         user_id.clone(),
+        session_id.clone(),
         expiry_tx,
         rt.settings().idle_timeout,
     ));
@@ -97,6 +108,7 @@ pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
         &rt,
         &db,
         &user_id,
+        &session_id,
         &mut sink,
         &mut registration,
         &stopper,
@@ -170,6 +182,7 @@ async fn write_loop(
     rt: &Realtime,
     db: &Db,
     user_id: &str,
+    session_id: &str,
     sink: &mut Sink,
     registration: &mut Registration,
     stopper: &Stopper,
@@ -217,6 +230,14 @@ async fn write_loop(
                 let Some(live) = live else { return End::Stopped };
                 if live.seq <= last {
                     continue;
+                }
+                if live
+                    .revocation
+                    .as_deref()
+                    .is_some_and(|p| crate::auth::sessions::revocation_ends(p, session_id))
+                {
+                    stopper.stop(Close::Revoked);
+                    return End::Stopped;
                 }
                 if live.seq > last + 1 {
                     // Something between was not handed to us (this socket registered while the
@@ -392,6 +413,7 @@ async fn read_loop(
     stopper: Stopper,
     jwt: JwtKeys,
     user_id: String,
+    session_id: String,
     expiry: watch::Sender<i64>,
     idle: Duration,
 ) {
@@ -409,7 +431,9 @@ async fn read_loop(
             Message::Text(text) => match serde_json::from_str::<ClientMessage>(text.as_str()) {
                 Ok(ClientMessage::Pong) => {}
                 Ok(ClientMessage::Auth { token, .. }) => match jwt.verify(&token) {
-                    Ok(claims) if claims.sub == user_id => {
+                    // A fresh token of the same session (renewal); another session means
+                    // the app signed in again and opens a new socket.
+                    Ok(claims) if claims.sub == user_id && claims.sid == session_id => {
                         let _ = expiry.send(claims.exp);
                     }
                     Ok(_) => return stopper.stop(Close::InvalidToken),

@@ -862,7 +862,14 @@ async fn shutdown_finishes_within_its_grace_period_despite_slow_clients_and_open
         .await
         .expect("users")
         .expect("anna");
-    let token = app.state.jwt.issue(&anna.id, "user").expect("token");
+    let (session, ends_ms) = backend::auth::sessions::open(&app.state, &anna.id, None, None)
+        .await
+        .expect("session");
+    let token = app
+        .state
+        .jwt
+        .issue(&anna.id, &session, ends_ms / 1000)
+        .expect("token");
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/ws", app.addr))
         .await
         .expect("websocket");

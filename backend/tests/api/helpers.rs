@@ -103,6 +103,8 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
     config.web_dir = data_dir.join("web");
     config.oidc_issuer = None;
     config.public_url = None;
+    // The scenarios rely on the demo accounts.
+    config.demo = true;
     config
 }
 
@@ -226,8 +228,17 @@ impl TestApp {
         .await
     }
 
-    /// Signs in a demo account and returns its token.
+    /// Signs in a demo account and returns its token, with the current terms accepted (content
+    /// calls need them; `session_token` leaves them as they are).
     pub async fn token(&self, email: &str) -> String {
+        let token = self.session_token(email).await;
+        let res = self.get("/users/accept-terms", Some(&token)).await;
+        assert_eq!(res.status(), StatusCode::OK, "terms of {email}");
+        token
+    }
+
+    /// Signs in a demo account and returns its token.
+    pub async fn session_token(&self, email: &str) -> String {
         let res = self.login_response(email, PASSWORD).await;
         assert_eq!(res.status(), StatusCode::OK, "login of {email}");
         let body: Value = res.json().await.expect("json");

@@ -8,6 +8,7 @@ mod documents_load;
 mod edge;
 mod event_store;
 mod helpers;
+mod identity;
 mod mail;
 mod nodes;
 mod notifications;

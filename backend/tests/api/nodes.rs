@@ -180,7 +180,8 @@ fn node_command(
         .env("JWT_SECRET", "test-secret-test-secret-test-secret-0123")
         .env("CONTENT_DIR", format!("{root}/content"))
         .env("WEB_DIR", data_dir.join("web"))
-        .env("RUST_LOG", "warn");
+        .env("RUST_LOG", "warn")
+        .env("DEMO", "true");
     if !database_url.is_empty() {
         command.env("DATABASE_URL", database_url);
     }
@@ -232,7 +233,16 @@ impl Node {
             .expect("login");
         assert_eq!(res.status(), StatusCode::OK, "login of {email}");
         let body: Value = res.json().await.expect("json");
-        body["jwt"].as_str().expect("jwt").to_string()
+        let token = body["jwt"].as_str().expect("jwt").to_string();
+        let res = self
+            .client
+            .get(self.url("/users/accept-terms"))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .expect("terms");
+        assert_eq!(res.status(), StatusCode::OK, "terms of {email}");
+        token
     }
 
     fn node_id(&self) -> String {

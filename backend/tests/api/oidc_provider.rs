@@ -1,155 +1,170 @@
-//! A small OpenID Connect provider on loopback, enough for the authorization-code flow with PKCE:
-//! discovery, authorize (signs in at once), token (checks the PKCE verifier), JWKS.
+//! A real OpenID Connect provider for the tests: panva's certified `oidc-provider` (npm), run as a
+//! `node` child process from `backend/tests/oidc/provider.mjs`, and a browser that goes through
+//! its development sign-in and consent screens over HTTP.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::process::Stdio;
+use std::time::Duration;
 
-use axum::extract::{Form, Query, State};
-use axum::response::{IntoResponse, Redirect};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use base64::Engine;
-use serde::Deserialize;
-use serde_json::json;
-use sha2::Digest;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
 
-const KEY_PEM: &[u8] = include_bytes!("../fixtures/oidc-test-key.pem");
-const KEY_N: &str = include_str!("../fixtures/oidc-test-jwk-n.txt");
+pub const CLIENT_SECRET: &str = "client-secret-for-tests";
 
-#[derive(Clone, Default)]
-pub struct ProviderBehaviour {
-    /// Put this nonce into the ID token instead of the one asked for.
-    pub wrong_nonce: bool,
-    /// Sign in as this e-mail.
-    pub email: String,
-}
-
-struct Grant {
-    nonce: String,
-    challenge: String,
-}
-
-#[derive(Clone)]
-struct ProviderState {
-    issuer: String,
-    behaviour: ProviderBehaviour,
-    grants: Arc<Mutex<HashMap<String, Grant>>>,
+/// Where scope claims (e-mail, names) go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimsMode {
+    /// The conformant default (`conformIdTokenClaims`): only at the UserInfo endpoint.
+    UserInfoOnly,
+    /// Also in the ID token, as Azure and Google do.
+    InIdToken,
 }
 
 pub struct Provider {
     pub issuer: String,
-    handle: tokio::task::JoinHandle<()>,
+    pub port: u16,
+    child: Child,
+}
+
+impl Provider {
+    /// Stops the process and waits for it.
+    pub async fn stop(&mut self) {
+        let _ = self.child.kill().await;
+    }
 }
 
 impl Drop for Provider {
     fn drop(&mut self) {
-        self.handle.abort();
+        let _ = self.child.start_kill();
     }
 }
 
-pub async fn start(behaviour: ProviderBehaviour) -> Provider {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let issuer = format!("http://{}", listener.local_addr().unwrap());
-    let state = ProviderState {
-        issuer: issuer.clone(),
-        behaviour,
-        grants: Default::default(),
-    };
-    let app = Router::new()
-        .route("/.well-known/openid-configuration", get(discovery))
-        .route("/authorize", get(authorize))
-        .route("/token", post(token))
-        .route("/jwks", get(jwks))
-        .with_state(state);
-    let handle = tokio::spawn(async move {
-        axum::serve(listener, app).await.unwrap();
-    });
-    Provider { issuer, handle }
-}
-
-async fn discovery(State(s): State<ProviderState>) -> impl IntoResponse {
-    Json(json!({
-        "issuer": s.issuer,
-        "authorization_endpoint": format!("{}/authorize", s.issuer),
-        "token_endpoint": format!("{}/token", s.issuer),
-        "jwks_uri": format!("{}/jwks", s.issuer),
-        "response_types_supported": ["code"],
-        "subject_types_supported": ["public"],
-        "id_token_signing_alg_values_supported": ["RS256"],
-        "code_challenge_methods_supported": ["S256"],
-    }))
-}
-
-#[derive(Deserialize)]
-struct AuthorizeQuery {
-    redirect_uri: String,
-    state: String,
-    nonce: String,
-    code_challenge: String,
-    code_challenge_method: String,
-}
-
-async fn authorize(
-    State(s): State<ProviderState>,
-    Query(q): Query<AuthorizeQuery>,
-) -> impl IntoResponse {
-    assert_eq!(q.code_challenge_method, "S256");
-    let code = uuid::Uuid::new_v4().to_string();
-    s.grants.lock().unwrap().insert(
-        code.clone(),
-        Grant {
-            nonce: q.nonce,
-            challenge: q.code_challenge,
-        },
-    );
-    Redirect::to(&format!("{}?code={code}&state={}", q.redirect_uri, q.state))
-}
-
-#[derive(Deserialize)]
-struct TokenForm {
-    code: String,
-    code_verifier: String,
-}
-
-async fn token(
-    State(s): State<ProviderState>,
-    Form(form): Form<TokenForm>,
-) -> axum::response::Response {
-    let Some(grant) = s.grants.lock().unwrap().remove(&form.code) else {
-        return (
-            axum::http::StatusCode::BAD_REQUEST,
-            Json(json!({ "error": "invalid_grant" })),
+/// Starts the provider on `port` (0: any), for a client returning to `redirect_uri`, with these
+/// accounts (login -> claims).
+pub async fn start(mode: ClaimsMode, redirect_uri: &str, accounts: &Value, port: u16) -> Provider {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oidc/provider.mjs");
+    let mut child = Command::new("node")
+        .arg(script)
+        .env("OIDC_PORT", port.to_string())
+        .env("OIDC_REDIRECT_URIS", redirect_uri)
+        .env("OIDC_CLIENT_SECRET", CLIENT_SECRET)
+        .env(
+            "OIDC_ID_TOKEN_CLAIMS",
+            (mode == ClaimsMode::InIdToken).to_string(),
         )
-            .into_response();
-    };
-    let computed = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .encode(sha2::Sha256::digest(form.code_verifier.as_bytes()));
-    if computed != grant.challenge {
-        return (
-            axum::http::StatusCode::BAD_REQUEST,
-            Json(json!({ "error": "invalid_grant" })),
-        )
-            .into_response();
+        .env("OIDC_ACCOUNTS", accounts.to_string())
+        .stdout(Stdio::piped())
+        // Its warnings about development defaults are expected.
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs backend/tests/oidc/provider.mjs (npm ci installs oidc-provider)");
+    let stdout = child.stdout.take().expect("provider stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let issuer = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.expect("provider output") {
+            if let Some(issuer) = line.strip_prefix("issuer=") {
+                return issuer.to_string();
+            }
+        }
+        panic!("the provider exited before listening");
+    })
+    .await
+    .expect("the provider starts within 30 s");
+    // Keep reading: it writes notices on stdout, and a closed pipe would end it.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let port = url::Url::parse(&issuer)
+        .expect("issuer URL")
+        .port()
+        .expect("issuer port");
+    Provider {
+        issuer,
+        port,
+        child,
     }
-    let now = chrono::Utc::now().timestamp();
-    let nonce = if s.behaviour.wrong_nonce {
-        "something-else".to_string()
-    } else {
-        grant.nonce
-    };
-    let claims = json!({
-        "iss": s.issuer, "sub": "sso-subject-1", "aud": "companion", "exp": now + 300, "iat": now,
-        "nonce": nonce, "email": s.behaviour.email, "given_name": "Sofia", "family_name": "Conti",
-    });
-    let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
-    header.kid = Some("test-key".into());
-    let key = jsonwebtoken::EncodingKey::from_rsa_pem(KEY_PEM).unwrap();
-    let id_token = jsonwebtoken::encode(&header, &claims, &key).unwrap();
-    Json(json!({ "access_token": "at-1", "token_type": "Bearer", "expires_in": 300, "id_token": id_token })).into_response()
 }
 
-async fn jwks() -> impl IntoResponse {
-    Json(
-        json!({ "keys": [{ "kty": "RSA", "use": "sig", "alg": "RS256", "kid": "test-key", "n": KEY_N.trim(), "e": "AQAB" }] }),
-    )
+/// A free port on loopback (for the app, whose address the provider must know first).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+/// A browser: keeps cookies, follows no redirect by itself.
+pub fn browser() -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("browser")
+}
+
+fn location(res: &reqwest::Response, base: &url::Url) -> url::Url {
+    let raw = res
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .unwrap_or_else(|| panic!("a redirect, got {}", res.status()))
+        .to_str()
+        .expect("location");
+    base.join(raw).expect("location URL")
+}
+
+/// The value of `attribute="..."` in the first tag of `html` that has it after `from`.
+fn attribute_after(html: &str, from: &str, attribute: &str) -> Option<String> {
+    let start = html.find(from)?;
+    let rest = &html[start..];
+    let key = format!("{attribute}=\"");
+    let at = rest.find(&key)? + key.len();
+    let end = rest[at..].find('"')?;
+    Some(rest[at..at + end].replace("&amp;", "&"))
+}
+
+/// From the provider's authorization address, signs in as `login` on its sign-in form, confirms
+/// its consent form, and returns the address the provider sends the browser back to.
+pub async fn sign_in_at_provider(
+    browser: &reqwest::Client,
+    authorize_url: &str,
+    login: &str,
+    app_base: &str,
+) -> String {
+    let mut url = url::Url::parse(authorize_url).expect("authorize URL");
+    for _ in 0..20 {
+        let res = browser
+            .get(url.clone())
+            .send()
+            .await
+            .expect("provider answers");
+        let res = if res.status().is_redirection() {
+            res
+        } else {
+            assert_eq!(res.status(), reqwest::StatusCode::OK, "provider page {url}");
+            let html = res.text().await.expect("html");
+            let action = attribute_after(&html, "<form", "action").expect("a form");
+            let action = url.join(&action).expect("form action");
+            let form: Vec<(&str, &str)> = if html.contains(r#"name="prompt" value="login""#) {
+                vec![
+                    ("prompt", "login"),
+                    ("login", login),
+                    ("password", "any password"),
+                ]
+            } else {
+                vec![("prompt", "consent")]
+            };
+            browser
+                .post(action)
+                .form(&form)
+                .send()
+                .await
+                .expect("form posted")
+        };
+        let next = location(&res, &url);
+        if next.as_str().starts_with(app_base) {
+            return next.to_string();
+        }
+        url = next;
+    }
+    panic!("the provider did not return to the app");
 }

@@ -196,6 +196,7 @@ struct Node {
     runtime: tokio::runtime::Handle,
     stop: Option<tokio::sync::oneshot::Sender<Stop>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    sessions: std::sync::Mutex<std::collections::HashMap<String, (String, i64)>>,
 }
 
 impl Node {
@@ -240,6 +241,7 @@ impl Node {
             runtime,
             stop: Some(stop_tx),
             thread: Some(thread),
+            sessions: Default::default(),
         }
     }
 
@@ -247,8 +249,44 @@ impl Node {
         format!("ws://{}/api/ws", self.addr)
     }
 
+    /// The one session of `user_id` on this node (the user is created when missing).
+    fn session(&self, user_id: &str) -> (String, i64) {
+        if let Some(known) = self.sessions.lock().unwrap().get(user_id) {
+            return known.clone();
+        }
+        let db = self.state.db.clone();
+        let uid = user_id.to_string();
+        let runtime = self.runtime.clone();
+        // Run on the node's runtime from a plain thread: the caller may be inside another runtime.
+        let opened = std::thread::spawn(move || {
+            runtime.block_on(async move {
+                projections::on_db!(&db, pool => sqlx::query(
+                    "insert into users (id, email, first_name, last_name, role, created_at)
+                     values ($1, $2, 'Test', '', 'user', 0) on conflict (id) do nothing")
+                    .bind(&uid).bind(format!("{uid}@test.example.com"))
+                    .execute(pool).await.map(|r| r.rows_affected()))
+                .expect("test user");
+                backend::auth::sessions::open_on(&db, &uid, 86_400_000, None, None)
+                    .await
+                    .expect("session")
+            })
+        })
+        .join()
+        .expect("session thread");
+        self.sessions
+            .lock()
+            .unwrap()
+            .insert(user_id.to_string(), opened.clone());
+        opened
+    }
+
+    /// A fresh token of the user's session.
     fn token(&self, user_id: &str) -> String {
-        self.state.jwt.issue(user_id, "user").expect("token")
+        let (session, ends) = self.session(user_id);
+        self.state
+            .jwt
+            .issue(user_id, &session, ends / 1000)
+            .expect("token")
     }
 
     /// Runs a command on this node that makes the projection push `count` entries to `user_id`.
@@ -573,7 +611,11 @@ async fn forged_expired_and_missing_tokens_are_refused() {
     let mut forged = Client::connect(&url).await;
     let other_keys = backend::auth::jwt::JwtKeys::new(b"another-secret-another-secret-0123", 3600);
     forged
-        .auth(&other_keys.issue("u-anna", "user").unwrap(), None, None)
+        .auth(
+            &other_keys.issue("u-anna", "s-1", i64::MAX / 2000).unwrap(),
+            None,
+            None,
+        )
         .await;
     assert_eq!(
         forged.closed().await,
@@ -585,7 +627,7 @@ async fn forged_expired_and_missing_tokens_are_refused() {
     let old = node
         .state
         .jwt
-        .issue_with_expiry("u-anna", "user", now - 100, now - 10)
+        .issue_with_expiry("u-anna", &node.session("u-anna").0, now - 100, now - 10)
         .unwrap();
     expired.auth(&old, None, None).await;
     assert_eq!(
@@ -621,7 +663,7 @@ async fn a_token_expiring_while_connected_closes_the_socket_unless_renewed() {
     let short = node
         .state
         .jwt
-        .issue_with_expiry("u-anna", "user", now, now + 2)
+        .issue_with_expiry("u-anna", &node.session("u-anna").0, now, now + 2)
         .unwrap();
 
     let (mut expiring, _, _) = Client::open(&node.ws_url(), &short, None, None).await;
@@ -886,4 +928,127 @@ async fn an_entry_written_outside_the_projector_is_delivered_too() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions ending while their sockets are open.
+
+async fn sign_in(node: &Node, email: &str) -> String {
+    let res = reqwest::Client::new()
+        .post(format!("http://{}/api/users/login", node.addr))
+        .json(&json!({ "username": email, "password": crate::helpers::PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), reqwest::StatusCode::OK);
+    res.json::<Value>().await.unwrap()["jwt"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn post_with(node: &Node, path: &str, token: &str) -> reqwest::StatusCode {
+    reqwest::Client::new()
+        .post(format!("http://{}/api{path}", node.addr))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+async fn get_data(node: &Node, token: &str) -> reqwest::StatusCode {
+    reqwest::Client::new()
+        .get(format!("http://{}/api/users/get-data", node.addr))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+/// Signing out on node A closes the session's socket on node B (4401) within seconds and its
+/// token gets 401 everywhere; the same user's other session keeps its socket.
+async fn sign_out_closes_the_sockets_of_the_session(a: &Node, b: &Node) {
+    let anna = crate::helpers::ANNA;
+    let token = sign_in(a, anna).await;
+    let other_session = sign_in(a, anna).await;
+    let (mut on_b, _, _) = Client::open(&b.ws_url(), &token, None, None).await;
+    let (mut kept, _, _) = Client::open(&b.ws_url(), &other_session, None, None).await;
+
+    let started = std::time::Instant::now();
+    assert_eq!(
+        post_with(a, "/users/logout", &token).await,
+        reqwest::StatusCode::OK
+    );
+    assert_eq!(
+        on_b.closed().await,
+        (4401, "Your session has ended. Please sign in again.".into())
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(get_data(a, &token).await, reqwest::StatusCode::UNAUTHORIZED);
+    // Node B may have read the session just before: its cache lasts two seconds at most.
+    tokio::time::sleep(backend::auth::sessions::CACHE_TTL).await;
+    assert_eq!(get_data(b, &token).await, reqwest::StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        post_with(b, "/users/welcome", &token).await,
+        reqwest::StatusCode::UNAUTHORIZED
+    );
+
+    // A revoked session cannot open a new socket either.
+    let mut again = Client::connect(&b.ws_url()).await;
+    again.auth(&token, None, None).await;
+    assert_eq!(again.closed().await.0, 4401);
+
+    // The other session is untouched.
+    assert_eq!(get_data(b, &other_session).await, reqwest::StatusCode::OK);
+    // Its socket saw the other session's end go by as a message (apps ignore the kind), and
+    // stays open.
+    assert_eq!(kept.seqs(1).await.len(), 1);
+    kept.quiet_for(Duration::from_millis(300)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_out_closes_the_socket_of_that_session_sqlite() {
+    let db = TestDb::sqlite();
+    let node = db.node_with(|c| c.feed_poll_ms = 500);
+    sign_out_closes_the_sockets_of_the_session(&node, &node).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_out_on_one_node_closes_the_socket_on_another() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let a = db.node();
+    let b = db.node();
+    sign_out_closes_the_sockets_of_the_session(&a, &b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disabling_an_account_closes_all_its_sockets() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let a = db.node();
+    let b = db.node();
+    let john = sign_in(&a, crate::helpers::JOHN).await;
+    let admin = sign_in(&a, crate::helpers::ADMIN).await;
+    let (mut socket, _, _) = Client::open(&b.ws_url(), &john, None, None).await;
+    let john_id = backend::users::find_by_email(&a.state.db, crate::helpers::JOHN)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    assert_eq!(
+        post_with(&a, &format!("/admin/users/{john_id}/disable"), &admin).await,
+        reqwest::StatusCode::OK
+    );
+    assert_eq!(socket.closed().await.0, 4401);
+    tokio::time::sleep(backend::auth::sessions::CACHE_TTL).await;
+    assert_eq!(get_data(&b, &john).await, reqwest::StatusCode::UNAUTHORIZED);
 }

@@ -3,6 +3,10 @@ use serde_json::{json, Value};
 
 use crate::both_dbs;
 
+fn now_s() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
 async fn login_body(app: &crate::helpers::TestApp, email: &str) -> Value {
     let (status, body) =
         crate::helpers::json_of(app.login_response(email, crate::helpers::PASSWORD).await).await;
@@ -133,11 +137,11 @@ both_dbs! {
         // Signed with another secret.
         let other = backend::auth::jwt::JwtKeys::new(b"another-secret-another-secret-0000", 3600);
         let anna_id = backend::users::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
-        let forged = other.issue(&anna_id, "admin").unwrap();
+        let forged = other.issue(&anna_id, "any-session", now_s() + 3600).unwrap();
         assert_eq!(json_of(app.get("/users/get-data", Some(&forged)).await).await.0, StatusCode::UNAUTHORIZED);
 
         let now = chrono::Utc::now().timestamp();
-        let expired = app.state.jwt.issue_with_expiry(&anna_id, "user", now - 7200, now - 60).unwrap();
+        let expired = app.state.jwt.issue_with_expiry(&anna_id, "any-session", now - 7200, now - 60).unwrap();
         let (status, body) = json_of(app.get("/users/get-data", Some(&expired)).await).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
         assert_eq!(body["message"], "Your session has expired. Please sign in again.");

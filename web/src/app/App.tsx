@@ -5,7 +5,7 @@ import { Splash } from '@/components/Splash';
 import { queryClient } from '@/lib/query-client';
 import { router } from './router';
 import { bindRealtimeToSession } from './realtime-session';
-import { handleSessionExpiry } from './session-expiry';
+import { handleSessionExpiry, handleTermsRequired } from './session-expiry';
 
 /** The splash screen stays this long on a fresh load of the app. */
 export const SPLASH_MS = 2000;
@@ -15,6 +15,7 @@ export function App() {
   const [splash, setSplash] = useState<'on' | 'leaving' | 'off'>('on');
 
   useEffect(() => handleSessionExpiry(router), []);
+  useEffect(() => handleTermsRequired(router), []);
   useEffect(() => bindRealtimeToSession(router), []);
 
   useEffect(() => {

@@ -1,5 +1,6 @@
 import type { Router } from './router';
 import { api } from '@/lib/api/client';
+import { sessionApi } from '@/lib/session/api';
 import { logout, SESSION_EXPIRED_MESSAGE } from '@/lib/session/logout';
 import { useSession } from '@/lib/session/store';
 import { tokenStore } from '@/lib/storage';
@@ -20,4 +21,30 @@ export function expireSession(router: Router): void {
  */
 export function handleSessionExpiry(router: Router): () => void {
   return api.onUnauthorized(() => expireSession(router));
+}
+
+/**
+ * A 403 with the terms code (the current terms are not accepted yet, or they
+ * changed): back to the terms screen, as after sign-in. The session is asked
+ * first, so a late answer to a call made before an acceptance does not send
+ * the user back.
+ */
+export function handleTermsRequired(router: Router): () => void {
+  let checking = false;
+  return api.onTermsRequired(() => {
+    if (checking) return;
+    checking = true;
+    void sessionApi
+      .welcome()
+      .then((session) => {
+        useSession.getState().applySession(session);
+        if (session.need_accept_terms !== false && router.state.location.pathname !== '/terms') {
+          void router.navigate('/terms', { replace: true });
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        checking = false;
+      });
+  });
 }

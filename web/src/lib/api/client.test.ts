@@ -139,4 +139,20 @@ describe('api client', () => {
       '/api/news?year=2021&tag=a&tag=b',
     );
   });
+
+  it('reports a 403 with the terms code to the terms handlers only', async () => {
+    const { client } = setup([
+      jsonResponse(403, { message: 'Accept the terms and conditions to continue', code: 'terms_not_accepted' }),
+      jsonResponse(403, { message: 'Not yours' }),
+    ]);
+    const terms = vi.fn();
+    const unauthorized = vi.fn();
+    client.onTermsRequired(terms);
+    client.onUnauthorized(unauthorized);
+    await client.get('/home').catch(() => undefined);
+    expect(terms).toHaveBeenCalledTimes(1);
+    await client.get('/documents').catch(() => undefined);
+    expect(terms).toHaveBeenCalledTimes(1);
+    expect(unauthorized).not.toHaveBeenCalled();
+  });
 });

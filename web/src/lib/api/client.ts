@@ -18,6 +18,9 @@ export interface RequestOptions {
 
 export type UnauthorizedHandler = (error: ApiError) => void;
 
+/** The `code` of a 403 that means the current terms must be accepted first. */
+export const TERMS_REQUIRED_CODE = 'terms_not_accepted';
+
 export interface ApiClientOptions {
   /** Prefix of every path, `/api` in the app. */
   baseUrl: string;
@@ -37,6 +40,11 @@ export interface ApiClient {
    * Returns a function that removes the handler.
    */
   onUnauthorized(handler: UnauthorizedHandler): () => void;
+  /**
+   * Registers what happens when a call answers 403 with the terms code (the
+   * current terms are not accepted yet). Returns a function that removes it.
+   */
+  onTermsRequired(handler: UnauthorizedHandler): () => void;
 }
 
 function buildQuery(query: RequestOptions['query']): string {
@@ -65,6 +73,14 @@ function takeToken(payload: unknown, tokens: TokenStore): void {
   }
 }
 
+function codeOf(payload: unknown): string | null {
+  if (payload && typeof payload === 'object' && 'code' in payload) {
+    const code = (payload).code;
+    if (typeof code === 'string') return code;
+  }
+  return null;
+}
+
 function messageOf(payload: unknown): string | null {
   if (payload && typeof payload === 'object' && 'message' in payload) {
     const message = (payload).message;
@@ -75,6 +91,7 @@ function messageOf(payload: unknown): string | null {
 
 export function createApiClient({ baseUrl, tokens, fetchImpl }: ApiClientOptions): ApiClient {
   const handlers = new Set<UnauthorizedHandler>();
+  const termsHandlers = new Set<UnauthorizedHandler>();
   const base = baseUrl.replace(/\/+$/, '');
 
   const url = (path: string, query?: RequestOptions['query']) =>
@@ -118,6 +135,9 @@ export function createApiClient({ baseUrl, tokens, fetchImpl }: ApiClientOptions
       if (response.status === 401 && !allowUnauthorized) {
         for (const handler of handlers) handler(error);
       }
+      if (response.status === 403 && codeOf(payload) === TERMS_REQUIRED_CODE) {
+        for (const handler of termsHandlers) handler(error);
+      }
       throw error;
     }
     return payload as T;
@@ -131,6 +151,10 @@ export function createApiClient({ baseUrl, tokens, fetchImpl }: ApiClientOptions
     onUnauthorized(handler) {
       handlers.add(handler);
       return () => void handlers.delete(handler);
+    },
+    onTermsRequired(handler) {
+      termsHandlers.add(handler);
+      return () => void termsHandlers.delete(handler);
     },
   };
 }

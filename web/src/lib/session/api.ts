@@ -8,9 +8,12 @@ export const sessionApi = {
   /** Session restore with the stored token. */
   welcome: () => api.post<SessionResponse>('/users/welcome'),
   /**
-   * Session restore with a token just received (single sign-on return): a 401
-   * means the sign-in failed, not that a running session expired.
+   * Single sign-on return: exchanges the single-use code of `/login?token=...`
+   * for a session. A 401 means the sign-in failed, not that a session expired.
    */
-  welcomeWithNewToken: () => api.post<SessionResponse>('/users/welcome', undefined, { allowUnauthorized: true }),
+  exchangeSsoCode: (code: string) =>
+    api.post<SessionResponse>('/users/sso/exchange', { code }, { allowUnauthorized: true }),
+  /** Ends the session on the server; a 401 means it had ended already. */
+  logout: () => api.post<{ result: boolean }>('/users/logout', undefined, { allowUnauthorized: true }),
   getData: () => api.get<User>('/users/get-data'),
 };

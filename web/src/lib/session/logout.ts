@@ -1,4 +1,5 @@
 import { queryClient } from '../query-client';
+import { sessionApi } from './api';
 import { tokenStore } from '../storage';
 import { useBadges } from '../stores/badges';
 import { useSession } from './store';
@@ -15,3 +16,19 @@ export function logout(): void {
 }
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+
+/**
+ * Signs out: ends the session on the server (its token stops working at once
+ * and its live connection closes), then on this device. The device is signed
+ * out even when the server cannot be reached.
+ */
+export async function signOut(): Promise<void> {
+  if (tokenStore.get()) {
+    try {
+      await sessionApi.logout();
+    } catch {
+      /* offline or already ended: the local sign-out below still happens */
+    }
+  }
+  logout();
+}

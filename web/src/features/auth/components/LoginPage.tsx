@@ -10,7 +10,6 @@ import { registerDevice } from '@/lib/session/device';
 import { logout } from '@/lib/session/logout';
 import { takeDestination } from '@/lib/session/next';
 import { selectUser, useSession } from '@/lib/session/store';
-import { tokenStore } from '@/lib/storage';
 import { toast } from '@/lib/stores/toast';
 import { checkDomain, ssoUrl } from '../api/check-domain';
 import { initialLoginState, isValidEmail, loginReducer, stepLabel } from '../login-machine';
@@ -32,28 +31,28 @@ export default function LoginPage() {
   const user = useSession(selectUser);
   const applySession = useSession((s) => s.applySession);
   const [state, dispatch] = useReducer(loginReducer, initialLoginState);
-  // A token in the query string comes back from single sign-on: it signs in by itself.
+  // Single sign-on comes back with `?token=<single-use code>`: exchanged (by POST,
+  // from this browser only) for the session; the code itself is never stored.
   const [restoring, setRestoring] = useState(() => Boolean(params.get('token')));
   const tokenHandled = useRef(false);
   const redirected = useRef(false);
   const passwordRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    const token = params.get('token');
-    if (!token || tokenHandled.current) return;
+    const code = params.get('token');
+    if (!code || tokenHandled.current) return;
     tokenHandled.current = true;
-    tokenStore.set(token);
     setParams({}, { replace: true });
     sessionApi
-      .welcomeWithNewToken()
+      .exchangeSsoCode(code)
       .then((response) => {
         applySession(response);
         void registerDevice();
         void refreshBadges();
       })
-      .catch(() => {
+      .catch((error: unknown) => {
         logout();
-        toast.danger(MESSAGES.failed);
+        toast.danger(safeServerMessage(error) || MESSAGES.failed);
       })
       .finally(() => setRestoring(false));
   }, [params, setParams, applySession]);

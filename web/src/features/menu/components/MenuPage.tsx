@@ -18,7 +18,7 @@ import {
   SparkleIcon,
 } from '@/components/icons';
 import { PageFrame } from '@/components/page/PageFrame';
-import { logout } from '@/lib/session/logout';
+import { signOut } from '@/lib/session/logout';
 import { selectUser, useSession } from '@/lib/session/store';
 import { selectWhatsNewUnread, useBadges } from '@/lib/stores/badges';
 import styles from './MenuPage.module.css';
@@ -52,9 +52,8 @@ export default function MenuPage() {
   const user = useSession(selectUser);
   const whatsNewUnread = useBadges(selectWhatsNewUnread);
 
-  const signOut = () => {
-    logout();
-    void navigate('/login', { replace: true });
+  const signOutNow = () => {
+    void signOut().then(() => navigate('/login', { replace: true }));
   };
 
   const initials = `${user?.first_name?.[0] ?? ''}${user?.last_name?.[0] ?? ''}`.toUpperCase();
@@ -116,7 +115,7 @@ export default function MenuPage() {
             </li>
           )}
           <li>
-            <button type="button" className={`${styles.item} ${styles.logout}`} onClick={signOut}>
+            <button type="button" className={`${styles.item} ${styles.logout}`} onClick={signOutNow}>
               <span className={styles.icon}>
                 <LogoutIcon size={22} />
               </span>

@@ -1,0 +1,188 @@
+//! The administrators' account calls (`/api/admin/users...`), the API twin of `companion users`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::Router;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::accounts::{self, AccountInfo, NewAccount};
+use super::sessions::{self, SessionInfo};
+use super::AuthUser;
+use crate::error::{AppError, AppJson, AppResult};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin/users", get(list_users).post(add_user))
+        .route("/admin/users/{id}/role", post(set_role))
+        .route("/admin/users/{id}/disable", post(disable))
+        .route("/admin/users/{id}/enable", post(enable))
+        .route("/admin/users/{id}/sessions", get(user_sessions))
+        .route("/admin/sessions/{id}/revoke", post(revoke_session))
+}
+
+fn admin_only(auth: &AuthUser) -> AppResult<()> {
+    if auth.is_admin() {
+        Ok(())
+    } else {
+        Err(AppError::forbidden(
+            "Only administrators may manage accounts",
+        ))
+    }
+}
+
+/// Every account.
+#[utoipa::path(get, path = "/api/admin/users", tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = Vec<AccountInfo>), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody)))]
+pub async fn list_users(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> AppResult<AppJson<Vec<AccountInfo>>> {
+    admin_only(&auth)?;
+    Ok(AppJson(accounts::list(&state.db).await?))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AddUserRequest {
+    pub email: String,
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+    /// `user` (default), `admin` or `auditor`.
+    pub role: Option<String>,
+    /// Omitted: the account signs in through single sign-on only.
+    pub password: Option<String>,
+}
+
+/// Creates an account.
+#[utoipa::path(post, path = "/api/admin/users", tag = "admin", security(("bearer" = [])), request_body = AddUserRequest,
+    responses((status = 200, body = AccountInfo), (status = 400, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
+pub async fn add_user(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<AddUserRequest>,
+) -> AppResult<AppJson<AccountInfo>> {
+    admin_only(&auth)?;
+    let user = accounts::add(
+        &state.db,
+        NewAccount {
+            email: body.email,
+            first_name: body.first_name,
+            last_name: body.last_name,
+            role: body.role.unwrap_or_else(|| "user".into()),
+            password: body.password,
+        },
+    )
+    .await?;
+    tracing::info!(by = %auth.id, user = %user.id, role = %user.role, "account created");
+    Ok(AppJson(AccountInfo::from(&user)))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RoleRequest {
+    pub role: String,
+}
+
+/// Changes an account's role; its next request runs with the new role.
+#[utoipa::path(post, path = "/api/admin/users/{id}/role", tag = "admin", security(("bearer" = [])), request_body = RoleRequest,
+    params(("id" = String, Path)),
+    responses((status = 200, body = AccountInfo), (status = 400, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 409, body = crate::error::ErrorBody)))]
+pub async fn set_role(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+    AppJson(body): AppJson<RoleRequest>,
+) -> AppResult<AppJson<AccountInfo>> {
+    admin_only(&auth)?;
+    let user = accounts::set_role(&state.db, &by_id(&id)?, &body.role).await?;
+    state.sessions.clear();
+    tracing::info!(by = %auth.id, user = %user.id, role = %user.role, "role changed");
+    Ok(AppJson(AccountInfo::from(&user)))
+}
+
+/// Ids only in the path: an e-mail there would be a second way to name an account.
+fn by_id(id: &str) -> AppResult<String> {
+    if id.is_empty() || id.len() > 64 || id.contains('@') {
+        return Err(AppError::not_found("No account with that id or e-mail"));
+    }
+    Ok(id.to_string())
+}
+
+/// Disables an account and ends its sessions.
+#[utoipa::path(post, path = "/api/admin/users/{id}/disable", tag = "admin", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = AccountInfo), (status = 403, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
+pub async fn disable(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<AppJson<AccountInfo>> {
+    admin_only(&auth)?;
+    let user = accounts::set_disabled(&state.db, &by_id(&id)?, true).await?;
+    state.sessions.clear();
+    state.realtime.poke();
+    tracing::info!(by = %auth.id, user = %user.id, "account disabled");
+    Ok(AppJson(AccountInfo::from(&user)))
+}
+
+/// Enables a disabled account again.
+#[utoipa::path(post, path = "/api/admin/users/{id}/enable", tag = "admin", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = AccountInfo), (status = 403, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn enable(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<AppJson<AccountInfo>> {
+    admin_only(&auth)?;
+    let user = accounts::set_disabled(&state.db, &by_id(&id)?, false).await?;
+    tracing::info!(by = %auth.id, user = %user.id, "account enabled");
+    Ok(AppJson(AccountInfo::from(&user)))
+}
+
+/// An account's sessions, newest first.
+#[utoipa::path(get, path = "/api/admin/users/{id}/sessions", tag = "admin", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = Vec<SessionInfo>), (status = 403, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn user_sessions(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<AppJson<Vec<SessionInfo>>> {
+    admin_only(&auth)?;
+    let user = accounts::find(&state.db, &by_id(&id)?).await?;
+    Ok(AppJson(sessions::list(&state.db, &user.id).await?))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RevokeResponse {
+    pub result: bool,
+}
+
+/// Ends one session: its next request answers 401, its sockets close with 4401.
+#[utoipa::path(post, path = "/api/admin/sessions/{id}/revoke", tag = "admin", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = RevokeResponse), (status = 403, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn revoke_session(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> AppResult<AppJson<RevokeResponse>> {
+    admin_only(&auth)?;
+    if id.len() > 64 || !sessions::revoke(&state.db, &id).await? {
+        return Err(AppError::not_found("No open session with that id"));
+    }
+    state.sessions.clear();
+    state.realtime.poke();
+    tracing::info!(by = %auth.id, session = %id, "session revoked");
+    Ok(AppJson(RevokeResponse { result: true }))
+}
