@@ -76,11 +76,21 @@ pub async fn prepare_with(
     let db = Db::connect(&config.database_url())
         .await
         .context("connecting to the database")?;
-    let secret = auth::jwt::JwtKeys::load_or_generate_secret(
-        config.jwt_secret.as_deref(),
-        &config.data_dir,
-    )?;
-    let jwt = auth::jwt::JwtKeys::new(&secret, config.jwt_ttl_seconds);
+    let jwt = match &db {
+        // Several nodes: the keys live in the database, unless a secret was given by hand.
+        Db::Postgres { pool } if config.jwt_secret.as_deref().is_none_or(str::is_empty) => {
+            let keys = auth::jwt::JwtKeys::from_database(pool, config.jwt_ttl_seconds).await?;
+            keys.keep_fresh(pool.clone());
+            keys
+        }
+        _ => {
+            let secret = auth::jwt::JwtKeys::load_or_generate_secret(
+                config.jwt_secret.as_deref(),
+                &config.data_dir,
+            )?;
+            auth::jwt::JwtKeys::new(&secret, config.jwt_ttl_seconds)
+        }
+    };
     if config.demo {
         seed::claim_demo_database(&db).await?;
         let created = seed::demo_accounts(&db, &config.terms_version)

@@ -46,6 +46,9 @@ enum Command {
     /// Uploaded files in the file store (`FILE_STORE_URL`, or `DATA_DIR/files`).
     #[command(subcommand)]
     Files(FilesCommand),
+    /// The session signing keys every node shares (PostgreSQL without `JWT_SECRET`).
+    #[command(subcommand)]
+    Keys(KeysCommand),
     /// Accounts and sessions: list, add, disable, enable, set-role, set-password, sessions, revoke.
     #[command(subcommand)]
     Users(backend::auth::cli::UsersCommand),
@@ -69,6 +72,13 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Adds a new signing key: nodes sign with it after a few seconds; the previous keys check
+    /// tokens until the last ones they signed expire (`JWT_TTL_SECONDS`), then are removed.
+    Rotate(Config),
 }
 
 #[derive(Subcommand)]
@@ -322,6 +332,22 @@ async fn main() -> anyhow::Result<()> {
                 Ok(false) => std::process::exit(1),
                 Err(e) => refusal(Err(e)),
             }
+        }
+        Command::Keys(KeysCommand::Rotate(config)) => {
+            let db = connect_existing(&config).await?;
+            let result = match &db {
+                projections::Db::Postgres { pool } => {
+                    backend::auth::jwt::JwtKeys::rotate(pool, config.jwt_ttl_seconds)
+                        .await
+                        .map(|done| println!("{done}"))
+                }
+                projections::Db::Sqlite { .. } => Err(anyhow::anyhow!(
+                    "On SQLite the signing secret is DATA_DIR/jwt-secret (or JWT_SECRET): replace \
+                     it and restart the server (every session then signs in again)"
+                )),
+            };
+            db.close().await;
+            refusal(result)
         }
         Command::Backup { config, path } => refusal(
             operations::backup(&config, &path)

@@ -177,12 +177,14 @@ fn node_command(
         .env("PORT", port.to_string())
         .env("BIND_ADDRESS", "127.0.0.1")
         .env("DATA_DIR", data_dir)
-        .env("JWT_SECRET", "test-secret-test-secret-test-secret-0123")
         .env("CONTENT_DIR", format!("{root}/content"))
         .env("WEB_DIR", data_dir.join("web"))
         .env("RUST_LOG", "warn")
         .env("DEMO", "true");
-    if !database_url.is_empty() {
+    if database_url.is_empty() {
+        command.env("JWT_SECRET", "test-secret-test-secret-test-secret-0123");
+    } else {
+        // On PostgreSQL the nodes share the signing keys through the database.
         command.env("DATABASE_URL", database_url);
     }
     for (key, value) in store {
@@ -386,9 +388,19 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
     assert_eq!(b.role().await, "follower");
     assert_eq!(b.lease_holder().await, json!(a.node_id()));
 
-    // A file uploaded on A is read from B byte for byte, also in part.
+    // No secret was shared by hand: a token signed on A works on B (the keys are in the database).
     let anna_a = a.token(ANNA).await;
+    let res = b
+        .client
+        .get(b.url("/documents/my"))
+        .bearer_auth(&anna_a)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "A's token on B");
     let anna_b = b.token(ANNA).await;
+
+    // A file uploaded on A is read from B byte for byte, also in part.
     let pdf = pdf_of(3 * 1024 * 1024 + 17);
     let (status, item) = a.upload(&anna_a, "Two nodes", pdf.clone()).await;
     assert_eq!(status, StatusCode::CREATED, "{item}");
@@ -516,6 +528,43 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
         "Made after A died",
     ] {
         assert!(titles.contains(&title.to_string()), "{title} in {titles:?}");
+    }
+
+    // Keys rotate without a restart: old tokens keep working, new ones name the new key.
+    let output = Command::new(env!("CARGO_BIN_EXE_companion"))
+        .args(["keys", "rotate"])
+        .env("DATABASE_URL", &database_url)
+        .env("DATA_DIR", b.data_dir.path())
+        .output()
+        .expect("companion keys rotate runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let kid_of = |token: &str| {
+        jsonwebtoken::decode_header(token)
+            .expect("token header")
+            .kid
+            .expect("a key id")
+    };
+    let old_kid = kid_of(&anna_b);
+    tokio::time::sleep(Duration::from_secs(13)).await;
+    let fresh = b.token(ANNA).await;
+    assert_ne!(
+        kid_of(&fresh),
+        old_kid,
+        "new tokens are signed with the new key"
+    );
+    for token in [&anna_b, &fresh] {
+        let res = b
+            .client
+            .get(b.url("/documents/my"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
     }
 
     // No event skipped or applied twice: the read models equal a replay.
