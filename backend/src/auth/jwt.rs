@@ -221,8 +221,10 @@ impl JwtKeys {
             iat,
         };
         let ring = self.ring.read().unwrap_or_else(|e| e.into_inner());
-        let mut header = Header::default();
-        header.kid = ring.signing.0.clone();
+        let header = Header {
+            kid: ring.signing.0.clone(),
+            ..Header::default()
+        };
         encode(&header, &claims, &ring.signing.1)
             .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("signing token")))
     }
