@@ -291,6 +291,13 @@ impl Server {
         realtime.start(self.state.db.clone(), self.projector);
         let stopping = realtime.shutdown_token();
         let search_stop = stopping.clone();
+        // Ends with the server (it waits on `stopping`).
+        tokio::spawn(documents::orphans::collect_periodically(
+            self.state.db.clone(),
+            self.state.documents.storage.clone(),
+            projector_handle.clone(),
+            stopping.clone(),
+        ));
         let search_follower = tokio::spawn(
             self.state
                 .search

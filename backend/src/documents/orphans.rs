@@ -12,6 +12,10 @@ use serde::Serialize;
 
 use super::storage::{Storage, StorageError};
 
+pub const ORPHANS_COLLECTED: &str = "companion_files_orphans_collected_total";
+/// How often the node running the projections collects orphans.
+pub const COLLECT_EVERY: Duration = Duration::from_secs(3600);
+
 /// Orphans younger than this may belong to an upload whose event is being written.
 pub const ORPHAN_GRACE: Duration = Duration::from_secs(3600);
 
@@ -96,7 +100,7 @@ pub async fn collect(storage: &Storage, report: &FilesReport) -> Result<usize, S
         storage.delete(blob).await?;
         removed += 1;
     }
-    metrics::counter!("companion_files_orphans_collected_total").increment(removed as u64);
+    metrics::counter!(ORPHANS_COLLECTED).increment(removed as u64);
     Ok(removed)
 }
 
@@ -121,5 +125,32 @@ pub fn print(report: &FilesReport, collected: Option<usize>) {
     }
     if let Some(n) = collected {
         println!("collected {n} orphans");
+    }
+}
+
+/// Collects orphans every [`COLLECT_EVERY`] on the node that runs the projections (one node of
+/// a cluster; each node on SQLite), until `stop`.
+pub async fn collect_periodically(
+    db: Db,
+    storage: Storage,
+    projector: projections::ProjectorHandle,
+    stop: tokio_util::sync::CancellationToken,
+) {
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(COLLECT_EVERY) => {}
+        }
+        if matches!(db, Db::Postgres { .. }) && !projector.is_active() {
+            continue;
+        }
+        match check(&db, &storage).await {
+            Ok(report) => match collect(&storage, &report).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(collected = n, "orphan files collected"),
+                Err(e) => tracing::warn!(error = %e, "cannot collect orphan files"),
+            },
+            Err(e) => tracing::warn!(error = %e, "cannot check the stored files"),
+        }
     }
 }

@@ -567,6 +567,25 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
         assert_eq!(res.status(), StatusCode::OK);
     }
 
+    // A token naming a key the cluster does not have is refused.
+    let forged = jsonwebtoken::encode(
+        &jsonwebtoken::Header {
+            kid: Some("not-a-key".into()),
+            ..Default::default()
+        },
+        &json!({ "sub": "x", "sid": "x", "exp": 4_000_000_000_i64, "iat": 0 }),
+        &jsonwebtoken::EncodingKey::from_secret(b"guessed"),
+    )
+    .unwrap();
+    let res = b
+        .client
+        .get(b.url("/documents/my"))
+        .bearer_auth(&forged)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+
     // No event skipped or applied twice: the read models equal a replay.
     let (same, report) = replay_matches(&database_url, b.data_dir.path());
     assert!(same, "{report}");
@@ -753,6 +772,43 @@ async fn refused_uploads_leave_nothing_in_the_object_store() {
         json!(["0123456789abcdef0123456789abcdef.pdf"])
     );
     assert_eq!(report["collectable"], json!([]), "too young to collect");
+    // Past the grace period it is collected; the file history names stays.
+    let status = Command::new("touch")
+        .args(["-d", "2 hours ago"])
+        .arg(&orphan)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_companion"));
+        command
+            .args(["files", "check", "--collect"])
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("DATA_DIR", node.data_dir.path())
+            .env("RUST_LOG", "warn");
+        for (key, value) in &store {
+            command.env(key, value);
+        }
+        command.output().unwrap()
+    };
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("collected 1 orphans"), "{text}");
+    assert!(!orphan.exists());
+    assert_eq!(
+        s3.objects().len(),
+        before.len() + 1,
+        "the uploaded file is kept"
+    );
+    let res = node
+        .client
+        .get(&file)
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
 }
 
 /// The fencing rule on its own: a projector whose lease was taken over writes no batch, the new
@@ -798,8 +854,13 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
 
     let stale = Fence::new("node-a");
     stale.set(1);
+    // Events become readable once older transactions of the cluster end: wait for the head.
+    let head = projections::stream::head(&db)
+        .await
+        .unwrap()
+        .expect("an event");
     let a = Projector::new(db.clone(), backend::read_models::all()).with_fence(stale);
-    a.run_to_end().await.unwrap();
+    assert!(!a.run_until(head, Duration::from_secs(3)).await.unwrap());
     for projection in backend::read_models::all() {
         assert_eq!(
             checkpoint_of(&db, projection.name()).await.unwrap(),
@@ -811,7 +872,7 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
     let owner = Fence::new("node-b");
     owner.set(2);
     let b = Projector::new(db.clone(), backend::read_models::all()).with_fence(owner);
-    b.run_to_end().await.unwrap();
+    assert!(b.run_until(head, Duration::from_secs(30)).await.unwrap());
     for projection in backend::read_models::all() {
         assert_ne!(
             checkpoint_of(&db, projection.name()).await.unwrap(),
