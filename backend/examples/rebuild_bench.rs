@@ -412,6 +412,7 @@ impl History {
             blob: format!("{blob_id}.{}", format.extension()),
             size: self.rng.gen_range(20_000..5_000_000),
             format,
+            sha256: None,
             subtitle: None,
             languages_in_file: None,
             code_points: None,

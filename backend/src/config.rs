@@ -24,6 +24,22 @@ pub struct Config {
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
 
+    /// Where uploaded files are kept: `s3://bucket/prefix` for S3-compatible object storage
+    /// (endpoint, region and keys from `AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`,
+    /// `AWS_SECRET_ACCESS_KEY`; `AWS_ALLOW_HTTP=true` for a plain-HTTP endpoint). Unset: the
+    /// folder `DATA_DIR/files`, which only this node sees.
+    #[arg(long, env = "FILE_STORE_URL")]
+    pub file_store_url: Option<String>,
+
+    /// Start on PostgreSQL with the local file store even though other nodes use the same
+    /// database (their uploads would not be readable here, nor ours there).
+    #[arg(
+        long,
+        env = "ALLOW_LOCAL_FILE_STORE_WITH_NODES",
+        default_value_t = false
+    )]
+    pub allow_local_file_store_with_nodes: bool,
+
     /// Secret that signs session tokens; generated and kept in `DATA_DIR` when unset.
     #[arg(long, env = "JWT_SECRET", hide_env_values = true)]
     pub jwt_secret: Option<String>,

@@ -53,6 +53,10 @@ pub enum AppError {
     /// `companion projections`); the change was recorded and shows once it is repaired.
     #[error("{0}")]
     ProjectionStopped(String),
+    /// 503 with `Retry-After`: the change was recorded but no node has projected it within the
+    /// wait (the projector's owner is changing hands, or the database is slow).
+    #[error("{0}")]
+    ProjectionsBehind(String),
     /// 500: anything unexpected; the cause is logged, the client sees a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -62,6 +66,9 @@ pub type AppResult<T> = Result<T, AppError>;
 
 /// `Retry-After` of a 503 for a stopped projection: an operator has to act, so not seconds.
 pub const PROJECTION_STOPPED_RETRY_AFTER_SECONDS: u32 = 60;
+/// `Retry-After` of a 503 for a change not projected in time: a new projector owner is
+/// normally in place within a lease (a few seconds).
+pub const PROJECTIONS_BEHIND_RETRY_AFTER_SECONDS: u64 = 5;
 
 impl AppError {
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -84,7 +91,9 @@ impl AppError {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests(_) | Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable(_) | Self::ProjectionStopped(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable(_) | Self::ProjectionStopped(_) | Self::ProjectionsBehind(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -123,6 +132,7 @@ impl IntoResponse for AppError {
                 ..
             } => Some((*retry_after_seconds).max(1)),
             Self::ProjectionStopped(_) => Some(u64::from(PROJECTION_STOPPED_RETRY_AFTER_SECONDS)),
+            Self::ProjectionsBehind(_) => Some(PROJECTIONS_BEHIND_RETRY_AFTER_SECONDS),
             _ => None,
         };
         if let Some(seconds) = retry_after {

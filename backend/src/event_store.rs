@@ -166,12 +166,16 @@ where
             .await
         {
             WaitOutcome::Reached => {}
-            WaitOutcome::TimedOut => tracing::warn!(
-                aggregate = A::TYPE,
-                id,
-                ?position,
-                "projections did not catch up in time"
-            ),
+            WaitOutcome::TimedOut => {
+                tracing::warn!(
+                    aggregate = A::TYPE,
+                    id,
+                    ?position,
+                    "projections did not catch up in time"
+                );
+                // Never a success (or a 404) for what the lists do not show yet.
+                return Err(AppError::ProjectionsBehind(BEHIND_MESSAGE.into()));
+            }
             WaitOutcome::Stopped(projection) => {
                 return Err(AppError::ProjectionStopped(stopped_message(&projection)))
             }
@@ -179,6 +183,10 @@ where
         Ok(position)
     }
 }
+
+/// The 503 text when a change was recorded but not projected within the wait.
+pub const BEHIND_MESSAGE: &str = "Your change was recorded but is not visible yet: the server is \
+     catching up. Please try again in a few seconds.";
 
 /// The 503 text while `projection` is stopped on an event it cannot apply.
 pub fn stopped_message(projection: &str) -> String {

@@ -37,6 +37,9 @@ pub struct Readiness {
     /// `single` (SQLite: this node runs everything), `projector` (PostgreSQL: this node holds the
     /// projector lock) or `follower` (another node runs the projector).
     pub role: &'static str,
+    /// PostgreSQL: the id of the node holding the projector lease (its `DATA_DIR/node-id`), or
+    /// null while none holds a valid one (a take-over in progress).
+    pub lease_holder: Option<String>,
 }
 
 /// Readiness: 200 when the database answers and the projections are within
@@ -57,6 +60,17 @@ pub async fn ready(State(state): State<AppState>) -> impl IntoResponse {
             ("unreachable".to_string(), None)
         }
     };
+    let lease_holder = match &state.db {
+        Db::Postgres { pool } => match projections::lease::holder(pool).await {
+            Ok(Some((owner, _, true))) => Some(owner),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "readiness: cannot read the projector lease");
+                None
+            }
+        },
+        Db::Sqlite { .. } => None,
+    };
     let ok = database == "ok" && lag.is_some_and(|lag| lag <= max);
     let status = if ok {
         StatusCode::OK
@@ -71,6 +85,7 @@ pub async fn ready(State(state): State<AppState>) -> impl IntoResponse {
             projection_lag: lag,
             max_projection_lag: max,
             role,
+            lease_holder,
         }),
     )
 }

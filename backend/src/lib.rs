@@ -34,6 +34,7 @@ pub mod guide;
 pub mod health;
 pub mod http;
 pub mod metrics;
+pub mod nodes;
 pub mod notifications;
 pub mod openapi;
 pub mod operations;
@@ -77,11 +78,21 @@ pub async fn prepare_with(
     let db = Db::connect(&config.database_url())
         .await
         .context("connecting to the database")?;
-    let secret = auth::jwt::JwtKeys::load_or_generate_secret(
-        config.jwt_secret.as_deref(),
-        &config.data_dir,
-    )?;
-    let jwt = auth::jwt::JwtKeys::new(&secret, config.jwt_ttl_seconds);
+    let jwt = match &db {
+        // Several nodes: the keys live in the database, unless a secret was given by hand.
+        Db::Postgres { pool } if config.jwt_secret.as_deref().is_none_or(str::is_empty) => {
+            let keys = auth::jwt::JwtKeys::from_database(pool, config.jwt_ttl_seconds).await?;
+            keys.keep_fresh(pool.clone());
+            keys
+        }
+        _ => {
+            let secret = auth::jwt::JwtKeys::load_or_generate_secret(
+                config.jwt_secret.as_deref(),
+                &config.data_dir,
+            )?;
+            auth::jwt::JwtKeys::new(&secret, config.jwt_ttl_seconds)
+        }
+    };
     if config.demo {
         seed::claim_demo_database(&db).await?;
         let created = seed::demo_accounts(&db, &config.terms_version)
@@ -220,6 +231,21 @@ impl Server {
         // With port 0 the real port is known only now; links built from it must use it.
         config.port = addr.port();
         let (state, projector) = prepare_with(config, extra_projections).await?;
+        if let Db::Postgres { pool } = &state.db {
+            let config = &state.config;
+            let node_id = nodes::node_id(&config.data_dir);
+            let local = state.documents.storage.kind() == &documents::storage::StoreKind::Local;
+            let store = nodes::store_label(local, config.file_store_url.as_deref());
+            nodes::register(
+                pool,
+                &node_id,
+                &config.data_dir,
+                &store,
+                config.allow_local_file_store_with_nodes,
+            )
+            .await?;
+            nodes::keep_registered(pool.clone(), node_id);
+        }
         Ok(Server {
             addr,
             metrics_addr,
@@ -267,6 +293,13 @@ impl Server {
         realtime.start(self.state.db.clone(), self.projector);
         let stopping = realtime.shutdown_token();
         let search_stop = stopping.clone();
+        // Ends with the server (it waits on `stopping`).
+        tokio::spawn(documents::orphans::collect_periodically(
+            self.state.db.clone(),
+            self.state.documents.storage.clone(),
+            projector_handle.clone(),
+            stopping.clone(),
+        ));
         let search_follower = tokio::spawn(
             self.state
                 .search

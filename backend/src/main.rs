@@ -43,6 +43,12 @@ enum Command {
     /// Outgoing e-mail.
     #[command(subcommand)]
     Outbox(OutboxCommand),
+    /// Uploaded files in the file store (`FILE_STORE_URL`, or `DATA_DIR/files`).
+    #[command(subcommand)]
+    Files(FilesCommand),
+    /// The session signing keys every node shares (PostgreSQL without `JWT_SECRET`).
+    #[command(subcommand)]
+    Keys(KeysCommand),
     /// Accounts and sessions: list, add, disable, enable, set-role, set-password, sessions, revoke.
     #[command(subcommand)]
     Users(backend::auth::cli::UsersCommand),
@@ -65,6 +71,28 @@ enum Command {
         /// Replace a database already in DATA_DIR.
         #[arg(long)]
         force: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Adds a new signing key: nodes sign with it after a few seconds; the previous keys check
+    /// tokens until the last ones they signed expire (`JWT_TTL_SECONDS`), then are removed.
+    Rotate(Config),
+}
+
+#[derive(Subcommand)]
+enum FilesCommand {
+    /// Reports files history refers to that are missing from the store (exit code 1 when any),
+    /// and orphans: stored files no event refers to.
+    Check {
+        #[command(flatten)]
+        config: Config,
+        /// Also delete the orphans older than an hour.
+        #[arg(long)]
+        collect: bool,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -291,6 +319,36 @@ async fn main() -> anyhow::Result<()> {
             db.close().await;
             refusal(result.map(|done| println!("{done}")))
         }
+        Command::Files(FilesCommand::Check {
+            config,
+            collect,
+            json,
+        }) => {
+            let db = connect_existing(&config).await?;
+            let result = files_check(&db, &config, collect, json).await;
+            db.close().await;
+            match result {
+                Ok(true) => Ok(()),
+                Ok(false) => std::process::exit(1),
+                Err(e) => refusal(Err(e)),
+            }
+        }
+        Command::Keys(KeysCommand::Rotate(config)) => {
+            let db = connect_existing(&config).await?;
+            let result = match &db {
+                projections::Db::Postgres { pool } => {
+                    backend::auth::jwt::JwtKeys::rotate(pool, config.jwt_ttl_seconds)
+                        .await
+                        .map(|done| println!("{done}"))
+                }
+                projections::Db::Sqlite { .. } => Err(anyhow::anyhow!(
+                    "On SQLite the signing secret is DATA_DIR/jwt-secret (or JWT_SECRET): replace \
+                     it and restart the server (every session then signs in again)"
+                )),
+            };
+            db.close().await;
+            refusal(result)
+        }
         Command::Backup { config, path } => refusal(
             operations::backup(&config, &path)
                 .await
@@ -306,6 +364,29 @@ async fn main() -> anyhow::Result<()> {
                 .map(|done| println!("{done}")),
         ),
     }
+}
+
+/// `companion files check`; false when files are missing.
+async fn files_check(
+    db: &projections::Db,
+    config: &Config,
+    collect: bool,
+    json: bool,
+) -> anyhow::Result<bool> {
+    use backend::documents::{orphans, storage::Storage};
+    let storage = Storage::from_config(&config.data_dir, config.file_store_url.as_deref())?;
+    let report = orphans::check(db, &storage).await?;
+    let collected = if collect {
+        Some(orphans::collect(&storage, &report).await?)
+    } else {
+        None
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        orphans::print(&report, collected);
+    }
+    Ok(report.missing.is_empty())
 }
 
 enum Action {

@@ -85,6 +85,24 @@ fn describe() {
         "Feed messages sent over this node's WebSockets"
     );
     metrics::describe_counter!(LOGIN_FAILURES, "Failed sign-ins");
+    use projections::lease::metric_names as lease;
+    metrics::describe_gauge!(lease::OWNER, "1 on the node holding the projector lease");
+    metrics::describe_gauge!(
+        lease::FENCING,
+        "Fencing number of the lease this node holds (0: none)"
+    );
+    metrics::describe_counter!(
+        lease::TAKEOVERS_TOTAL,
+        "Times this node took the projector lease"
+    );
+    metrics::describe_counter!(
+        lease::FENCED_BATCHES_TOTAL,
+        "Projector batches refused because this node had lost the lease"
+    );
+    metrics::describe_counter!(
+        crate::documents::orphans::ORPHANS_COLLECTED,
+        "Stored files no event refers to, deleted"
+    );
 }
 
 /// The text exposition, with the values read at scrape time brought up to date.

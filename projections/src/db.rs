@@ -59,7 +59,10 @@ impl Db {
     /// Connects to `url` (`sqlite://path` or `postgres://...`) and applies the migrations.
     pub async fn connect(url: &str) -> Result<Db, sqlx::Error> {
         let db = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let options = PgConnectOptions::from_str(url)?;
+            // A node frozen inside a transaction (a stuck VM) must not hold its row and
+            // advisory locks for ever: PostgreSQL ends such a session after a while.
+            let options = PgConnectOptions::from_str(url)?
+                .options([("idle_in_transaction_session_timeout", "10s")]);
             let pool = PgPoolOptions::new()
                 .max_connections(32)
                 .acquire_timeout(Duration::from_secs(10))

@@ -6,6 +6,7 @@
 //! - [`stream`] - reading the global event stream in commit order without ever skipping an event.
 //! - [`projector`] - running projections with per-projection checkpoints.
 //! - [`dead_letters`] - events a projection cannot apply: recorded, then stop or skip.
+//! - [`lease`] - the projector lease with its fencing number (several nodes on PostgreSQL).
 //! - [`feed`] - users' numbered feeds of live messages, written by projections.
 //! - [`notifications`] - notifications and app updates: read models, unread counts, feed messages.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
@@ -14,6 +15,7 @@ pub mod db;
 pub mod dead_letters;
 pub mod documents;
 pub mod feed;
+pub mod lease;
 pub mod notifications;
 pub mod projector;
 pub mod replay;

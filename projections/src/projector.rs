@@ -6,9 +6,10 @@
 //! `recorded_at`, never the clock) so a rebuild gives the same rows as the live run.
 //!
 //! Several server processes may share one PostgreSQL database; only one of them runs the
-//! projector at a time (the server holds an advisory lock for that). Checkpoints are still moved
-//! by compare-and-set, so a projector that lost its lock without noticing (a stalled node) can
-//! never apply a batch twice: its transaction finds the checkpoint moved and rolls back.
+//! projector at a time: the one holding the lease ([`crate::lease`]). Every batch checks the
+//! lease's fencing number in the transaction that moves its checkpoint, and checkpoints move by
+//! compare-and-set, so a projector that lost its lease without noticing (a frozen node) can
+//! never write a batch: its transaction finds the lease or the checkpoint moved and rolls back.
 //! [`ProjectorHandle::wait_for`] works on every node: where the local projector is not the one
 //! running, it asks the running one to wake up (`NOTIFY`) and reads the checkpoints.
 
@@ -22,6 +23,7 @@ use tokio::sync::{watch, Notify};
 
 use crate::db::{Db, Tx};
 use crate::dead_letters::{self, metric_names, PoisonPolicy};
+use crate::lease::{self, Fence};
 use crate::stream::{self, Position, StoredEvent, StreamError};
 use crate::{now_ms, on_db, on_tx};
 
@@ -153,6 +155,8 @@ pub struct Projector {
     policies: HashMap<String, PoisonPolicy>,
     /// Projections stopped on a poison event (read from the database every round).
     stopped: watch::Sender<BTreeSet<String>>,
+    /// On several nodes: the lease this projector must hold to write a batch.
+    fence: Option<Fence>,
 }
 
 /// What the rest of the server holds: wake the projector after a write, wait for it to catch up.
@@ -351,7 +355,31 @@ impl Projector {
             active: Arc::new(AtomicBool::new(false)),
             policies: HashMap::new(),
             stopped,
+            fence: None,
         }
+    }
+
+    /// Makes every batch check, in its transaction, that this node still holds the lease.
+    pub fn with_fence(mut self, fence: Fence) -> Self {
+        self.fence = Some(fence);
+        self
+    }
+
+    /// False (and counted) when this node's lease is gone: the batch must not be written.
+    async fn fenced_in(&self, tx: &mut Tx, projection: &str) -> Result<bool, sqlx::Error> {
+        let Some(fence) = &self.fence else {
+            return Ok(true);
+        };
+        if fence.holds(tx).await? {
+            return Ok(true);
+        }
+        metrics::counter!(lease::metric_names::FENCED_BATCHES_TOTAL).increment(1);
+        tracing::warn!(
+            projection,
+            fencing = fence.number(),
+            "batch refused: this node no longer holds the projector lease"
+        );
+        Ok(false)
     }
 
     /// Overrides the poison policy of the named projections (unknown names are ignored).
@@ -454,6 +482,10 @@ impl Projector {
                 tx.rollback().await?;
                 return Ok(0);
             }
+            if !self.fenced_in(&mut tx, projection.name()).await? {
+                tx.rollback().await?;
+                return Ok(0);
+            }
             let mut failed = None;
             for (index, event) in pending.iter().enumerate() {
                 if let Err(e) = projection.apply(&mut tx, event).await {
@@ -519,6 +551,10 @@ impl Projector {
                     tx.rollback().await?;
                     return Ok(0);
                 }
+            }
+            if !self.fenced_in(&mut tx, name).await? {
+                tx.rollback().await?;
+                return Ok(0);
             }
             for event in &pending[..failed] {
                 projection.apply(&mut tx, event).await?;

@@ -475,6 +475,7 @@ impl Generator {
                     blob: format!("{}.pdf", uuid::Uuid::new_v4().simple()),
                     size: 20_000 + self.roll(2_000_000) as i64,
                     format: FileFormat::Pdf,
+                    sha256: None,
                     subtitle: Some("Generated".into()),
                     languages_in_file: Some("EN".into()),
                     code_points: None,

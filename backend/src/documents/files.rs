@@ -7,11 +7,10 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use projections::documents::{ItemRow, ItemView};
 use serde::Deserialize;
-use tokio_util::io::ReaderStream;
 use utoipa::{IntoParams, ToSchema};
 
 use super::api::{destination, item_id};
-use super::storage::{Storage, Stored};
+use super::storage::{ObjectInfo, Storage, StorageError, Stored};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
 use crate::state::AppState;
@@ -49,6 +48,10 @@ fn too_large(limit: u64) -> AppError {
     ))
 }
 
+fn store_failed(e: StorageError) -> AppError {
+    AppError::Internal(anyhow::Error::new(e).context("storing an upload"))
+}
+
 fn unreadable(e: MultipartError) -> AppError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         AppError::PayloadTooLarge(e.body_text())
@@ -83,9 +86,7 @@ async fn read_parts(
                     return Err(AppError::bad_request("Upload one file at a time"));
                 }
                 let original = field.file_name().unwrap_or_default().to_string();
-                let mut writer = storage.writer().await.map_err(|e| {
-                    AppError::Internal(anyhow::Error::new(e).context("storing an upload"))
-                })?;
+                let mut writer = storage.writer();
                 loop {
                     let chunk = match field.chunk().await {
                         Ok(Some(chunk)) => chunk,
@@ -95,20 +96,17 @@ async fn read_parts(
                             return Err(unreadable(e));
                         }
                     };
+                    // The limit holds while streaming: nothing past it reaches the store.
                     if writer.size() + chunk.len() as u64 > limit {
                         writer.abandon().await;
                         return Err(too_large(limit));
                     }
                     if let Err(e) = writer.write(&chunk).await {
                         writer.abandon().await;
-                        return Err(AppError::Internal(
-                            anyhow::Error::new(e).context("storing an upload"),
-                        ));
+                        return Err(store_failed(e));
                     }
                 }
-                let stored = writer.finish().await.map_err(|e| {
-                    AppError::Internal(anyhow::Error::new(e).context("storing an upload"))
-                })?;
+                let stored = writer.finish().await.map_err(store_failed)?;
                 parts.file = Some((original, stored));
             }
             Some("name") => parts.name = Some(small_text(field).await?),
@@ -215,26 +213,155 @@ fn disposition(download: bool, name: &str) -> String {
     format!("{kind}; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
 }
 
-async fn serve(storage: &Storage, row: &ItemRow, download: bool) -> AppResult<Response> {
+/// What a `Range` header asks of a file of `size` bytes.
+#[derive(Debug, PartialEq, Eq)]
+enum RangeAsk {
+    /// No range, or one this server answers with the whole file (several ranges, other units).
+    Whole,
+    Part(std::ops::Range<u64>),
+    /// A range that lies outside the file: 416.
+    Unsatisfiable,
+}
+
+/// Reads a single `bytes=` range (RFC 9110 14.1.2); anything else gets the whole file.
+fn range_of(header: Option<&str>, size: u64) -> RangeAsk {
+    let Some(spec) = header.and_then(|h| h.trim().strip_prefix("bytes=")) else {
+        return RangeAsk::Whole;
+    };
+    if spec.contains(',') {
+        return RangeAsk::Whole;
+    }
+    let Some((first, last)) = spec.trim().split_once('-') else {
+        return RangeAsk::Whole;
+    };
+    let (first, last) = (first.trim(), last.trim());
+    let range = if first.is_empty() {
+        // The last `n` bytes.
+        match last.parse::<u64>() {
+            Ok(0) => return RangeAsk::Unsatisfiable,
+            Ok(n) => size.saturating_sub(n)..size,
+            Err(_) => return RangeAsk::Whole,
+        }
+    } else {
+        let Ok(start) = first.parse::<u64>() else {
+            return RangeAsk::Whole;
+        };
+        let end = if last.is_empty() {
+            size
+        } else {
+            match last.parse::<u64>() {
+                Ok(end) if end >= start => end.saturating_add(1).min(size),
+                _ => return RangeAsk::Whole,
+            }
+        };
+        start..end
+    };
+    if range.start >= size || range.is_empty() {
+        RangeAsk::Unsatisfiable
+    } else {
+        RangeAsk::Part(range)
+    }
+}
+
+/// A strong entity tag: the store's own when it has one, else the (never reused) file name.
+fn entity_tag(info: &ObjectInfo, blob: &str) -> String {
+    let tag = info
+        .e_tag
+        .as_deref()
+        .map(|t| t.trim_start_matches("W/").trim_matches('"'))
+        .filter(|t| !t.is_empty())
+        .unwrap_or(blob);
+    format!("\"{}\"", tag.replace('"', ""))
+}
+
+fn http_date(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
+}
+
+async fn serve(
+    storage: &Storage,
+    row: &ItemRow,
+    download: bool,
+    request: &HeaderMap,
+) -> AppResult<Response> {
     let blob = row.blob.as_deref().unwrap_or_default();
-    let path = storage
-        .path_of(blob)
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("item {} has no stored file", row.id)))?;
-    let file = tokio::fs::File::open(&path).await.map_err(|e| {
-        AppError::Internal(anyhow::Error::new(e).context(format!("opening {}", path.display())))
-    })?;
-    let length = file
-        .metadata()
-        .await
-        .map_err(|e| AppError::Internal(e.into()))?
-        .len();
+    let missing = |e: StorageError| {
+        AppError::Internal(
+            anyhow::Error::new(e).context(format!("item {}: stored file {blob:?}", row.id)),
+        )
+    };
+    let info = storage.head(blob).await.map_err(missing)?;
+    let tag = entity_tag(&info, blob);
+    let value = |v: &str| HeaderValue::from_str(v).map_err(|e| AppError::Internal(e.into()));
+    let not_modified = request
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    // `If-Range` with another tag: the file changed since the client's part, send it whole.
+    let range_header = request
+        .get(header::RANGE)
+        .and_then(|v| v.to_str().ok())
+        .filter(|_| {
+            request
+                .get(header::IF_RANGE)
+                .and_then(|v| v.to_str().ok())
+                .is_none_or(|v| v.trim() == tag)
+        });
+    let ask = range_of(range_header, info.size);
+    let (status, range) = match (not_modified, ask) {
+        (true, _) => (StatusCode::NOT_MODIFIED, None),
+        (false, RangeAsk::Whole) => (StatusCode::OK, None),
+        (false, RangeAsk::Part(range)) => (StatusCode::PARTIAL_CONTENT, Some(range)),
+        (false, RangeAsk::Unsatisfiable) => {
+            let mut response = StatusCode::RANGE_NOT_SATISFIABLE.into_response();
+            response.headers_mut().insert(
+                header::CONTENT_RANGE,
+                value(&format!("bytes */{}", info.size))?,
+            );
+            return Ok(response);
+        }
+    };
+    let mut response = if status == StatusCode::NOT_MODIFIED {
+        status.into_response()
+    } else {
+        let stream = storage.read(blob, range.clone()).await.map_err(missing)?;
+        let mut response = Body::from_stream(stream).into_response();
+        *response.status_mut() = status;
+        response
+    };
     let content_type = row
         .content_type
         .clone()
         .unwrap_or_else(|| "application/octet-stream".into());
-    let mut response = Body::from_stream(ReaderStream::new(file)).into_response();
     let headers = response.headers_mut();
-    let value = |v: &str| HeaderValue::from_str(v).map_err(|e| AppError::Internal(e.into()));
+    headers.insert(header::ETAG, value(&tag)?);
+    headers.insert(
+        header::LAST_MODIFIED,
+        value(&http_date(info.last_modified))?,
+    );
+    headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    if status == StatusCode::NOT_MODIFIED {
+        return Ok(response);
+    }
+    let length = match &range {
+        Some(range) => {
+            headers.insert(
+                header::CONTENT_RANGE,
+                value(&format!(
+                    "bytes {}-{}/{}",
+                    range.start,
+                    range.end - 1,
+                    info.size
+                ))?,
+            );
+            range.end - range.start
+        }
+        None => info.size,
+    };
     headers.insert(header::CONTENT_TYPE, value(&content_type)?);
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     headers.insert(
@@ -244,10 +371,6 @@ async fn serve(storage: &Storage, row: &ItemRow, download: bool) -> AppResult<Re
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("private, no-store"),
     );
     Ok(response)
 }
@@ -262,12 +385,13 @@ pub async fn file(
     auth: AuthUser,
     Path(id): Path<String>,
     AppQuery(query): AppQuery<FileQuery>,
+    headers: HeaderMap,
 ) -> AppResult<Response> {
     let actor = state.documents.actor(&auth).await?;
     let id = item_id(&id)?;
     let download = matches!(query.download.as_deref(), Some("1" | "true"));
     let row = state.documents.open(&actor, &id, download).await?;
-    serve(&state.documents.storage, &row, download).await
+    serve(&state.documents.storage, &row, download, &headers).await
 }
 
 /// The file behind an external share's link; no sign-in, until the link expires.
@@ -276,9 +400,10 @@ pub async fn file(
 pub async fn shared_link(
     State(state): State<AppState>,
     Path(token): Path<String>,
+    headers: HeaderMap,
 ) -> AppResult<Response> {
     let row = state.documents.shared_link(&token).await?;
-    serve(&state.documents.storage, &row, false).await
+    serve(&state.documents.storage, &row, false, &headers).await
 }
 
 /// An item's history as CSV, for the auditor only.
@@ -315,7 +440,26 @@ pub async fn history_csv(
 
 #[cfg(test)]
 mod tests {
-    use super::disposition;
+    use super::{disposition, range_of, RangeAsk};
+
+    #[test]
+    fn ranges_are_read_as_rfc_9110_says() {
+        assert_eq!(range_of(None, 100), RangeAsk::Whole);
+        assert_eq!(range_of(Some("bytes=0-9"), 100), RangeAsk::Part(0..10));
+        assert_eq!(range_of(Some("bytes=90-"), 100), RangeAsk::Part(90..100));
+        assert_eq!(range_of(Some("bytes=-10"), 100), RangeAsk::Part(90..100));
+        assert_eq!(range_of(Some("bytes=-500"), 100), RangeAsk::Part(0..100));
+        assert_eq!(
+            range_of(Some("bytes=50-5000"), 100),
+            RangeAsk::Part(50..100)
+        );
+        assert_eq!(range_of(Some("bytes=100-"), 100), RangeAsk::Unsatisfiable);
+        assert_eq!(range_of(Some("bytes=-0"), 100), RangeAsk::Unsatisfiable);
+        assert_eq!(range_of(Some("bytes=0-1,5-6"), 100), RangeAsk::Whole);
+        assert_eq!(range_of(Some("bytes=9-3"), 100), RangeAsk::Whole);
+        assert_eq!(range_of(Some("items=0-1"), 100), RangeAsk::Whole);
+        assert_eq!(range_of(Some("bytes=x-1"), 100), RangeAsk::Whole);
+    }
 
     #[test]
     fn file_names_are_safe_in_headers() {

@@ -15,6 +15,7 @@ pub mod api;
 pub mod files;
 pub mod history;
 pub mod lock;
+pub mod orphans;
 pub mod seed;
 pub mod service;
 pub mod services;

@@ -199,6 +199,7 @@ async fn import(
                             sniffed: stored.sniffed,
                             blob: stored.blob,
                             size: stored.size,
+                            sha256: Some(stored.sha256),
                             subtitle: file.subtitle.clone(),
                             languages_in_file: file.languages_in_file.clone(),
                             code_points: file.code_points.clone(),

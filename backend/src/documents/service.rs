@@ -182,7 +182,7 @@ impl Documents {
             db: db.clone(),
             store: EventStore::new(db, services, projector),
             locks: TreeLocks::default(),
-            storage: Storage::new(&config.data_dir)?,
+            storage: Storage::from_config(&config.data_dir, config.file_store_url.as_deref())?,
             upload_max_bytes: config.upload_max_bytes,
             link_ttl_ms: config.shared_link_ttl_hours.max(1) * 3_600_000,
             external_shares_per_day: config.external_shares_per_day,
@@ -436,6 +436,7 @@ impl Documents {
                         sniffed: stored.sniffed,
                         blob: stored.blob,
                         size: stored.size,
+                        sha256: Some(stored.sha256),
                         subtitle: None,
                         languages_in_file: None,
                         code_points: None,
@@ -617,7 +618,9 @@ impl Documents {
             // for its link, and is purged if it never comes.)
             if !matches!(
                 refused,
-                AppError::ProjectionStopped(_) | AppError::Internal(_)
+                AppError::ProjectionStopped(_)
+                    | AppError::ProjectionsBehind(_)
+                    | AppError::Internal(_)
             ) {
                 crate::outbox::discard(&self.db, message).await?;
             }

@@ -1,9 +1,10 @@
 //! Several nodes on one PostgreSQL database.
 //!
-//! - Exactly one node runs the projector: the one holding a session advisory lock on a connection
-//!   of its own. The others try again every second; a node that dies closes that connection and
-//!   PostgreSQL releases the lock, so another takes over. Checkpoints move by compare-and-set,
-//!   so even a node that lost its lock without noticing cannot apply a batch twice.
+//! - Exactly one node runs the projector: the one holding the projector lease (a row renewed
+//!   every second, see [`projections::lease`]). The others try to take it every second; once the
+//!   owner has not renewed it for a few seconds (dead, frozen, cut off) another takes it over
+//!   with a higher fencing number, which every batch checks in its transaction: a former owner
+//!   that wakes up cannot write a batch.
 //! - The node running the projector sends one `NOTIFY companion_feed, '<position>'` per
 //!   committed batch that added feed rows. Every node listens and scans the table; a slow poll
 //!   covers notifications lost while a listener reconnects.
@@ -13,94 +14,99 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use projections::feed::{self, FEED_CHANNEL};
+use projections::lease::{self, Fence};
 use projections::projector::WAKE_CHANNEL;
 use projections::{Projector, ProjectorHandle};
 use sqlx::postgres::PgListener;
-use sqlx::{Connection, PgConnection, PgPool};
+use sqlx::PgPool;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::hub::Hub;
 
-/// Key of the session advisory lock held by the node that runs the projector.
-const PROJECTOR_LOCK: i64 = 0x636f_6d70_7072_6f6a; // "compproj"
-/// How often the lock holder checks that its lock connection is alive.
-const LOCK_HEARTBEAT: Duration = Duration::from_secs(2);
-
-/// Runs `projector` whenever this node holds the projector lock, until `shutdown`.
+/// Runs `projector` whenever this node (`node_id`) holds the projector lease, until `shutdown`.
+/// The lease is renewed every second; when a renewal fails or is late (this node was frozen,
+/// or cut off from the database), the projector stops at once, and its batches are refused by
+/// the fencing number in any case.
 pub async fn run_projector(
     projector: Projector,
     pool: PgPool,
+    node_id: String,
     retry: Duration,
     shutdown: CancellationToken,
 ) {
-    let options = pool.connect_options().as_ref().clone();
+    let fence = Fence::new(&node_id);
+    let projector = projector.with_fence(fence.clone());
+    fence.set(0);
     let mut announced_standby = false;
     loop {
         if shutdown.is_cancelled() {
             return;
         }
-        let mut conn = match PgConnection::connect_with(&options).await {
-            Ok(conn) => conn,
+        let fencing = match lease::try_take(&pool, &node_id).await {
+            Ok(Some(fencing)) => fencing,
+            Ok(None) => {
+                if !announced_standby {
+                    announced_standby = true;
+                    tracing::info!("another node runs the projections; standing by");
+                }
+                if sleep_or_stop(retry, &shutdown).await {
+                    return;
+                }
+                continue;
+            }
             Err(e) => {
-                tracing::warn!(error = %e, "cannot open the projector lock connection; retrying");
+                tracing::warn!(error = %e, "cannot read the projector lease; retrying");
                 if sleep_or_stop(retry, &shutdown).await {
                     return;
                 }
                 continue;
             }
         };
-        // Try until we hold it (or the connection breaks).
-        let held = loop {
-            match sqlx::query_scalar::<_, bool>("select pg_try_advisory_lock($1)")
-                .bind(PROJECTOR_LOCK)
-                .fetch_one(&mut conn)
-                .await
-            {
-                Ok(true) => break true,
-                Ok(false) => {
-                    if !announced_standby {
-                        announced_standby = true;
-                        tracing::info!("another node runs the projections; standing by");
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, "projector lock connection failed");
-                    break false;
-                }
-            }
-            if sleep_or_stop(retry, &shutdown).await {
-                return;
-            }
-        };
-        if !held {
-            continue;
-        }
         announced_standby = false;
-        tracing::info!("this node runs the projections");
-        let lost = tokio::select! {
-            _ = projector.run_until_shutdown(shutdown.cancelled()) => false,
-            _ = watch_connection(&mut conn) => true,
+        fence.set(fencing);
+        metrics::counter!(lease::metric_names::TAKEOVERS_TOTAL).increment(1);
+        tracing::info!(
+            fencing,
+            "this node runs the projections (projector lease taken)"
+        );
+        let stopped = tokio::select! {
+            _ = projector.run_until_shutdown(shutdown.cancelled()) => true,
+            _ = keep_lease(&pool, &node_id, fencing) => false,
         };
-        if !lost {
-            let _ = sqlx::query("select pg_advisory_unlock($1)")
-                .bind(PROJECTOR_LOCK)
-                .execute(&mut conn)
-                .await;
-            let _ = conn.close().await;
+        fence.set(0);
+        if stopped || shutdown.is_cancelled() {
+            if let Err(e) = lease::release(&pool, &node_id, fencing).await {
+                tracing::warn!(error = %e, "cannot release the projector lease");
+            }
             return;
         }
-        tracing::warn!("lost the projector lock (its connection broke); standing by");
+        tracing::warn!(fencing, "lost the projector lease; standing by");
+        // Let the new owner settle before trying again.
+        if sleep_or_stop(retry, &shutdown).await {
+            return;
+        }
     }
 }
 
-/// Returns when the connection stops answering.
-async fn watch_connection(conn: &mut PgConnection) {
+/// Renews the lease until it is lost: a renewal refused, or none for a whole lease time (a
+/// node that was frozen must not trust a lease whose time ran out while it slept).
+async fn keep_lease(pool: &PgPool, node_id: &str, fencing: i64) {
+    let mut renewed_at = std::time::Instant::now();
     loop {
-        tokio::time::sleep(LOCK_HEARTBEAT).await;
-        if let Err(e) = sqlx::query("select 1").execute(&mut *conn).await {
-            tracing::warn!(error = %e, "projector lock connection lost");
+        tokio::time::sleep(lease::RENEW_EVERY).await;
+        if renewed_at.elapsed() >= lease::LEASE_TTL {
+            tracing::warn!("the projector lease ran out before it could be renewed");
             return;
+        }
+        let attempt = std::time::Instant::now();
+        match lease::renew(pool, node_id, fencing).await {
+            Ok(true) => renewed_at = attempt,
+            Ok(false) => {
+                tracing::warn!(fencing, "another node took the projector lease over");
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot renew the projector lease"),
         }
     }
 }

@@ -50,6 +50,8 @@ pub struct Settings {
     pub retention: Duration,
     pub grace: Duration,
     pub lock_retry: Duration,
+    /// This node's id in the projector lease and the node registry.
+    pub node_id: String,
 }
 
 impl Settings {
@@ -63,6 +65,7 @@ impl Settings {
             retention: Duration::from_secs(config.feed_retention_seconds.max(1) as u64),
             grace: Duration::from_secs(config.shutdown_grace_seconds),
             lock_retry: Duration::from_secs(1),
+            node_id: crate::nodes::node_id(&config.data_dir),
         }
     }
 }
@@ -159,6 +162,7 @@ impl Realtime {
                 tracker.spawn(cluster::run_projector(
                     projector,
                     pool.clone(),
+                    settings.node_id.clone(),
                     settings.lock_retry,
                     shutdown.clone(),
                 ));

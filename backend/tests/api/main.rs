@@ -11,6 +11,7 @@ mod guide;
 mod helpers;
 mod identity;
 mod mail;
+mod nodes;
 mod notifications;
 mod oidc_provider;
 mod poison;

@@ -203,6 +203,7 @@ impl Item {
             name,
             blob: upload.blob,
             size: upload.size,
+            sha256: upload.sha256,
             format,
             subtitle: text(upload.subtitle),
             languages_in_file: text(upload.languages_in_file),

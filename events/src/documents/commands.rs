@@ -25,6 +25,9 @@ pub struct Upload {
     /// The stored file's server-chosen name.
     pub blob: String,
     pub size: i64,
+    /// Lower-case hex SHA-256 of the content, as stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
     pub subtitle: Option<String>,
     pub languages_in_file: Option<String>,
     pub code_points: Option<String>,

@@ -162,6 +162,9 @@ pub struct FileFacts {
     pub blob: String,
     /// Bytes.
     pub size: i64,
+    /// Lower-case hex SHA-256 of the content (recorded since files moved to object storage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
     pub format: FileFormat,
     pub subtitle: Option<String>,
     pub languages_in_file: Option<String>,

@@ -217,6 +217,7 @@ impl ItemRow {
             blob: self.blob.clone().unwrap_or_default(),
             size: self.size.unwrap_or(0),
             format,
+            sha256: None,
             subtitle: self.subtitle.clone(),
             languages_in_file: self.languages_in_file.clone(),
             code_points: self.code_points.clone(),
