@@ -9,5 +9,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
     vec![
         Arc::new(NotificationsProjection),
         Arc::new(projections::documents::DocumentsProjection),
+        Arc::new(crate::programmes::registration::RegistrationsProjection),
     ]
 }
