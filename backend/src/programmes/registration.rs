@@ -24,8 +24,7 @@ use events::course_registration::{
 use postgres_es::{postgres_cqrs, PostgresCqrs, PostgresEventRepository};
 use projections::stream::last_position_of;
 use projections::{
-    now_ms, on_db, on_tx, Db, Projection, ProjectionError, StoredEvent, TableSpec, Tx,
-    WaitOutcome,
+    now_ms, on_db, on_tx, Db, Projection, ProjectionError, StoredEvent, TableSpec, Tx, WaitOutcome,
 };
 use serde::{Deserialize, Serialize};
 use sqlite_es::{sqlite_cqrs, SqliteCqrs, SqliteEventRepository};
@@ -322,7 +321,11 @@ pub async fn register(
     };
     match state
         .projector
-        .wait_for_command(position, Some(CourseRegistration::TYPE), READ_YOUR_WRITE_TIMEOUT)
+        .wait_for_command(
+            position,
+            Some(CourseRegistration::TYPE),
+            READ_YOUR_WRITE_TIMEOUT,
+        )
         .await
     {
         WaitOutcome::Reached => {}
@@ -330,7 +333,9 @@ pub async fn register(
             tracing::warn!(%aggregate_id, ?position, "course registrations projection did not catch up in time")
         }
         WaitOutcome::Stopped(_) => {
-            return Err(AppError::ProjectionStopped(stopped_message("course registrations")))
+            return Err(AppError::ProjectionStopped(stopped_message(
+                "course registrations",
+            )))
         }
     }
     Ok(AppJson(MessageResponse {

@@ -14,6 +14,7 @@ mod oidc_provider;
 mod poison;
 mod programmes;
 mod realtime;
+mod registrations_crash;
 mod search;
 mod session;
 mod sso;
