@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use base64::Engine;
 use events::documents::{
-    CopyReason, Creator, Item, ItemCommand, ItemEvent, ItemRef, Kind, ShareVia, Upload, UserRef,
-    ITEM_TYPE,
+    CopyReason, Creator, Item, ItemCommand, ItemEvent, ItemRef, Kind, ShareVia, Space, Upload,
+    UserRef, ITEM_TYPE,
 };
 use projections::documents::read::{self, ItemRow, ItemView, Viewer};
 use projections::documents::temporal;
@@ -808,7 +808,19 @@ impl Documents {
         if recorded.is_empty() {
             return Err(not_found());
         }
-        super::history::build(&self.db, id, &recorded).await
+        let mut history = super::history::build(&self.db, id, &recorded).await?;
+        history.item.as_of = actor.auditor || self.owns(actor, id).await?;
+        Ok(history)
+    }
+
+    /// Whether `id` is in the actor's own tree (My Docs).
+    async fn owns(&self, actor: &Actor, id: &str) -> AppResult<bool> {
+        let mut tx = Tx::begin(&self.db).await?;
+        Ok(read::item(&mut tx, &actor.id, id)
+            .await?
+            .is_some_and(|row| {
+                row.space() == Space::My && row.owner_id.as_deref() == Some(actor.id.as_str())
+            }))
     }
 
     /// A folder's contents as they were at `at_ms`, read from the temporal tables: auditors see

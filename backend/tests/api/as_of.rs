@@ -203,6 +203,13 @@ both_dbs! {
             assert_eq!(status, StatusCode::OK, "{body}");
             assert_eq!(body["list"].as_array().unwrap().len(), 2);
         }
+        // The history screen offers the picker to the owner and the auditor only.
+        for (token, offered) in [(&anna, true), (&auditor, true), (&john, false)] {
+            let (status, body) = json_of(app.get(&format!("/documents/{folder}/history"), Some(token)).await).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["item"]["as_of"], offered, "{body}");
+        }
+
         // Someone it was never shared with: as if it did not exist.
         let (status, body) = as_of(&app, &marco, &folder, &after_share).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
