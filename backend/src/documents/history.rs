@@ -20,8 +20,8 @@ pub struct HistoryItem {
     /// `folder` or `file`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// The caller may look at the folder as of a past time (`GET /folders/{id}/as-of`): auditors,
-    /// and owners in their own tree.
+    /// The caller may look at this folder as of a past time (`GET /folders/{id}/as-of`):
+    /// auditors, and owners in their own tree; always false for files.
     pub as_of: bool,
 }
 

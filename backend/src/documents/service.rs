@@ -809,7 +809,8 @@ impl Documents {
             return Err(not_found());
         }
         let mut history = super::history::build(&self.db, id, &recorded).await?;
-        history.item.as_of = actor.auditor || self.owns(actor, id).await?;
+        history.item.as_of = history.item.kind == Kind::Folder.as_str()
+            && (actor.auditor || self.owns(actor, id).await?);
         Ok(history)
     }
 
