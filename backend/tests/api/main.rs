@@ -9,6 +9,7 @@ mod documents_load;
 mod edge;
 mod event_store;
 mod helpers;
+mod item_snapshots;
 mod mail;
 mod notifications;
 mod oidc_provider;
