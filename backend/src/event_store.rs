@@ -81,23 +81,50 @@ where
     A::Error: Into<AppError>,
 {
     pub fn new(db: &Db, services: A::Services, projector: ProjectorHandle) -> Self {
-        Self::build(db, services, Some(projector))
+        Self::build(db, services, Some(projector), None)
+    }
+
+    /// Like [`EventStore::new`], loading each aggregate from its latest snapshot (cqrs-es keeps
+    /// one every `every` events, in the `snapshots` table) plus the events after it: a command
+    /// on an aggregate with a long stream reads at most `every` events.
+    pub fn with_snapshots(
+        db: &Db,
+        services: A::Services,
+        projector: ProjectorHandle,
+        every: usize,
+    ) -> Self {
+        Self::build(db, services, Some(projector), Some(every))
     }
 
     /// A store whose commands return as soon as their events are stored, without waiting for
     /// projections: for seeding at start-up (before the projector runs) and for command-line
     /// tools (the server's projector, or the next start, applies the events).
     pub fn append_only(db: &Db, services: A::Services) -> Self {
-        Self::build(db, services, None)
+        Self::build(db, services, None, None)
     }
 
-    fn build(db: &Db, services: A::Services, projector: Option<ProjectorHandle>) -> Self {
-        let framework = match db {
-            Db::Sqlite { pool, .. } => {
+    fn build(
+        db: &Db,
+        services: A::Services,
+        projector: Option<ProjectorHandle>,
+        snapshot_every: Option<usize>,
+    ) -> Self {
+        let framework = match (db, snapshot_every) {
+            (Db::Sqlite { pool, .. }, None) => {
                 Framework::Sqlite(sqlite_es::sqlite_cqrs(pool.clone(), vec![], services))
             }
-            Db::Postgres { pool } => {
+            (Db::Postgres { pool }, None) => {
                 Framework::Postgres(postgres_es::postgres_cqrs(pool.clone(), vec![], services))
+            }
+            (Db::Sqlite { pool, .. }, Some(every)) => {
+                let repo = SqliteEventRepository::new(pool.clone());
+                let store = PersistedEventStore::new_snapshot_store(repo, every);
+                Framework::Sqlite(CqrsFramework::new(store, vec![], services))
+            }
+            (Db::Postgres { pool }, Some(every)) => {
+                let repo = PostgresEventRepository::new(pool.clone());
+                let store = PersistedEventStore::new_snapshot_store(repo, every);
+                Framework::Postgres(CqrsFramework::new(store, vec![], services))
             }
         };
         Self {

@@ -10,5 +10,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(NotificationsProjection),
         Arc::new(projections::documents::DocumentsProjection),
         Arc::new(projections::terms::TermsProjection),
+        Arc::new(crate::programmes::registration::RegistrationsProjection),
     ]
 }

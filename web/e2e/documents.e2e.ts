@@ -299,4 +299,29 @@ describe('documents', () => {
     await page.getByRole('button', { name: 'Export CSV' }).waitFor();
     await shot('16-history-auditor');
   });
+
+  it('the owner looks at the folder as of a time, under a clear banner', async () => {
+    await signIn('anna');
+    await openTab('my');
+    await (await menuOf(FOLDER)).getByRole('button', { name: 'History' }).click();
+    await page.waitForURL(/\/documents\/history\/[^/]+$/);
+    await page.getByRole('heading', { name: FOLDER }).waitFor();
+    const picker = page.getByLabel('Date and time');
+    // A minute ahead: the picker has minutes only, and everything above happened this minute.
+    const soon = await page.evaluate(() => {
+      const d = new Date(Date.now() + 60_000);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    });
+    await picker.fill(soon);
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    const banner = page.getByTestId('as-of-banner');
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain('As of');
+    expect(await banner.innerText()).toContain('not its current contents');
+    await page.getByRole('region', { name: 'Contents at a past time' }).getByText(RENAMED).waitFor();
+    await shot('17-history-as-of');
+    await page.getByRole('button', { name: 'Back to now' }).click();
+    await banner.waitFor({ state: 'detached' });
+  });
 });

@@ -509,10 +509,13 @@ pub struct FolderAsOf {
     pub name: String,
 }
 
-/// A folder's contents as they were at `at`, replayed from the events up to then.
+/// A folder's contents as they were at `at`, read from the temporal tables of the read model.
+/// Auditors see any folder; others a folder they see now, as far as they could see it at `at`.
 #[utoipa::path(get, path = "/api/folders/{id}/as-of", tag = "documents", params(("id" = String, Path), AsOfQuery),
     security(("bearer" = [])),
-    responses((status = 200, body = FolderAsOf), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = FolderAsOf), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "'You could not see this folder at that time'"),
+        (status = 404, body = ErrorBody)))]
 pub async fn folder_as_of(
     State(state): State<AppState>,
     auth: AuthUser,

@@ -20,6 +20,9 @@ pub struct HistoryItem {
     /// `folder` or `file`.
     #[serde(rename = "type")]
     pub kind: String,
+    /// The caller may look at this folder as of a past time (`GET /folders/{id}/as-of`):
+    /// auditors, and owners in their own tree; always false for files.
+    pub as_of: bool,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -247,6 +250,7 @@ pub async fn build(db: &Db, id: &str, recorded: &[StoredEvent]) -> AppResult<His
             id: id.to_string(),
             name,
             kind: kind.as_str().to_string(),
+            as_of: false,
         },
         entries,
     })

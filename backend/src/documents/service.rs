@@ -7,15 +7,15 @@
 //! task so a client that hangs up cannot stop them half-way.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use base64::Engine;
 use events::documents::{
-    CopyReason, Creator, Item, ItemCommand, ItemEvent, ItemRef, Kind, ShareVia, Upload, UserRef,
-    ITEM_TYPE,
+    CopyReason, Creator, Item, ItemCommand, ItemEvent, ItemRef, Kind, ShareVia, Space, Upload,
+    UserRef, ITEM_TYPE,
 };
 use projections::documents::read::{self, ItemRow, ItemView, Viewer};
+use projections::documents::temporal;
 use projections::{now_ms, on_db, Db, ProjectorHandle, Tx};
 use rand::RngCore;
 use serde::Serialize;
@@ -59,6 +59,10 @@ impl ListType {
 }
 
 /// The signed-in user, as the documents area needs them.
+/// Events between two snapshots of an item: a command on an item opened 20,000 times reads its
+/// latest snapshot and at most this many events, not its whole stream.
+pub const ITEM_SNAPSHOT_EVERY: usize = 100;
+
 #[derive(Debug, Clone)]
 pub struct Actor {
     pub id: String,
@@ -150,7 +154,6 @@ pub struct Documents {
     link_ttl_ms: i64,
     /// External shares one user may make in 24 hours (they e-mail strangers).
     external_shares_per_day: u32,
-    data_dir: PathBuf,
     public_url: String,
 }
 
@@ -180,13 +183,12 @@ impl Documents {
         });
         Ok(Self {
             db: db.clone(),
-            store: EventStore::new(db, services, projector),
+            store: EventStore::with_snapshots(db, services, projector, ITEM_SNAPSHOT_EVERY),
             locks: TreeLocks::default(),
             storage: Storage::from_config(&config.data_dir, config.file_store_url.as_deref())?,
             upload_max_bytes: config.upload_max_bytes,
             link_ttl_ms: config.shared_link_ttl_hours.max(1) * 3_600_000,
             external_shares_per_day: config.external_shares_per_day,
-            data_dir: config.data_dir.clone(),
             public_url: config.public_url(config.port),
         })
     }
@@ -813,10 +815,25 @@ impl Documents {
         if recorded.is_empty() {
             return Err(not_found());
         }
-        super::history::build(&self.db, id, &recorded).await
+        let mut history = super::history::build(&self.db, id, &recorded).await?;
+        history.item.as_of = history.item.kind == Kind::Folder.as_str()
+            && (actor.auditor || self.owns(actor, id).await?);
+        Ok(history)
     }
 
-    /// A folder's contents as they were at `at_ms`, rebuilt from the events up to then.
+    /// Whether `id` is in the actor's own tree (My Docs).
+    async fn owns(&self, actor: &Actor, id: &str) -> AppResult<bool> {
+        let mut tx = Tx::begin(&self.db).await?;
+        Ok(read::item(&mut tx, &actor.id, id)
+            .await?
+            .is_some_and(|row| {
+                row.space() == Space::My && row.owner_id.as_deref() == Some(actor.id.as_str())
+            }))
+    }
+
+    /// A folder's contents as they were at `at_ms`, read from the temporal tables: auditors see
+    /// any folder; others a folder they see now, and only as far as they could see it then (their
+    /// own tree, the US set, or a share on it or a folder above it valid at that time).
     pub async fn folder_as_of(
         &self,
         actor: &Actor,
@@ -824,23 +841,31 @@ impl Documents {
         at_ms: i64,
     ) -> AppResult<(String, Vec<ItemView>)> {
         self.may_audit(actor, id).await?;
-        let path = self
-            .data_dir
-            .join(format!("as-of-{}.db", uuid::Uuid::new_v4().simple()));
-        let scratch = Db::connect(&format!("sqlite://{}", path.display()))
+        let mut tx = Tx::begin(&self.db).await?;
+        let folder = temporal::item_as_of(&mut tx, id, at_ms)
             .await
-            .map_err(AppError::from)?;
-        let result =
-            projections::documents::as_of::folder_as_of(&self.db, &scratch, id, at_ms).await;
-        scratch.close().await;
-        for ext in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-        }
-        let (name, rows) = result
             .map_err(|e| AppError::Internal(e.into()))?
+            .filter(|row| row.kind() == Kind::Folder)
             .ok_or_else(|| AppError::not_found("The folder did not exist at that time"))?;
+        if !actor.auditor {
+            let shared_then = temporal::shared_with_as_of(&mut tx, id, at_ms)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let mut shares = HashSet::new();
+            if shared_then.contains(&actor.id) {
+                shares.insert(folder.id.clone());
+            }
+            if !folder.access(&actor.viewer(), &shares).sees() {
+                return Err(AppError::forbidden(
+                    "You could not see this folder at that time",
+                ));
+            }
+        }
+        let rows = temporal::children_as_of(&mut tx, id, at_ms)
+            .await
+            .map_err(|e| AppError::Internal(e.into()))?;
         Ok((
-            name,
+            folder.title,
             rows.iter()
                 .map(|r| r.view_with(Vec::new(), false))
                 .collect(),

@@ -3,9 +3,11 @@
 //! `Registered` event in the `events` table with optimistic concurrency. The course team (admin
 //! accounts) lists and exports the `course_registrations` read model.
 //!
-//! The read model is brought up to date in the same request, after the command, by
-//! [`apply_registered`]; it is written so that applying an event twice changes nothing, which is
-//! what a projector replaying the event stream needs too.
+//! The read model is written only by [`RegistrationsProjection`] from the `Registered` events,
+//! through the projector (so `companion replay` rebuilds and compares it). The command waits for
+//! the projection before answering, like the document commands: a server killed between the event
+//! and the read model loses nothing, the projector applies the event when it starts again, and
+//! the retried request is answered as a duplicate (409, "You are already registered ...").
 
 use std::collections::HashMap;
 
@@ -14,13 +16,16 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use cqrs_es::persist::PersistedEventRepository;
-use cqrs_es::AggregateError;
+use cqrs_es::{Aggregate, AggregateError};
 use events::course_registration::{
     CourseCatalog, CourseForRegistration, CourseRegistration, RegistrationCommand,
     RegistrationError, RegistrationEvent, RegistrationServices,
 };
 use postgres_es::{postgres_cqrs, PostgresCqrs, PostgresEventRepository};
-use projections::{now_ms, on_db, Db};
+use projections::stream::last_position_of;
+use projections::{
+    now_ms, on_db, on_tx, Db, Projection, ProjectionError, StoredEvent, TableSpec, Tx, WaitOutcome,
+};
 use serde::{Deserialize, Serialize};
 use sqlite_es::{sqlite_cqrs, SqliteCqrs, SqliteEventRepository};
 use utoipa::ToSchema;
@@ -28,6 +33,7 @@ use utoipa::ToSchema;
 use super::route_id;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppResult};
+use crate::event_store::stopped_message;
 use crate::state::AppState;
 
 /// The confirmation the app shows (spec section 8).
@@ -37,6 +43,9 @@ pub const REGISTERED_MESSAGE: &str = "You have been registered to the course";
 const MAX_ATTEMPTS: usize = 3;
 
 const COURSE_NOT_FOUND: &str = "Course not found";
+
+/// How long the answer waits for the projection (as document commands do).
+const READ_YOUR_WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Reads courses for the aggregate from the `courses` and `course_days` tables.
 pub struct DbCourseCatalog {
@@ -119,34 +128,61 @@ pub async fn load_events(db: &Db, aggregate_id: &str) -> anyhow::Result<Vec<Regi
         .collect()
 }
 
-/// Brings the `course_registrations` read model up to date with one event. Idempotent: a day
-/// already recorded for the user is left as it is.
-pub async fn apply_registered(db: &Db, event: &RegistrationEvent) -> Result<(), sqlx::Error> {
-    let RegistrationEvent::Registered {
-        course_id,
-        user_id,
-        days,
-        name,
-        email,
-        hospital,
-        category,
-        newsletter,
-        registered_at,
-    } = event;
-    on_db!(db, pool => {
-        let mut tx = pool.begin().await?;
-        for day in days {
-            sqlx::query(
+/// The name of the projection (its checkpoint key, and the name `companion replay` takes).
+pub const PROJECTION_NAME: &str = "course_registrations";
+
+const TABLES: &[TableSpec] = &[TableSpec {
+    name: "course_registrations",
+    order_by: "course_id, user_id, day",
+}];
+
+/// Writes the `course_registrations` read model from the `Registered` events. Idempotent: a day
+/// already recorded for the user is left as it is, so a replay over existing rows changes nothing.
+pub struct RegistrationsProjection;
+
+#[async_trait]
+impl Projection for RegistrationsProjection {
+    fn name(&self) -> &'static str {
+        PROJECTION_NAME
+    }
+
+    fn tables(&self) -> &'static [TableSpec] {
+        TABLES
+    }
+
+    fn reads(&self, aggregate_type: &str) -> bool {
+        aggregate_type == CourseRegistration::TYPE
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
+        if event.aggregate_type != CourseRegistration::TYPE {
+            return Ok(());
+        }
+        let RegistrationEvent::Registered {
+            course_id,
+            user_id,
+            days,
+            name,
+            email,
+            hospital,
+            category,
+            newsletter,
+            registered_at,
+        } = event
+            .decode()
+            .map_err(|e| ProjectionError::bad_event(event, e))?;
+        for day in &days {
+            on_tx!(tx, conn => sqlx::query(
                 "insert into course_registrations
                    (course_id, user_id, day, name, email, hospital, category, newsletter, registered_at)
                  values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                  on conflict (course_id, user_id, day) do nothing")
-                .bind(course_id).bind(user_id).bind(day).bind(name).bind(email)
-                .bind(hospital).bind(category).bind(newsletter).bind(registered_at)
-                .execute(&mut *tx).await?;
+                .bind(course_id).bind(&user_id).bind(day).bind(&name).bind(&email)
+                .bind(&hospital).bind(&category).bind(newsletter).bind(registered_at)
+                .execute(conn).await.map(|r| r.rows_affected()))?;
         }
-        tx.commit().await
-    })
+        Ok(())
+    }
 }
 
 /// The registration form (spec section 3): chosen days, name, e-mail, hospital, category,
@@ -273,12 +309,34 @@ pub async fn register(
             }
         }
     }
-    // The caller sees its own write: the read model is updated before answering.
-    let events = load_events(&state.db, &aggregate_id)
+    drop(_guard);
+    // The caller sees its own write: the projection has applied the event before the answer.
+    let Some(position) = last_position_of(&state.db, CourseRegistration::TYPE, &aggregate_id)
         .await
-        .map_err(|e| AppError::Internal(e.context("reading the registration events")))?;
-    for event in &events {
-        apply_registered(&state.db, event).await?;
+        .map_err(|e| AppError::Internal(anyhow::anyhow!(e).context("locating the registration")))?
+    else {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "the registration {aggregate_id} recorded no event"
+        )));
+    };
+    match state
+        .projector
+        .wait_for_command(
+            position,
+            Some(CourseRegistration::TYPE),
+            READ_YOUR_WRITE_TIMEOUT,
+        )
+        .await
+    {
+        WaitOutcome::Reached => {}
+        WaitOutcome::TimedOut => {
+            tracing::warn!(%aggregate_id, ?position, "course registrations projection did not catch up in time")
+        }
+        WaitOutcome::Stopped(_) => {
+            return Err(AppError::ProjectionStopped(stopped_message(
+                "course registrations",
+            )))
+        }
     }
     Ok(AppJson(MessageResponse {
         message: REGISTERED_MESSAGE.to_string(),

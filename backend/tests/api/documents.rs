@@ -830,7 +830,7 @@ both_dbs! {
         app.get(&format!("/documents/{file}/file"), Some(&john)).await;
         let (status, h) = history(&app, &anna, &file).await;
         assert_eq!(status, StatusCode::OK, "{h}");
-        assert_eq!(h["item"], json!({ "id": file, "name": "Report v2", "type": "file" }));
+        assert_eq!(h["item"], json!({ "id": file, "name": "Report v2", "type": "file", "as_of": false }));
         let steps: Vec<&str> = h["entries"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
         assert_eq!(steps, ["uploaded", "renamed", "moved", "shared", "opened"]);
         let renamed = &h["entries"][1];

@@ -333,7 +333,7 @@ async fn concurrent_writers_lose_no_document_event(app: TestApp) {
         .await
         .unwrap();
     assert!(report.differences.is_empty(), "{:?}", report.differences);
-    assert_eq!(report.tables_compared, 6);
+    assert_eq!(report.tables_compared, 8);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -1,6 +1,7 @@
 //! Integration tests: each starts the real server on a random port against a fresh SQLite file
 //! and, where PostgreSQL can be reached, a fresh PostgreSQL database.
 
+mod as_of;
 mod backup;
 mod catalogue;
 mod documents;
@@ -10,6 +11,7 @@ mod event_store;
 mod guide;
 mod helpers;
 mod identity;
+mod item_snapshots;
 mod mail;
 mod nodes;
 mod notifications;
@@ -17,6 +19,7 @@ mod oidc_provider;
 mod poison;
 mod programmes;
 mod realtime;
+mod registrations_crash;
 mod search;
 mod session;
 mod sso;

@@ -779,13 +779,45 @@ both_dbs! {
 
     async fn applying_a_registration_event_twice_changes_nothing(app) {
         use events::course_registration::RegistrationEvent;
+        use projections::Projection;
         let event = RegistrationEvent::Registered {
             course_id: 3, user_id: "u-1".into(), days: vec!["2026-04-23".into(), "2026-04-24".into()],
             name: "Replay".into(), email: "replay@example.com".into(), hospital: None, category: None,
             newsletter: false, registered_at: 1,
         };
-        backend::programmes::registration::apply_registered(&app.state.db, &event).await.unwrap();
-        backend::programmes::registration::apply_registered(&app.state.db, &event).await.unwrap();
+        let stored = projections::StoredEvent {
+            at: projections::Position::default(),
+            aggregate_type: "CourseRegistration".into(),
+            aggregate_id: "course-3:user-u-1".into(),
+            sequence: 1,
+            event_type: "Registered".into(),
+            event_version: "1.0".into(),
+            payload: serde_json::to_value(&event).unwrap(),
+            metadata: json!({}),
+            recorded_at: 1,
+        };
+        let projection = backend::programmes::registration::RegistrationsProjection;
+        for _ in 0..2 {
+            let mut tx = projections::Tx::begin(&app.state.db).await.unwrap();
+            projection.apply(&mut tx, &stored).await.unwrap();
+            tx.commit().await.unwrap();
+        }
         assert_eq!(registration_rows(&app, 3).await.len(), 2);
+    }
+
+    async fn registrations_are_rebuilt_by_replay_equal_to_live(app) {
+        let token = app.token(ANNA).await;
+        assert_eq!(register(&app, &token, 1, &form(&["2026-03-19"])).await.0, StatusCode::OK);
+        assert_eq!(register(&app, &token, 1, &form(&["2026-03-20"])).await.0, StatusCode::OK);
+        let john = app.token(JOHN).await;
+        let body = with(with(form(&["2026-04-23", "2026-04-24"]), "id", json!(3)), "name", json!("John Miller"));
+        assert_eq!(register(&app, &john, 3, &body).await.0, StatusCode::OK);
+        let report = backend::replay::run(&app.state.db, &app.state.config, &["course_registrations".into()])
+            .await
+            .expect("replay");
+        assert!(report.differences.is_empty(), "{:?}", report.differences);
+        assert_eq!(report.tables_compared, 1);
+        assert_eq!(report.rows_compared, 4);
+        assert!(report.events_applied >= 3, "{report:?}");
     }
 }

@@ -4,11 +4,12 @@
 //!
 //! - [`projection`] - [`DocumentsProjection`], fed by `document_item` events.
 //! - [`read`] - the queries and the item JSON ([`ItemView`]) built from the tables.
-//! - [`as_of`] - a folder's contents at a past time, replayed from the events.
+//! - [`temporal`] - every version of the rows with its validity: a folder and its shares as of
+//!   a past time.
 
-pub mod as_of;
 pub mod projection;
 pub mod read;
+pub mod temporal;
 
 pub use projection::DocumentsProjection;
 pub use read::{ItemRow, ItemView, Viewer};

@@ -18,6 +18,7 @@ use events::documents::{FileFacts, ItemEvent, ItemRef, Kind, Space, ITEM_TYPE};
 use serde_json::json;
 
 use super::read::{self, in_subtree, path_ids, subtree_bounds, NodeRow, Viewer};
+use super::temporal;
 use crate::db::Tx;
 use crate::feed;
 use crate::on_tx;
@@ -52,6 +53,14 @@ const TABLES: &[TableSpec] = &[
     TableSpec {
         name: "doc_external_links",
         order_by: "token_hash",
+    },
+    TableSpec {
+        name: "doc_item_versions",
+        order_by: "item_id, valid_from, coalesce(valid_to, 9223372036854775807), title, parent_id",
+    },
+    TableSpec {
+        name: "doc_share_versions",
+        order_by: "item_id, user_id, valid_from, coalesce(valid_to, 9223372036854775807)",
     },
 ];
 
@@ -387,7 +396,7 @@ async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
     };
     let labels = item.file.map(|f| f.labels).unwrap_or_default();
     let name = item.file.map_or(item.title, |f| f.name.as_str());
-    on_tx!(tx, c => sqlx::query(
+    let inserted = on_tx!(tx, c => sqlx::query(
         "insert into doc_items (id, kind, space, owner_id, owner_name, parent_id, path, depth, name, title,
             subtitle, languages_in_file, code_points, size, blob, content_type,
             for_internal_use, controlled_release, upon_request, external_release, copied_from, seed_key,
@@ -405,6 +414,9 @@ async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
         .bind(labels.for_internal_use).bind(labels.controlled_release).bind(labels.upon_request)
         .bind(labels.external_release).bind(item.copied_from).bind(item.seed_key).bind(at)
         .execute(c).await.map(|r| r.rows_affected()))?;
+    if inserted > 0 {
+        temporal::item_changed(tx, item.id, at).await?;
+    }
 
     // Everyone who sees the folder through a share gets the new item, unread.
     if let Some(parent) = item.parent {
@@ -419,10 +431,13 @@ async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
 }
 
 async fn renamed(tx: &mut Tx, id: &str, to: &str, file_name: Option<&str>, at: i64) -> Result<()> {
-    on_tx!(tx, c => sqlx::query(
+    let changed = on_tx!(tx, c => sqlx::query(
         "update doc_items set title = $1, name = $2, updated_at = $3 where id = $4")
         .bind(to).bind(file_name.unwrap_or(to)).bind(at).bind(id)
         .execute(c).await.map(|r| r.rows_affected()))?;
+    if changed > 0 {
+        temporal::item_changed(tx, id, at).await?;
+    }
     let Some(row) = read::placed(tx, id).await? else {
         return Ok(());
     };
@@ -471,6 +486,7 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
         "update doc_items set parent_id = $1, updated_at = $2 where id = $3")
         .bind(to.map(|f| f.id.as_str())).bind(at).bind(id)
         .execute(c).await.map(|r| r.rows_affected()))?;
+    temporal::item_changed(tx, id, at).await?;
 
     let after = shares_above_and_on(tx, &new_path).await?;
     let new_watchers = watchers(&new_path, &after);
@@ -536,6 +552,8 @@ async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
         }
     }
     let (lo, hi) = subtree_bounds(&row.path);
+    let versions_below = in_subtree(tx.kind(), "path", 2, 3);
+    temporal::items_removed(tx, &versions_below, &lo, &hi, at).await?;
     let below = in_subtree(tx.kind(), "path", 1, 2);
     for table in ["doc_unread", "doc_seen", "doc_shares", "doc_external_links"] {
         let sql = format!(
@@ -563,11 +581,14 @@ async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64)
         return Ok(());
     };
     let before = read::shares_of(tx, with).await?;
-    on_tx!(tx, c => sqlx::query(
+    let inserted = on_tx!(tx, c => sqlx::query(
         "insert into doc_shares (item_id, user_id, shared_by, via, shared_at) values ($1, $2, $3, $4, $5)
          on conflict (item_id, user_id) do nothing")
         .bind(id).bind(with).bind(by).bind(via).bind(at)
         .execute(c).await.map(|r| r.rows_affected()))?;
+    if inserted > 0 {
+        temporal::share_began(tx, id, with, via, at).await?;
+    }
     // The item arrives unread; what it holds is unread unless the user saw it already.
     let nodes = if row.kind == Kind::Folder.as_str() {
         read::subtree(tx, &row.path).await?
@@ -590,6 +611,7 @@ async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64)
 async fn unshared(tx: &mut Tx, id: &str, user: &str, at: i64) -> Result<()> {
     on_tx!(tx, c => sqlx::query("delete from doc_shares where item_id = $1 and user_id = $2")
         .bind(id).bind(user).execute(c).await.map(|r| r.rows_affected()))?;
+    temporal::share_ended(tx, id, user, at).await?;
     if let Some(row) = read::placed(tx, id).await? {
         let still = read::shares_of(tx, user).await?;
         let nodes = read::subtree(tx, &row.path).await?;

@@ -94,7 +94,8 @@ export interface HistoryEntry {
 }
 
 export interface ItemHistory {
-  item: { id: string; name: string; type: 'folder' | 'file' };
+  /** `as_of`: the caller may look at the folder as of a past time (auditors, owners). */
+  item: { id: string; name: string; type: 'folder' | 'file'; as_of?: boolean };
   entries: HistoryEntry[];
 }
 

@@ -51,6 +51,8 @@ export default function HistoryPage() {
   const data = history.data;
   const entries = data ? newestFirst(data.entries) : [];
   const isFolder = data?.item.type === 'folder';
+  // Auditors, and owners in their own tree, may look at the folder as it was.
+  const timeTravel = isFolder && data?.item.as_of === true;
 
   return (
     <PageFrame title="History" back={location.key === FIRST_LOAD_KEY ? '/documents' : true}>
@@ -65,7 +67,7 @@ export default function HistoryPage() {
               </button>
             )}
           </div>
-          {isFolder && <FolderAsOf id={id} at={asOf} onAt={setAsOf} />}
+          {timeTravel && <FolderAsOf id={id} at={asOf} onAt={setAsOf} />}
           {entries.length === 0 ? (
             <EmptyState icon={<HistoryIcon size={32} />} title="Nothing recorded yet" />
           ) : (
@@ -74,7 +76,7 @@ export default function HistoryPage() {
                 <HistoryRow
                   key={`${entry.at}-${index}`}
                   entry={entry}
-                  onContents={isFolder ? () => setAsOf(new Date(entry.at).toISOString()) : undefined}
+                  onContents={timeTravel ? () => setAsOf(new Date(entry.at).toISOString()) : undefined}
                 />
               ))}
             </ol>
@@ -120,6 +122,9 @@ function FolderAsOf({ id, at, onAt }: { id: string; at: string | null; onAt: (at
   return (
     <section className={styles.asOf} aria-label="Contents at a past time">
       <h3 className={styles.asOfTitle}>Contents at a past time</h3>
+      <label className="field-label" htmlFor="as-of-at">
+        As of
+      </label>
       <form
         className={styles.asOfRow}
         onSubmit={(event) => {
@@ -130,6 +135,7 @@ function FolderAsOf({ id, at, onAt }: { id: string; at: string | null; onAt: (at
         <input
           className="input"
           type="datetime-local"
+          id="as-of-at"
           aria-label="Date and time"
           value={input}
           onChange={(e) => setInput(e.target.value)}
@@ -141,9 +147,15 @@ function FolderAsOf({ id, at, onAt }: { id: string; at: string | null; onAt: (at
       {at && contents.isPending && <Loader />}
       {at && contents.data && (
         <>
-          <p className="field-label">
-            {contents.data.name} on {formatWhen(new Date(at).getTime())}
-          </p>
+          <div className={styles.asOfBanner} role="status" data-testid="as-of-banner">
+            <span>
+              <strong>As of {formatWhen(new Date(at).getTime())}</strong>: “{contents.data.name}” as it was then, not its
+              current contents.
+            </span>
+            <button type="button" className={styles.linkButton} onClick={() => onAt(null)}>
+              Back to now
+            </button>
+          </div>
           {contents.data.list.length === 0 ? (
             <p className={styles.hint}>The folder was empty.</p>
           ) : (
