@@ -59,6 +59,7 @@ impl ServerProcess {
         let mut command = Command::new(env!("CARGO_BIN_EXE_companion"));
         command
             .arg("serve")
+            .env("DEMO", "true")
             .env("PORT", port.to_string())
             .env("BIND_ADDRESS", "127.0.0.1")
             .env("DATA_DIR", data_dir)
@@ -119,7 +120,16 @@ async fn token(client: &reqwest::Client, base: &str, email: &str) -> String {
         .expect("login");
     assert_eq!(res.status(), StatusCode::OK, "login of {email}");
     let body: Value = res.json().await.expect("json");
-    body["jwt"].as_str().expect("jwt").to_string()
+    let token = body["jwt"].as_str().expect("jwt").to_string();
+    // Content calls need the current terms accepted.
+    let res = client
+        .get(format!("{base}/users/accept-terms"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("accept terms");
+    assert_eq!(res.status(), StatusCode::OK, "terms of {email}");
+    token
 }
 
 fn form(course: i64, day: &str, email: &str) -> Value {
