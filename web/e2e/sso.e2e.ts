@@ -162,6 +162,9 @@ describe('single sign-on', () => {
     expect(token.split('.')).toHaveLength(3);
     const getData = () => fetch(`${base}/api/users/get-data`, { headers: { Authorization: `Bearer ${token}` } });
     expect((await getData()).status).toBe(200);
+    // Content calls (the menu's support links among them) need the terms accepted first.
+    const accepted = await fetch(`${base}/api/users/accept-terms`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(accepted.status).toBe(200);
     await page.goto('/menu');
     await page.getByRole('button', { name: 'Logout' }).click();
     await waitForPath(page, '/login');
