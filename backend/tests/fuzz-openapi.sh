@@ -50,12 +50,15 @@ print(json.load(urllib.request.urlopen(request, timeout=10))["jwt"])
 PY
 )"
 
+# Signing out or revoking sessions would end the fuzzer's own session: every later request would
+# then be refused at the door and test nothing behind it. Those routes have their own tests.
 # One worker: with several, Python 3.11's parser can fail inside Hypothesis ("AST constructor
 # recursion depth mismatch"), a tool error that would fail the run with no server error.
 status=0
 "$st" run "$base/api/openapi.json" --url "$base" \
   -H "Authorization: Bearer $token" \
   --checks not_a_server_error \
+  --exclude-path-regex '^/api/(users/logout|admin/sessions/.*)$' \
   --max-examples "$examples" \
   --seed 2026 \
   --workers 1 \
