@@ -69,14 +69,19 @@ describe('sign-in and landing', () => {
     // An app update published by an earlier suite comes first when there is one: Marco could
     // not mark it seen before accepting the terms (content calls need them).
     await page.waitForURL((url) => url.pathname === '/home' || url.pathname.startsWith('/new/update/'));
-    // Each pending update is closed in its wizard, which then goes on to /home.
-    for (let i = 0; i < 5 && currentPath(page).startsWith('/new/update'); i++) {
-      const wizard = currentPath(page);
-      await page.getByRole('button', { name: 'Close' }).click();
-      await page.waitForURL((url) => url.pathname !== wizard);
+    // Each pending update is closed in its wizard (which goes on to What's New); Marco then
+    // opens Home, which shows the next pending update first if there is one.
+    for (let i = 0; i < 8 && currentPath(page) !== '/home'; i++) {
+      if (currentPath(page).startsWith('/new/update')) {
+        const wizard = currentPath(page);
+        await page.getByRole('button', { name: 'Close' }).click();
+        await page.waitForURL((url) => url.pathname !== wizard);
+      } else {
+        await open(page, '/home');
+        // Give a redirect to a pending update's wizard the time to happen.
+        await page.waitForTimeout(1000);
+      }
     }
-    // A closed wizard goes on to What's New; Marco then opens Home himself.
-    if (currentPath(page) !== '/home') await open(page, '/home');
     await waitForPath(page, '/home');
     await page.getByRole('heading', { name: 'Hi Marco' }).waitFor();
   });
