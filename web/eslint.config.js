@@ -1,5 +1,7 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
@@ -14,6 +16,11 @@ const noDeepRelative = {
   regex: '^\\.\\./\\.\\./',
   message: 'Import code outside this module through the "@/" alias.',
 };
+
+/** Feature folders, each one a module of its own (`src/features/<name>`). */
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /** @param {string[]} layers @param {string} who */
 const forbid = (layers, who) => ({
@@ -42,6 +49,16 @@ export default tseslint.config(
     },
   },
   {
+    // Accessibility of the markup (alt texts, labels, roles, keyboard reach).
+    files: ['src/**/*.tsx'],
+    ...jsxA11y.configs.recommended,
+    rules: {
+      ...jsxA11y.configs.recommended.rules,
+      // A component's own `autoFocus` prop is checked where it reaches the DOM element.
+      'jsx-a11y-x/no-autofocus': ['error', { ignoreNonDOM: true }],
+    },
+  },
+  {
     files: ['src/lib/**'],
     rules: {
       'no-restricted-imports': [
@@ -56,8 +73,10 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [noDeepRelative, forbid(['features', 'app'], 'components')] }],
     },
   },
-  {
-    files: ['src/features/**'],
+  // A feature imports its own files freely (through "@/features/<own>/…"), never another
+  // feature's: shared code moves to lib or components.
+  ...features.map((feature) => ({
+    files: [`src/features/${feature}/**`],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -65,12 +84,15 @@ export default tseslint.config(
           patterns: [
             noDeepRelative,
             forbid(['app'], 'A feature'),
-            { regex: '^@/features/', message: 'A feature must not import another feature; move shared code to lib or components.' },
+            {
+              regex: `^@/features/(?!${feature}(/|$))`,
+              message: `The ${feature} feature must not import another feature; move shared code to lib or components.`,
+            },
           ],
         },
       ],
     },
-  },
+  })),
   {
     files: ['e2e/**', '*.config.ts', 'eslint.config.js', 'scripts/**'],
     languageOptions: { globals: { ...globals.node } },

@@ -78,16 +78,15 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
   if (!open) return null;
 
   return createPortal(
-    <div className={`${styles.backdrop} ${styles[variant]}`} onClick={onClose}>
-      <div
-        ref={panelRef}
-        className={styles.panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onClick={(event) => event.stopPropagation()}
-      >
+    // A tap on the backdrop itself closes; Escape does the same from the keyboard (onKey above).
+    // eslint-disable-next-line jsx-a11y-x/click-events-have-key-events, jsx-a11y-x/no-static-element-interactions -- see above
+    <div
+      className={`${styles.backdrop} ${styles[variant]}`}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div ref={panelRef} className={styles.panel} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         {/* Plain blocks: a header or footer here would count as a second page banner or footer. */}
         <div className={styles.header}>
           <h2 id={titleId} className={styles.title}>

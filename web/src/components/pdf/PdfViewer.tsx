@@ -259,6 +259,7 @@ export default function PdfViewer({ title, blob, onClose, onDownload }: PdfViewe
           role="region"
           aria-label="Document pages"
           // Focusable so that arrow keys scroll the pages.
+          // eslint-disable-next-line jsx-a11y-x/no-noninteractive-tabindex -- see above
           tabIndex={0}
         >
           {failed && (

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Accordion } from '../accordion/Accordion';
 import { MapPinIcon } from '../extra-icons';
 import { Avatars } from './Avatars';
-import { formatDateTime } from './format';
+import { formatLongDateTime } from '@/lib/dates';
 import styles from './programme.module.css';
 import type { ActivityEvent, ActivityGroup } from './types';
 
@@ -17,8 +17,8 @@ export function ActivityCard({ event, actions }: { event: ActivityEvent; actions
         </span>
       )}
       <span className={styles.meta}>
-        {formatDateTime(event.start_date, event.start_date_time)}
-        {event.end_date_time ? ` – ${event.end_date === event.start_date ? event.end_date_time : formatDateTime(event.end_date, event.end_date_time)}` : ''}
+        {formatLongDateTime(event.start_date, event.start_date_time)}
+        {event.end_date_time ? ` – ${event.end_date === event.start_date ? event.end_date_time : formatLongDateTime(event.end_date, event.end_date_time)}` : ''}
       </span>
       <Avatars people={(event.experts ?? []).map((e) => ({ name: e.name, image: e.preview ?? e.image }))} />
       {actions && <div className={styles.actions}>{actions}</div>}

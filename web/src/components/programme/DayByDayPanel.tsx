@@ -1,6 +1,6 @@
 import { RichText } from '../RichText';
 import { CalendarButton } from './CalendarButton';
-import { formatDay } from './format';
+import { formatWeekdayDate } from '@/lib/dates';
 import styles from './programme.module.css';
 import type { DayContent } from './types';
 
@@ -12,7 +12,7 @@ export function DayByDayPanel({ content }: { content: DayContent }) {
     <div className={styles.stack}>
       {days.map((day) => (
         <section key={day.date} className={styles.day}>
-          <h3 className={styles.groupTitle}>{formatDay(day.date)}</h3>
+          <h3 className={styles.groupTitle}>{formatWeekdayDate(day.date)}</h3>
           <ol className={styles.timeline}>
             {day.events.map((event, i) => (
               <li key={`${event.time}-${i}`} className={styles.timelineItem}>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatDate as formatDateText } from './format';
+import { formatLongDate } from '@/lib/dates';
 import styles from './programme.module.css';
 
 /** A titled card of a detail tab. */
@@ -38,14 +38,14 @@ export function DateRange({
       <div>
         <dt>{fromLabel}</dt>
         <dd>
-          <strong>{formatDateText(from)}</strong>
+          <strong>{formatLongDate(from)}</strong>
           {fromTime && <span>{fromTime}</span>}
         </dd>
       </div>
       <div>
         <dt>{toLabel}</dt>
         <dd>
-          <strong>{formatDateText(to)}</strong>
+          <strong>{formatLongDate(to)}</strong>
           {toTime && <span>{toTime}</span>}
         </dd>
       </div>

@@ -23,6 +23,8 @@ export function Slider<T>({ items, index, onIndexChange, renderSlide, label, spe
 
   return (
     <div className={styles.slider} role="region" aria-roledescription="carousel" aria-label={label}>
+      {/* Swipe for touch, arrow keys once focused: the dots below offer the same as buttons. */}
+      {/* eslint-disable-next-line jsx-a11y-x/no-static-element-interactions -- see above */}
       <div
         className={styles.viewport}
         onPointerDown={(event) => {
@@ -40,6 +42,7 @@ export function Slider<T>({ items, index, onIndexChange, renderSlide, label, spe
           if (event.key === 'ArrowRight') go(index + 1);
           if (event.key === 'ArrowLeft') go(index - 1);
         }}
+        // eslint-disable-next-line jsx-a11y-x/no-noninteractive-tabindex -- see above
         tabIndex={0}
       >
         <div

@@ -156,7 +156,6 @@ export default function LoginPage() {
                   inputMode="email"
                   placeholder="name@company.com"
                   aria-required="true"
-                  autoFocus
                   value={state.email}
                   onChange={(e) => dispatch({ type: 'emailChanged', email: e.target.value })}
                 />

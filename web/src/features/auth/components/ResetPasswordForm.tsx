@@ -58,7 +58,6 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
             name="new-password"
             autoComplete="new-password"
             aria-required="true"
-            autoFocus
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />

@@ -3,7 +3,7 @@ import { Loader } from '@/components/Loader';
 import { PageFrame } from '@/components/page/PageFrame';
 import { RichText } from '@/components/RichText';
 import { useFailureToast } from '@/lib/hooks/useFailureToast';
-import { formatDate } from '@/lib/text';
+import { formatShortDate } from '@/lib/dates';
 import { useNewsDetail } from '../api/get-news-detail';
 import styles from './News.module.css';
 
@@ -23,7 +23,7 @@ export default function NewsDetailPage() {
           <article className={styles.page} style={{ padding: 0 }}>
             <img className={styles.hero} src={n.preview} alt="" />
             <time className={styles.date} dateTime={n.date}>
-              {formatDate(n.date)} · {n.category}
+              {formatShortDate(n.date)} · {n.category}
             </time>
             <h2 className={styles.heading}>{n.title}</h2>
             <RichText html={n.description} />

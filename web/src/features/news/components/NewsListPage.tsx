@@ -6,7 +6,7 @@ import { Loader } from '@/components/Loader';
 import { PageFrame } from '@/components/page/PageFrame';
 import { useDraft } from '@/lib/hooks/useDraft';
 import { useFailureToast } from '@/lib/hooks/useFailureToast';
-import { formatDate } from '@/lib/text';
+import { formatShortDate } from '@/lib/dates';
 import { useNews } from '../api/get-news';
 import styles from './News.module.css';
 
@@ -87,7 +87,7 @@ export default function NewsListPage() {
                   <span className={styles.text}>
                     <span className={styles.title}>{n.title}</span>
                     <time className={styles.date} dateTime={n.date}>
-                      {formatDate(n.date)}
+                      {formatShortDate(n.date)}
                     </time>
                   </span>
                 </Link>

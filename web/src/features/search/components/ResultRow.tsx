@@ -12,7 +12,7 @@ import {
   ProductsIcon,
   SearchIcon,
 } from '@/components/icons';
-import { formatDate } from '@/lib/text';
+import { formatShortDate } from '@/lib/dates';
 import { openTarget } from '../logic/open';
 import type { SearchDocument, SearchDocumentList, SearchItem } from '../types';
 import styles from './Search.module.css';
@@ -68,7 +68,7 @@ export function ResultRow({ type, item, onOpenDocument }: ResultRowProps) {
         {item.subtitle && <span className={styles.subtitle}>{item.subtitle}</span>}
         {(item.date || listLabel) && (
           <span className={styles.meta}>
-            {item.date && <time dateTime={item.date}>{formatDate(item.date)}</time>}
+            {item.date && <time dateTime={item.date}>{formatShortDate(item.date)}</time>}
             {listLabel && <span className={styles.listTag}>{listLabel}</span>}
           </span>
         )}

@@ -29,6 +29,8 @@ export function SearchBar({ value, onChange, onSubmit, autoFocus }: SearchBarPro
         aria-label="Search"
         enterKeyHint="search"
         autoComplete="off"
+        // Only when the Search tab opens empty: the reader came here to type.
+        // eslint-disable-next-line jsx-a11y-x/no-autofocus -- see above
         autoFocus={autoFocus}
         value={value}
         onChange={(e) => onChange(e.target.value)}

@@ -2,7 +2,7 @@ import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Modal } from '@/components/modal/Modal';
 import { isInAppLink } from '@/lib/session/destination';
-import { formatDate } from '../format';
+import { formatShortDate } from '@/lib/dates';
 import { linkRoute } from '../link-route';
 import type { AppNotification } from '../types';
 import styles from './WhatsNewPage.module.css';
@@ -49,13 +49,15 @@ export function NotificationModal({ notification, onClose }: NotificationModalPr
       {notification && (
         <article className={styles.detail}>
           {notification.preview && <img className={styles.preview} src={notification.preview} alt="" />}
+          {/* Delegated link clicks: Enter on a focused link fires this click too. */}
+          {/* eslint-disable-next-line jsx-a11y-x/click-events-have-key-events, jsx-a11y-x/no-static-element-interactions -- see above */}
           <div
             className={styles.message}
             onClick={onMessageClick}
             // Sanitised on the server (ammonia allow-list) when the notification was published.
             dangerouslySetInnerHTML={{ __html: notification.message }}
           />
-          <p className={styles.detailDate}>{formatDate(notification.date)}</p>
+          <p className={styles.detailDate}>{formatShortDate(notification.date, '')}</p>
         </article>
       )}
     </Modal>

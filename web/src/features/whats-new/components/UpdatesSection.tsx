@@ -5,7 +5,7 @@ import { SparkleIcon } from '@/components/icons';
 import { Loader } from '@/components/Loader';
 import { toast } from '@/lib/stores/toast';
 import { useUpdates } from '../api/get-updates';
-import { formatDate } from '../format';
+import { formatShortDate } from '@/lib/dates';
 import { MESSAGES } from '../messages';
 import styles from './WhatsNewPage.module.css';
 
@@ -42,7 +42,7 @@ export function UpdatesSection() {
             <span className={styles.text}>
               <span className={styles.itemTitle}>{u.name}</span>
               <span className={styles.release}>Release {u.release}</span>
-              <span className={styles.meta}>{formatDate(u.date)}</span>
+              <span className={styles.meta}>{formatShortDate(u.date, '')}</span>
             </span>
             {!u.read && (
               <span className={styles.dot} data-testid="update-unread-dot">

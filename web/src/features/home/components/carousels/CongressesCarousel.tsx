@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Carousel } from '@/components/carousel/Carousel';
-import { useHomeCongresses } from './get-home-congresses';
+import { useHomeCongresses } from '@/features/home/api/get-home-congresses';
 import styles from './CongressesCarousel.module.css';
 
 /**

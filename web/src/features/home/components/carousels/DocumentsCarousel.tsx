@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { Carousel } from '@/components/carousel/Carousel';
 import { DocumentsIcon, FileTextIcon } from '@/components/icons';
+import { homeKeys } from '@/features/home/api/home-keys';
 import { api } from '@/lib/api/client';
 import { useSession } from '@/lib/session/store';
 import styles from './DocumentsCarousel.module.css';
@@ -33,13 +34,6 @@ const SECTIONS: { type: ListType; title: string; path: string }[] = [
   { type: 'my', title: 'My Docs', path: '/documents/my' },
   { type: 'shared', title: 'Shared with me', path: '/documents/shared' },
 ];
-
-/**
- * `homeKeys.documents()` of ../../api/home-keys, written out: the lint rules
- * allow neither a two-level relative import nor a feature alias import here.
- * Pull-to-refresh on Home invalidates `['home']`, so this reloads with the rest.
- */
-const HOME_DOCUMENTS_KEY = ['home', 'documents'] as const;
 
 /** Spec section 9: home documents, 3 per group. */
 const PER_GROUP = 3;
@@ -73,7 +67,8 @@ export function DocumentsCarousel() {
   const showUs = useSession((state) => state.user?.show_us === true);
   const navigate = useNavigate();
   const { data } = useQuery({
-    queryKey: [...HOME_DOCUMENTS_KEY, showUs],
+    // Under `homeKeys.all`: pull-to-refresh on Home reloads it with the rest.
+    queryKey: [...homeKeys.documents(), showUs],
     queryFn: ({ signal }) => getHomeDocuments(showUs, signal),
   });
 

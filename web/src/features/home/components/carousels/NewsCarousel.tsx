@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Carousel } from '@/components/carousel/Carousel';
-import { formatDate } from '@/lib/text';
+import { formatShortDate } from '@/lib/dates';
 import styles from './HomeCarousels.module.css';
 
 /** Home news carousel, shown only when there is news; items go to /news/{id}. */
@@ -18,7 +18,7 @@ export function NewsCarousel({ news }: { news: NewsCard[] }) {
       {news.map((n) => (
         <Link key={n.id} to={`/news/${n.id}`} className={styles.news} data-testid="home-news">
           <img src={n.preview} alt="" loading="lazy" />
-          <span className={styles.date}>{formatDate(n.date)}</span>
+          <span className={styles.date}>{formatShortDate(n.date)}</span>
           <span className={styles.title}>{n.title}</span>
         </Link>
       ))}

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
+import { homeKeys } from './home-keys';
 
 export interface HomeCongress {
   id: number;
@@ -15,10 +16,7 @@ export function getHomeCongresses(): Promise<{ list: HomeCongress[] }> {
   return api.get<{ list: HomeCongress[] }>('/congresses/home');
 }
 
-/** Under `homeKeys.all`, so the home pull-to-refresh reloads it (same as `homeKeys.congresses()`). */
-export const HOME_CONGRESSES_KEY = ['home', 'congresses'] as const;
-
-export const homeCongressesQuery = () => queryOptions({ queryKey: HOME_CONGRESSES_KEY, queryFn: getHomeCongresses });
+export const homeCongressesQuery = () => queryOptions({ queryKey: homeKeys.congresses(), queryFn: getHomeCongresses });
 
 export function useHomeCongresses() {
   return useQuery(homeCongressesQuery());
