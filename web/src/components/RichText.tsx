@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { sanitizeHtml } from '@/lib/html';
+import { sanitizeHtml } from '@/lib/sanitize-html';
 import styles from './RichText.module.css';
 
 /** Rich text from the server, reduced to simple formatting and safe links. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, readMoreLabel, shortenLink } from './text';
+import { readMoreLabel, shortenLink } from './text';
 
 describe('shortenLink', () => {
   it('keeps links of up to 30 characters', () => {
@@ -23,13 +23,5 @@ describe('readMoreLabel', () => {
   it('offers Read less once expanded', () => {
     expect(readMoreLabel(true, true)).toBe('Read less');
     expect(readMoreLabel(true, false)).toBe('Read less');
-  });
-});
-
-describe('formatDate', () => {
-  it('formats ISO dates', () => {
-    expect(formatDate('2026-11-16')).toBe('16 Nov 2026');
-    expect(formatDate('2025-01-03')).toBe('3 Jan 2025');
-    expect(formatDate('soon')).toBe('soon');
   });
 });

@@ -17,11 +17,3 @@ export function readMoreLabel(expanded: boolean, overflowing: boolean): 'Read mo
   if (expanded) return 'Read less';
   return overflowing ? 'Read more' : null;
 }
-
-/** Formats an ISO date (YYYY-MM-DD) for lists, e.g. '16 Nov 2026'. */
-export function formatDate(iso: string): string {
-  const [y, m, d] = iso.split('-').map(Number);
-  if (!y || !m || !d) return iso;
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  return `${d} ${months[m - 1]} ${y}`;
-}

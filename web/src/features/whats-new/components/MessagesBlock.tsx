@@ -4,8 +4,9 @@ import { MailIcon } from '@/components/icons';
 import { Modal } from '@/components/modal/Modal';
 import { RichText } from '@/components/RichText';
 import { toast } from '@/lib/stores/toast';
+import { formatShortDate } from '@/lib/dates';
+import { excerpt } from '@/lib/html';
 import { MAX_REPLY_LENGTH, MESSAGE_STATUS, useMarkMessageSeen, useMessages, useReplyToMessage } from '../api/messages';
-import { excerpt, formatDate } from '../format';
 import { MESSAGES, toastText } from '../messages';
 import type { SurveyMessage } from '../types';
 import styles from './WhatsNewPage.module.css';
@@ -60,7 +61,7 @@ export function MessagesBlock() {
                 <span className={styles.itemTitle}>{m.title}</span>
                 <span className={styles.excerpt}>{excerpt(m.question ?? m.message)}</span>
                 <span className={styles.meta}>
-                  {formatDate(m.date)}
+                  {formatShortDate(m.date, '')}
                   {m.status === MESSAGE_STATUS.answered && ' · Answered'}
                 </span>
               </span>
@@ -140,7 +141,7 @@ function MessageModal({ message, onClose }: { message: SurveyMessage; onClose: (
             </label>
           </form>
         )}
-        <p className={styles.detailDate}>{formatDate(message.date)}</p>
+        <p className={styles.detailDate}>{formatShortDate(message.date, '')}</p>
       </article>
     </Modal>
   );

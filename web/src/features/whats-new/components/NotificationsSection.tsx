@@ -7,10 +7,11 @@ import { Loader } from '@/components/Loader';
 import { refreshBadges } from '@/lib/api/badges';
 import { NOTIFICATION_PARAM } from '@/lib/session/links';
 import { toast } from '@/lib/stores/toast';
+import { formatShortDate } from '@/lib/dates';
+import { excerpt } from '@/lib/html';
 import { useNotifications } from '../api/get-notifications';
 import { whatsNewKeys } from '../api/keys';
 import { useOpenedNotification } from '../api/open-notification';
-import { excerpt, formatDate } from '../format';
 import { MESSAGES, toastText } from '../messages';
 import { MessagesBlock } from './MessagesBlock';
 import { NotificationModal } from './NotificationModal';
@@ -93,7 +94,7 @@ export function NotificationsSection() {
               <span className={styles.text}>
                 <span className={styles.itemTitle}>{n.title}</span>
                 <span className={styles.excerpt}>{excerpt(n.message)}</span>
-                <span className={styles.meta}>{formatDate(n.date)}</span>
+                <span className={styles.meta}>{formatShortDate(n.date, '')}</span>
               </span>
               {!n.read && (
                 <span className={styles.dot} data-testid="notification-unread-dot">
