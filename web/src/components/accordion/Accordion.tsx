@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { ChevronDownIcon } from '../extra-icons';
+import { ChevronDownIcon } from '../icons';
 import { canToggleAll, toggleAll, toggleAllLabel, toggleOne } from './accordion';
 import styles from './Accordion.module.css';
 

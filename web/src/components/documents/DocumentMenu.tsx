@@ -1,4 +1,4 @@
-import { DownloadIcon, EyeIcon } from '../extra-icons';
+import { DownloadIcon, EyeIcon } from '../icons';
 import { Modal } from '../modal/Modal';
 import styles from './LibraryDocumentList.module.css';
 import type { OpenableDocument } from './useDocumentOpener';

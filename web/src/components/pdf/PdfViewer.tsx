@@ -4,7 +4,7 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Loader } from '../Loader';
 import { Modal } from '../modal/Modal';
-import { DownloadIcon } from '../extra-icons';
+import { DownloadIcon } from '../icons';
 import { findMatches, matchRect, MAX_QUERY_LENGTH, type SearchMatch, type TextRun } from './search';
 import styles from './PdfViewer.module.css';
 

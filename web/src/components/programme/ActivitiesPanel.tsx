@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Accordion } from '../accordion/Accordion';
-import { MapPinIcon } from '../extra-icons';
+import { MapPinIcon } from '../icons';
 import { Avatars } from './Avatars';
 import { formatLongDateTime } from '@/lib/dates';
 import styles from './programme.module.css';

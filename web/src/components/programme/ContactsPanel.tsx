@@ -1,5 +1,4 @@
-import { MailIcon } from '../icons';
-import { GlobeIcon, PhoneIcon } from '../extra-icons';
+import { GlobeIcon, MailIcon, PhoneIcon } from '../icons';
 import { RichText } from '../RichText';
 import styles from './programme.module.css';
 import { Section } from './Section';

@@ -1,5 +1,5 @@
 import { useDocumentOpener } from '../documents/useDocumentOpener';
-import { DownloadIcon, MapPinIcon } from '../extra-icons';
+import { DownloadIcon, MapPinIcon } from '../icons';
 import { Gallery } from '../Gallery';
 import { ReadMore } from '../ReadMore';
 import { RichText } from '../RichText';

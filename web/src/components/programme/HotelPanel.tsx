@@ -1,4 +1,4 @@
-import { BusIcon, HotelIcon, MapPinIcon } from '../extra-icons';
+import { BusIcon, HotelIcon, MapPinIcon } from '../icons';
 import { ReadMore } from '../ReadMore';
 import { RichText } from '../RichText';
 import { CalendarButton } from './CalendarButton';

@@ -15,7 +15,7 @@ import {
   SendIcon,
   ShareUserIcon,
   TrashIcon,
-} from './icons';
+} from '@/components/icons';
 import { ItemLabels } from './ItemTile';
 
 const ICONS: Record<MenuAction, ReactNode> = {

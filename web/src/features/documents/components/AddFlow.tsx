@@ -7,7 +7,7 @@ import { useUploadFile } from '../api/upload-file';
 import { MESSAGES } from '../logic/messages';
 import { canUpload, prefillName, UPLOAD_ACCEPT } from '../logic/upload';
 import styles from './Documents.module.css';
-import { NewFolderIcon, PlusIcon, UploadIcon } from './icons';
+import { NewFolderIcon, PlusIcon, UploadIcon } from '@/components/icons';
 
 type Step = 'menu' | 'folder' | 'upload' | null;
 

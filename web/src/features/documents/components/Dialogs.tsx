@@ -17,7 +17,7 @@ import { initialRecipient, recipientEmail, recipientReducer, recipientSearch, sh
 import { truncateMovedName } from '../logic/truncate';
 import type { DocItem } from '../types';
 import styles from './Documents.module.css';
-import { FolderIcon } from './icons';
+import { FolderIcon } from '@/components/icons';
 import { useDebounced } from './useDebounced';
 
 interface DialogFrameProps {

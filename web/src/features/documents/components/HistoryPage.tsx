@@ -14,7 +14,7 @@ import { formatWhen, historyActionLabel, historyChange, localInputToIso, newestF
 import { MESSAGES } from '../logic/messages';
 import type { HistoryEntry } from '../types';
 import styles from './Documents.module.css';
-import { DownloadIcon, FolderIcon, HistoryIcon } from './icons';
+import { DownloadIcon, FolderIcon, HistoryIcon } from '@/components/icons';
 import { ItemIcon } from './ItemTile';
 
 /** The first location of a page load has this key in react-router. */

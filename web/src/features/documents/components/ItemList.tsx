@@ -2,7 +2,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { Loader } from '@/components/Loader';
 import type { DocItem } from '../types';
 import styles from './Documents.module.css';
-import { FolderIcon } from './icons';
+import { FolderIcon } from '@/components/icons';
 import { ItemTile } from './ItemTile';
 
 export interface ItemListProps {

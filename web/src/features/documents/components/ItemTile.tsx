@@ -1,7 +1,7 @@
 import { displayName, itemLabels, itemMeta } from '../logic/file';
 import type { DocItem } from '../types';
 import styles from './Documents.module.css';
-import { FolderIcon, MoreIcon, PdfIcon, SheetIcon } from './icons';
+import { FolderIcon, MoreIcon, PdfIcon, SheetIcon } from '@/components/icons';
 
 const LABEL_CLASS: Record<string, string | undefined> = {
   'For internal use': styles.labelInternal,

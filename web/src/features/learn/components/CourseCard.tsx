@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Badge } from '@/components/Badge';
-import { LanguageIcon } from '@/components/extra-icons';
+import { LanguageIcon } from '@/components/icons';
 import { Avatars } from '@/components/programme/Avatars';
 import type { CourseRow } from '../api/types';
 import { courseBadge } from '../course-badge';

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Badge } from '@/components/Badge';
-import { ClockIcon, LanguageIcon, MapPinIcon } from '@/components/extra-icons';
-import { ExternalIcon, MailIcon, PlayIcon } from '@/components/icons';
+import { ClockIcon, ExternalIcon, LanguageIcon, MailIcon, MapPinIcon, PlayIcon } from '@/components/icons';
 import { CalendarButton } from '@/components/programme/CalendarButton';
 import { DocumentList } from '@/components/programme/DocumentList';
 import { Gallery } from '@/components/Gallery';

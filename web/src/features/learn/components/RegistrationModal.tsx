@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { CheckIcon } from '@/components/extra-icons';
+import { CheckIcon } from '@/components/icons';
 import { Modal } from '@/components/modal/Modal';
 import { safeServerMessage } from '@/lib/api/errors';
 import { useSession } from '@/lib/session/store';

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { MapPinIcon } from '@/components/extra-icons';
+import { MapPinIcon } from '@/components/icons';
 import { Loader } from '@/components/Loader';
 import { PageFrame } from '@/components/page/PageFrame';
 import { useErrorRedirect } from '@/components/page/useErrorRedirect';
