@@ -27,14 +27,19 @@ export async function downloadFile(href: string, fallbackName: string): Promise<
   const response = await fetch(href, { headers });
   if (!response.ok) throw new ApiError(response.status, null);
   const blob = await response.blob();
-  const name = fileNameFromDisposition(response.headers.get('content-disposition')) ?? fallbackName;
-  const url = URL.createObjectURL(blob);
+  saveBlob(blob, fileNameFromDisposition(response.headers.get('content-disposition')) ?? fallbackName);
+}
+
+/** Hands a blob to the browser as a download. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
+  link.href = href;
+  link.download = fileName;
   link.rel = 'noopener';
   document.body.appendChild(link);
   link.click();
   link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  // Give the browser time to start the download before the address goes.
+  window.setTimeout(() => URL.revokeObjectURL(href), 30_000);
 }

@@ -65,16 +65,4 @@ function reportExpiredSession(): void {
   api.get('/users/get-data').catch(() => undefined);
 }
 
-/** Hands a blob to the browser as a download. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the address goes.
-  window.setTimeout(() => URL.revokeObjectURL(href), 30_000);
-}
+export { saveBlob } from './download';

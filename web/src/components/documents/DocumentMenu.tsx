@@ -1,5 +1,6 @@
 import { DownloadIcon, EyeIcon } from '../icons';
 import { Modal } from '../modal/Modal';
+import menuStyles from './ActionMenu.module.css';
 import styles from './LibraryDocumentList.module.css';
 import type { OpenableDocument } from './useDocumentOpener';
 
@@ -22,11 +23,11 @@ export function DocumentMenu<T extends OpenableDocument>({ doc, meta, onClose, o
       {doc && (
         <>
           {meta && <p className={styles.menuMeta}>{meta}</p>}
-          <ul className={styles.menu} aria-label="Actions">
+          <ul className={menuStyles.menu} aria-label="Actions">
             <li>
               <button
                 type="button"
-                className={styles.menuItem}
+                className={menuStyles.menuItem}
                 onClick={() => {
                   onClose();
                   onOpen(doc);
@@ -38,7 +39,7 @@ export function DocumentMenu<T extends OpenableDocument>({ doc, meta, onClose, o
             <li>
               <button
                 type="button"
-                className={styles.menuItem}
+                className={menuStyles.menuItem}
                 onClick={() => {
                   onClose();
                   onDownload(doc);

@@ -3,6 +3,7 @@ import { Modal } from '@/components/modal/Modal';
 import { MENU_LABELS, menuActions, type MenuAction } from '../logic/actions';
 import { displayName, itemMeta } from '../logic/file';
 import type { DocItem } from '../types';
+import menuStyles from '@/components/documents/ActionMenu.module.css';
 import styles from './Documents.module.css';
 import {
   DownloadIcon,
@@ -51,13 +52,13 @@ export function ActionMenu({ item, onClose, onAction }: ActionMenuProps) {
               <ItemLabels item={item} />
             </div>
           )}
-          <ul className={styles.menu} aria-label="Actions">
+          <ul className={menuStyles.menu} aria-label="Actions">
             {actions.map((action) => (
               <li key={action}>
                 {action === 'history' && actions.length > 1 && <div className={styles.menuSeparator} />}
                 <button
                   type="button"
-                  className={`${styles.menuItem} ${action === 'delete' ? styles.menuDanger : ''}`}
+                  className={`${menuStyles.menuItem} ${action === 'delete' ? styles.menuDanger : ''}`}
                   onClick={() => onAction(action, item)}
                 >
                   {ICONS[action]}

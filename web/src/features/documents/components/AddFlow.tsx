@@ -6,6 +6,7 @@ import { useCreateFolder } from '../api/create-folder';
 import { useUploadFile } from '../api/upload-file';
 import { MESSAGES } from '../logic/messages';
 import { canUpload, prefillName, UPLOAD_ACCEPT } from '../logic/upload';
+import menuStyles from '@/components/documents/ActionMenu.module.css';
 import styles from './Documents.module.css';
 import { NewFolderIcon, PlusIcon, UploadIcon } from '@/components/icons';
 
@@ -30,14 +31,14 @@ export function AddFlow({ parent, folderTitle }: AddFlowProps) {
         </button>
       </div>
       <Modal open={step === 'menu'} onClose={close} title={`Add to ${folderTitle}`}>
-        <ul className={styles.menu}>
+        <ul className={menuStyles.menu}>
           <li>
-            <button type="button" className={styles.menuItem} onClick={() => setStep('folder')}>
+            <button type="button" className={menuStyles.menuItem} onClick={() => setStep('folder')}>
               <NewFolderIcon /> Create new folder
             </button>
           </li>
           <li>
-            <button type="button" className={styles.menuItem} onClick={() => setStep('upload')}>
+            <button type="button" className={menuStyles.menuItem} onClick={() => setStep('upload')}>
               <UploadIcon /> Upload file
             </button>
           </li>
