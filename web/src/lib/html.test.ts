@@ -4,7 +4,9 @@ import { excerpt, htmlToText, removeEmptyParagraphs, truncateText } from './html
 describe('htmlToText', () => {
   it('drops tags and decodes entities', () => {
     expect(htmlToText('<p>Fish &amp; <strong>chips</strong></p><p>Tea</p>')).toBe('Fish & chips Tea');
-    expect(htmlToText('<p>It&#39;s &quot;fine&quot; &apos;here&apos;&nbsp;&lt;3&gt;</p>')).toBe(`It's "fine" 'here' <3>`);
+    expect(htmlToText('<p>It&#39;s &quot;fine&quot; &apos;here&apos;&nbsp;&lt;3&gt;</p>')).toBe(
+      `It's "fine" 'here' <3>`,
+    );
     expect(htmlToText(null)).toBe('');
     expect(htmlToText(undefined)).toBe('');
   });

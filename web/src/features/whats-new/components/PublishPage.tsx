@@ -51,37 +51,19 @@ function Field({ label, children, hint }: { label: string; children: (id: string
   );
 }
 
-function NotificationForm() {
+/**
+ * Sends one publication at a time: on success the form's own follow-up, then What's New lists and
+ * badges reload; a failure shows the server's message or the generic one.
+ */
+function usePublish() {
   const queryClient = useQueryClient();
-  const [title, setTitle] = useState('');
-  const [message, setMessage] = useState('');
-  const [preview, setPreview] = useState('');
-  const [linkType, setLinkType] = useState('');
-  const [linkId, setLinkId] = useState('');
-  const [everyone, setEveryone] = useState(true);
-  const [emails, setEmails] = useState('');
   const [busy, setBusy] = useState(false);
-  const takesId = LINK_TYPES.find((t) => t.value === linkType)?.takesId ?? false;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const publish = async (send: () => Promise<{ id: number }>, published: (id: number) => void) => {
     if (busy) return;
-    const body: PublishNotificationBody = {
-      title,
-      message,
-      preview: preview.trim() || null,
-      link: linkType ? { type: linkType, id: takesId && linkId.trim() ? Number(linkId) : null } : null,
-      audience: everyone ? 'everyone' : lines(emails),
-    };
     setBusy(true);
     try {
-      const { id } = await publishNotification(body);
-      toast.dark(`The notification has been published (no. ${id})`);
-      setTitle('');
-      setMessage('');
-      setPreview('');
-      setLinkType('');
-      setLinkId('');
+      const { id } = await send();
+      published(id);
       void queryClient.invalidateQueries({ queryKey: whatsNewKeys.all });
       void refreshBadges();
     } catch (error) {
@@ -89,6 +71,41 @@ function NotificationForm() {
     } finally {
       setBusy(false);
     }
+  };
+  return { busy, publish };
+}
+
+function NotificationForm() {
+  const [title, setTitle] = useState('');
+  const [message, setMessage] = useState('');
+  const [preview, setPreview] = useState('');
+  const [linkType, setLinkType] = useState('');
+  const [linkId, setLinkId] = useState('');
+  const [everyone, setEveryone] = useState(true);
+  const [emails, setEmails] = useState('');
+  const { busy, publish } = usePublish();
+  const takesId = LINK_TYPES.find((t) => t.value === linkType)?.takesId ?? false;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body: PublishNotificationBody = {
+      title,
+      message,
+      preview: preview.trim() || null,
+      link: linkType ? { type: linkType, id: takesId && linkId.trim() ? Number(linkId) : null } : null,
+      audience: everyone ? 'everyone' : lines(emails),
+    };
+    await publish(
+      () => publishNotification(body),
+      (id) => {
+        toast.dark(`The notification has been published (no. ${id})`);
+        setTitle('');
+        setMessage('');
+        setPreview('');
+        setLinkType('');
+        setLinkId('');
+      },
+    );
   };
 
   return (
@@ -177,39 +194,27 @@ function NotificationForm() {
 }
 
 function UpdateForm() {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [release, setRelease] = useState('');
   const [preview, setPreview] = useState('');
   const [gallery, setGallery] = useState('');
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, publish } = usePublish();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    try {
-      const { id } = await publishUpdate({
-        name,
-        release,
-        preview: preview.trim() || null,
-        gallery: lines(gallery),
-        url: url.trim() || null,
-      });
-      toast.dark(`The app update has been published (no. ${id})`);
-      setName('');
-      setRelease('');
-      setPreview('');
-      setGallery('');
-      setUrl('');
-      void queryClient.invalidateQueries({ queryKey: whatsNewKeys.all });
-      void refreshBadges();
-    } catch (error) {
-      toast.danger(toastText(error, MESSAGES.operation));
-    } finally {
-      setBusy(false);
-    }
+    const body = { name, release, preview: preview.trim() || null, gallery: lines(gallery), url: url.trim() || null };
+    await publish(
+      () => publishUpdate(body),
+      (id) => {
+        toast.dark(`The app update has been published (no. ${id})`);
+        setName('');
+        setRelease('');
+        setPreview('');
+        setGallery('');
+        setUrl('');
+      },
+    );
   };
 
   return (
