@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, loginAs, newPage, open, waitForPath } from './helpers';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loginAs, open, pagePerTest, waitForPath } from './helpers';
 
 /**
  * Accessibility: axe (every rule it runs by default, WCAG and best practice) finds nothing on
@@ -9,21 +9,10 @@ import { launchBrowser, loginAs, newPage, open, waitForPath } from './helpers';
  * from the keyboard.
  */
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
-});
-afterEach(async () => {
-  await context?.close();
+pagePerTest((fresh) => {
+  ({ page } = fresh);
 });
 
 /** Axe's findings on the page as it is now, one line each (rule and element). */

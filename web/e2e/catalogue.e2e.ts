@@ -1,14 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { currentPath, launchBrowser, loginAs, newPage, open, waitForPath, waitForToast } from './helpers';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { currentPath, loginAs, open, pagePerTest, waitForPath, waitForToast } from './helpers';
 
 /** Screenshots at 400 px for visual review (set E2E_SHOTS_DIR). */
 const shotsDir = process.env.E2E_SHOTS_DIR ? join(process.env.E2E_SHOTS_DIR, 'catalogue') : null;
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 async function shot(name: string, fullPage = false): Promise<void> {
@@ -19,20 +17,11 @@ async function shot(name: string, fullPage = false): Promise<void> {
 
 beforeAll(async () => {
   if (shotsDir) await mkdir(shotsDir, { recursive: true });
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
+pagePerTest(async (fresh) => {
+  ({ page } = fresh);
   await loginAs(page, 'anna');
-});
-
-afterEach(async () => {
-  await context?.close();
 });
 
 describe('catalogue', () => {

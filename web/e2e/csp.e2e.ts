@@ -1,13 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { baseURL, launchBrowser, loginAs, newPage, open } from './helpers';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { baseURL, loginAs, open, pagePerTest } from './helpers';
 
 /**
  * The built app under the server's Content-Security-Policy: every main screen loads with no
  * violation reported, neither as a `securitypolicyviolation` event nor on the console.
  */
 
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let consoleViolations: string[];
@@ -18,16 +17,8 @@ declare global {
   }
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
+pagePerTest(async (fresh) => {
+  ({ context, page } = fresh);
   consoleViolations = [];
   page.on('console', (message) => {
     const text = message.text();
@@ -39,10 +30,6 @@ beforeEach(async () => {
       window.__cspViolations?.push(`${event.violatedDirective} blocked ${event.blockedURI || '(inline)'}`);
     });
   });
-});
-
-afterEach(async () => {
-  await context?.close();
 });
 
 async function violations(): Promise<string[]> {

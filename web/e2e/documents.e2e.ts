@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNTS, launchBrowser, loginAs, newPage, open, waitForToast, type AccountName } from './helpers';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AccountName, ACCOUNTS, loginAs, open, pagePerTest, waitForToast } from './helpers';
 
 /**
  * Documents and folders against the real backend (spec 2.16, issue 3):
@@ -30,25 +30,14 @@ const RENAMED = `Brief ${stamp} final`;
 /** Id of the uploaded file, read from its history address. */
 let fileId = '';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   if (shotsDir) await mkdir(shotsDir, { recursive: true });
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
-});
-
-afterEach(async () => {
-  await context?.close();
+pagePerTest((fresh) => {
+  ({ page } = fresh);
 });
 
 async function shot(name: string): Promise<void> {

@@ -1,35 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ACCOUNTS,
-  currentPath,
-  launchBrowser,
-  loginAs,
-  newPage,
-  open,
-  submitLogin,
-  waitForPath,
-  waitForToast,
-} from './helpers';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, currentPath, loginAs, open, pagePerTest, submitLogin, waitForPath, waitForToast } from './helpers';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
-});
-
-afterEach(async () => {
-  await context?.close();
+pagePerTest((fresh) => {
+  ({ page } = fresh);
 });
 
 describe('sign-in and landing', () => {

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 
 /** Debian's Chromium; the test tool's own browser download is not available. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,6 +41,57 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };
+}
+
+/**
+ * One Chromium for the calling test file (or `describe` block), closed after its last test.
+ * Returns a getter: the browser exists only once the `beforeAll` hook has run.
+ */
+export function browserPerFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('No browser yet: use it inside tests or hooks, not at the top of the file.');
+    return browser;
+  };
+}
+
+export interface FreshPage {
+  context: BrowserContext;
+  page: Page;
+}
+
+export interface PagePerTest {
+  browser: () => Browser;
+  /** Closes the test's context and opens a fresh one (a new visitor), handed to `onPage` again. */
+  reopen: () => Promise<void>;
+}
+
+/**
+ * One Chromium for the test file and, for every test, a fresh context and page (closed after
+ * the test). `onPage` receives each new page: keep it in the file's variables, add listeners,
+ * or sign in there.
+ */
+export function pagePerTest(onPage: (fresh: FreshPage) => void | Promise<void>): PagePerTest {
+  const browser = browserPerFile();
+  let context: BrowserContext | undefined;
+  const reopen = async () => {
+    await context?.close();
+    const fresh = await newPage(browser());
+    context = fresh.context;
+    await onPage(fresh);
+  };
+  beforeEach(reopen);
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  return { browser, reopen };
 }
 
 /** Waits until the start-up splash screen is gone. */

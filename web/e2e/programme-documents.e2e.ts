@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, loginAs, newPage, open, waitForPath, waitForToast } from './helpers';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loginAs, open, pagePerTest, waitForPath, waitForToast } from './helpers';
 
 /**
  * Every document of the programme screens opens as the real PDF in the in-app viewer and
@@ -22,21 +22,12 @@ export const STRICT_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let violations: string[];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
+pagePerTest(async (fresh) => {
+  ({ context, page } = fresh);
   violations = [];
   // The app page is served with the strict policy; every violation is recorded.
   // Only the app's pages are routed (API answers stay untouched, bodies readable).
@@ -56,8 +47,7 @@ beforeEach(async () => {
   });
 });
 
-afterEach(async () => {
-  await context?.close();
+afterEach(() => {
   expect(violations).toEqual([]);
 });
 

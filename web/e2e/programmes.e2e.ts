@@ -1,29 +1,15 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, loginAs, newPage, open, waitForPath, waitForToast } from './helpers';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loginAs, open, pagePerTest, waitForPath, waitForToast } from './helpers';
 
 /** Congresses and events, activities, training, the course calendar and course registration. */
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
-});
-
-afterEach(async () => {
-  await context?.close();
+pagePerTest((fresh) => {
+  ({ page } = fresh);
 });
 
 async function tabNames(p: Page): Promise<string[]> {

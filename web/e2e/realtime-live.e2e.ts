@@ -8,9 +8,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, baseURL, launchBrowser, loginAs, newPage, open, PASSWORD, waitForToast } from './helpers';
+import type { BrowserContext, Page, WebSocket } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNTS, baseURL, browserPerFile, loginAs, newPage, open, PASSWORD, waitForToast } from './helpers';
 
 const shotsDir = process.env.E2E_SHOTS_DIR ? join(process.env.E2E_SHOTS_DIR, 'realtime') : null;
 
@@ -22,16 +22,11 @@ const stamp = Date.now().toString(36).slice(-5);
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n', 'latin1');
 
-let browser: Browser;
+const browser = browserPerFile();
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   if (shotsDir) await mkdir(shotsDir, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 afterEach(async () => {
@@ -113,7 +108,7 @@ interface Person {
 
 /** A signed-in page in a context of its own, its socket frames recorded. */
 async function person(account: 'anna' | 'john'): Promise<Person> {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser());
   contexts.push(context);
   const frames = watchSockets(page);
   await loginAs(page, account);

@@ -6,11 +6,10 @@
  * server notices them within FEED_POLL_MS (2 s) on SQLite.
  */
 import { spawnSync } from 'node:child_process';
-import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { ACCOUNTS, launchBrowser, loginAs, newPage, type AccountName } from './helpers';
+import type { BrowserContext, Page, WebSocket } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { type AccountName, ACCOUNTS, loginAs, pagePerTest } from './helpers';
 
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
@@ -64,20 +63,8 @@ function feedPush(account: AccountName, kind: string, payload: unknown): number 
   return Number(result.stdout.trim());
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
-});
-
-afterEach(async () => {
-  await context?.close();
+pagePerTest((fresh) => {
+  ({ context, page } = fresh);
 });
 
 describe('realtime channel', () => {

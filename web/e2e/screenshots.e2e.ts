@@ -1,26 +1,21 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ACCOUNTS, launchBrowser, loginAs, newPage, open, submitLogin, waitForPath } from './helpers';
+import { beforeAll, describe, it } from 'vitest';
+import { ACCOUNTS, browserPerFile, loginAs, newPage, open, submitLogin, waitForPath } from './helpers';
 
 /** Screenshots at 400 px for visual review: set E2E_SHOTS_DIR to take them. */
 const shotsDir = process.env.E2E_SHOTS_DIR;
 
 describe.skipIf(!shotsDir)('screenshots', () => {
-  let browser: Browser;
+  const browser = browserPerFile();
   const dir = shotsDir ?? '';
 
   beforeAll(async () => {
     await mkdir(dir, { recursive: true });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('login, home, menu, privacy', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await open(page, '/login');
     await page.screenshot({ path: join(dir, 'login-step1.png') });
     await page.getByLabel('E-mail').fill(ACCOUNTS.anna.email);
@@ -61,7 +56,7 @@ describe.skipIf(!shotsDir)('screenshots', () => {
   });
 
   it('splash, terms and onboarding', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     // The demo user may have accepted the terms in an earlier suite: show the first-run flow anyway.
     await page.route('**/api/users/login', async (route) => {
       const response = await route.fetch();
@@ -89,7 +84,7 @@ describe.skipIf(!shotsDir)('screenshots', () => {
     await context.close();
   });
   it('PDF viewer, programme downloads, messages and the guided tour', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await loginAs(page, 'anna');
     await open(page, '/congresses/1?tab=downloads');
     await page.getByRole('button', { name: /Programme/ }).first().waitFor();

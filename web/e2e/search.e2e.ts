@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { currentPath, launchBrowser, loginAs, newPage, open, waitForPath, type AccountName } from './helpers';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AccountName, currentPath, loginAs, open, pagePerTest, waitForPath } from './helpers';
 
 /**
  * The search screen against the real backend and the demo content (spec 2.6):
@@ -28,32 +28,21 @@ const US_DOCUMENT = 'US Reimbursement Guide 2026';
 /** Matches nothing in the demo content. */
 const NONSENSE = 'xqzvwj';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 /** Terms sent to GET /api/search-new by the current page. */
 let searched: string[] = [];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   if (shotsDir) await mkdir(shotsDir, { recursive: true });
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
+const session = pagePerTest((fresh) => {
+  ({ page } = fresh);
   searched = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname === '/api/search-new') searched.push(url.searchParams.get('term') ?? '');
   });
-});
-
-afterEach(async () => {
-  await context?.close();
 });
 
 async function shot(name: string): Promise<void> {
@@ -277,9 +266,7 @@ describe('search', () => {
     await menu.waitFor();
     await menu.getByRole('button', { name: 'Open' }).waitFor();
     await page.keyboard.press('Escape');
-    await context.close();
-
-    ({ context, page } = await newPage(browser));
+    await session.reopen();
     await openSearch('anna', 'reimbursement');
     await waitForOutcome();
     expect(await result(US_DOCUMENT).count()).toBe(0);

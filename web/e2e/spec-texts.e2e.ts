@@ -1,27 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNTS, launchBrowser, loginAs, newPage, open, toastTexts, waitForPath, waitForToast } from './helpers';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, loginAs, open, pagePerTest, toastTexts, waitForPath, waitForToast } from './helpers';
 
 /** Messages (survey), the login screen's own validation toasts and links, tab order by response. */
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
-});
-
-afterEach(async () => {
-  await context?.close();
+pagePerTest((fresh) => {
+  ({ page } = fresh);
 });
 
 describe('messages', () => {

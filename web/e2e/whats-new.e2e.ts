@@ -1,15 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNTS,
   baseURL,
   currentPath,
-  launchBrowser,
   loginAs,
-  newPage,
   open,
+  pagePerTest,
   PASSWORD,
   submitLogin,
   waitForPath,
@@ -25,28 +24,20 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(shotsDir, `${name}.png`) });
 }
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
   if (shotsDir) await mkdir(shotsDir, { recursive: true });
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
   // An update published here would greet every later sign-in with the wizard: the demo accounts
   // view it now, so other suites land where the foundation says (Anna -> /home).
   await viewEveryUpdate();
 });
 
-beforeEach(async () => {
-  ({ context, page } = await newPage(browser));
-});
-
-afterEach(async () => {
-  await context?.close();
+const session = pagePerTest((fresh) => {
+  ({ page } = fresh);
 });
 
 async function api<T>(path: string, token?: string, init: RequestInit = {}): Promise<T> {
@@ -186,9 +177,7 @@ describe("What's New", () => {
     await shot(page, 'publish-update');
     await page.getByRole('button', { name: 'Publish update' }).click();
     await waitForToast(page, 'The app update has been published');
-    await context.close();
-
-    ({ context, page } = await newPage(browser));
+    await session.reopen();
     await submitLogin(page, ACCOUNTS.john.email);
     await page.waitForURL((url) => url.pathname.startsWith('/new/update/'));
     await page.getByRole('heading', { name: 'Search everything at once' }).waitFor();
@@ -208,8 +197,7 @@ describe("What's New", () => {
     expect(await first.getByRole('link').getAttribute('data-unread')).toBe('false');
 
     // Viewed: the next sign-in goes home.
-    await context.close();
-    ({ context, page } = await newPage(browser));
+    await session.reopen();
     await loginAs(page, 'john');
     expect(currentPath(page)).toBe('/home');
   });
