@@ -12,7 +12,7 @@ function parse(html: string): HTMLElement {
 describe('sanitizeHtml', () => {
   it('keeps simple formatting as it is', () => {
     const html =
-      '<h3>Title</h3><p>Some <strong>bold</strong>, <em>italic</em> and <u>underlined</u> text<br>next line</p><ul><li>one</li></ul><ol><li>two</li></ol>';
+      '<h3>Title</h3><p>Some <strong>bold</strong>, <em>italic</em> and <u>underlined</u> text<br>next line</p><ul><li>one</li></ul><ol><li>two</li></ol><blockquote>quoted</blockquote>';
     expect(sanitizeHtml(html)).toBe(html);
   });
 

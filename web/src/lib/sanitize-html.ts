@@ -2,13 +2,32 @@ import DOMPurify, { type Config, type DOMPurify as Purifier } from 'dompurify';
 import { removeEmptyParagraphs } from './html';
 
 /**
- * The one way server HTML reaches the page (RichText): DOMPurify with an allow-list of simple
+ * The one way server HTML reaches the page (RichText, the notification message): DOMPurify with an allow-list of simple
  * formatting tags and safe links. Kept out of `./html` so that only screens rendering rich text
  * load DOMPurify.
  */
 
-/** Formatting the app shows; any other element is unwrapped and keeps its text. */
-export const ALLOWED_TAGS = ['p', 'strong', 'b', 'em', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'br', 'span'];
+/**
+ * Formatting the app shows (the server's own lists for catalogue texts and notifications, plus
+ * span); any other element is unwrapped and keeps its text.
+ */
+export const ALLOWED_TAGS = [
+  'p',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'h3',
+  'h4',
+  'br',
+  'span',
+  'blockquote',
+];
 
 /**
  * Link targets kept: http(s), mail, telephone and paths on this site. A path must not start with

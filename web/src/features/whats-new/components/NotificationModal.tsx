@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { Modal } from '@/components/modal/Modal';
 import { isInAppLink } from '@/lib/session/destination';
 import { formatShortDate } from '@/lib/dates';
+import { sanitizeHtml } from '@/lib/sanitize-html';
 import { linkRoute } from '../link-route';
 import type { AppNotification } from '../types';
 import styles from './WhatsNewPage.module.css';
@@ -54,8 +55,8 @@ export function NotificationModal({ notification, onClose }: NotificationModalPr
           <div
             className={styles.message}
             onClick={onMessageClick}
-            // Sanitised on the server (ammonia allow-list) when the notification was published.
-            dangerouslySetInnerHTML={{ __html: notification.message }}
+            // Sanitised on the server (ammonia) when published, and again here like all server HTML.
+            dangerouslySetInnerHTML={{ __html: sanitizeHtml(notification.message) }}
           />
           <p className={styles.detailDate}>{formatShortDate(notification.date, '')}</p>
         </article>
