@@ -688,6 +688,27 @@ mod tests {
         assert!(applies_to(&Method::DELETE, "/api/anything"));
     }
 
+    #[tokio::test]
+    async fn answers_over_the_limit_are_passed_on_whole_but_not_kept() {
+        let small = Bytes::from(vec![b'a'; MAX_STORED_BODY]);
+        let (kept, body) = capture(Body::from(small.clone()), MAX_STORED_BODY).await;
+        assert_eq!(kept.as_ref(), Some(&small));
+        assert_eq!(axum::body::to_bytes(body, usize::MAX).await.unwrap(), small);
+
+        let chunks: Vec<Result<Bytes, std::io::Error>> = (0..20)
+            .map(|i| Ok(Bytes::from(vec![i as u8; 8 * 1024])))
+            .collect();
+        let (kept, body) = capture(
+            Body::from_stream(futures::stream::iter(chunks)),
+            MAX_STORED_BODY,
+        )
+        .await;
+        assert_eq!(kept, None);
+        let whole = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+        assert_eq!(whole.len(), 20 * 8 * 1024);
+        assert_eq!(whole[19 * 8 * 1024], 19);
+    }
+
     #[test]
     fn transient_refusals_are_not_kept() {
         for status in [401, 403, 408, 409, 429, 500, 502, 503] {

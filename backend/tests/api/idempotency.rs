@@ -93,6 +93,15 @@ async fn events(app: &TestApp) -> i64 {
     scalar(app, "select count(*) from events").await
 }
 
+/// Events whose metadata names the execution that recorded them.
+async fn tagged_events(app: &TestApp) -> i64 {
+    scalar(
+        app,
+        "select count(*) from events where cast(metadata as text) like '%idempotency_id%'",
+    )
+    .await
+}
+
 async fn key_rows(app: &TestApp) -> i64 {
     scalar(app, "select count(*) from idempotency_keys").await
 }
@@ -106,10 +115,16 @@ async fn my_docs(app: &TestApp, token: &str) -> usize {
 async fn twice(app: &TestApp, token: &str, path: &str, body: &Value) -> (Answer, i64) {
     let key = new_key();
     let before = events(app).await;
+    let tagged = tagged_events(app).await;
     let first = command(app, Some(token), path, Some(&key), body).await;
     assert!(first.status.is_success(), "{path}: {first:?}");
     assert_eq!(first.replayed, None, "{path}");
     let recorded = events(app).await - before;
+    assert_eq!(
+        tagged_events(app).await - tagged,
+        recorded,
+        "{path}: every event names its execution"
+    );
     let repeat = command(app, Some(token), path, Some(&key), body).await;
     assert_eq!(repeat.status, first.status, "{path}");
     assert_eq!(repeat.body, first.body, "{path}");
@@ -225,7 +240,7 @@ both_dbs! {
         assert!(recorded >= 1);
 
         // The events name the execution that recorded them.
-        let tagged = scalar(&app, "select count(*) from events where cast(metadata as text) like '%idempotency_id%'").await;
+        let tagged = tagged_events(&app).await;
         assert!(tagged >= 8, "{tagged}");
     }
 
@@ -323,6 +338,10 @@ both_dbs! {
         let other = command(&app, Some(&anna), &format!("/folders/{folder}"), Some(&key), &json!({ "name": "Two" })).await;
         assert_eq!((other.status, other.body["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(KEY_REUSED)));
         assert_eq!(events(&app).await, before);
+        let metrics = backend::metrics::render(&app.state);
+        for outcome in ["executed", "mismatch"] {
+            assert!(metrics.contains(&format!("companion_idempotency_requests_total{{outcome=\"{outcome}\"}}")), "{outcome}: {metrics}");
+        }
 
         // John's key of the same name is his own.
         let johns = command(&app, Some(&john), "/folders", Some(&key), &json!({ "name": "One", "type": "my", "parent": null })).await;
