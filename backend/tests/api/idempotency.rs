@@ -480,6 +480,23 @@ both_dbs! {
         assert_eq!(key_rows(&app).await, rows - 1);
     }
 
+    async fn reads_that_mark_something_record_it_once_without_a_key(app) {
+        let admin = app.token(ADMIN).await;
+        let john = app.token(JOHN).await;
+        let (_, published) = json_of(app.post_json("/admin/notifications", Some(&admin),
+            &json!({ "title": "Read me", "message": "<p>x</p>" })).await).await;
+        let (_, update) = json_of(app.post_json("/admin/updates", Some(&admin), &json!({ "name": "Viewed",
+            "release": "2.8.0", "preview": "/media/updates/update-1-preview.svg",
+            "gallery": ["/media/updates/update-1-1.svg"], "url": "/app/news/15" })).await).await;
+        for path in [format!("/push/{}", published["id"]), format!("/updates/{}", update["id"]), "/users/accept-terms".to_string()] {
+            let before = events(&app).await;
+            let (a, b) = tokio::join!(app.get(&path, Some(&john)), app.get(&path, Some(&john)));
+            assert_eq!((a.status(), b.status()), (StatusCode::OK, StatusCode::OK), "{path}");
+            assert_eq!(app.get(&path, Some(&john)).await.status(), StatusCode::OK);
+            assert!(events(&app).await - before <= 1, "{path}: marked once");
+        }
+    }
+
     async fn the_key_is_in_the_api_document(app) {
         let (_, doc) = json_of(app.get("/openapi.json", None).await).await;
         let has_key = |path: &str| doc["paths"][path]["post"]["parameters"].as_array()
