@@ -209,6 +209,16 @@ pub struct Config {
     #[arg(long, env = "EXTERNAL_SHARES_PER_DAY", default_value_t = 50)]
     pub external_shares_per_day: u32,
 
+    /// How long a command's `Idempotency-Key` and answer are kept, in hours (at least 24: the
+    /// app retries commands after a day offline).
+    #[arg(long, env = "IDEMPOTENCY_TTL_HOURS", default_value_t = 24,
+        value_parser = clap::value_parser!(u32).range(24..=24 * 366))]
+    pub idempotency_ttl_hours: u32,
+
+    /// New `Idempotency-Key`s one user may send per hour (429 beyond): bounds the table.
+    #[arg(long, env = "IDEMPOTENCY_KEYS_PER_HOUR", default_value_t = 1000)]
+    pub idempotency_keys_per_hour: u32,
+
     /// Port of a separate listener serving `GET /metrics` (Prometheus text format).
     #[arg(long, env = "METRICS_PORT")]
     pub metrics_port: Option<u16>,

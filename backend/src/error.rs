@@ -34,6 +34,10 @@ pub enum AppError {
     /// 413: the body is larger than allowed.
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// 422: the request is well formed but cannot be processed as sent (an `Idempotency-Key`
+    /// reused for a different request).
+    #[error("{0}")]
+    Unprocessable(String),
     /// 415: the uploaded file is not of an accepted type.
     #[error("{0}")]
     UnsupportedMediaType(String),
@@ -90,6 +94,7 @@ impl AppError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests(_) | Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) | Self::ProjectionStopped(_) | Self::ProjectionsBehind(_) => {
                 StatusCode::SERVICE_UNAVAILABLE

@@ -62,6 +62,11 @@ impl Metadata {
                 .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
         );
         map.insert("at".into(), chrono::Utc::now().to_rfc3339());
+        // A command sent with an `Idempotency-Key`: its events name the execution (see
+        // `crate::idempotency`).
+        if let Some(execution) = crate::idempotency::current_execution() {
+            map.insert(crate::idempotency::METADATA_ENTRY.into(), execution);
+        }
         map
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Layers, from the outside in: request id (set, then echoed), the request's span and log line,
 //! metrics by route, security headers, panic catching, compression; then on the API the rate
-//! limits, and per route class a timeout and a body limit.
+//! limits, `Idempotency-Key` (see [`crate::idempotency`]), and per route class a timeout and a
+//! body limit.
 
 use std::time::Duration;
 
@@ -89,8 +90,16 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         ))
         .layer(timeout(config.upload_timeout_seconds));
     // Per session inside per address: a refused address never reaches the session buckets.
+    // A request refused by a limit never reaches the idempotency keys.
     let api = calls
         .merge(uploads)
+        .layer(middleware::from_fn_with_state(
+            crate::idempotency::Idempotency {
+                state: state.clone(),
+                body_limit: JSON_BODY_LIMIT,
+            },
+            crate::idempotency::layer,
+        ))
         .layer(limits::layer(
             "session",
             Scope::Session,

@@ -7,6 +7,7 @@
 //! - [`edge`] - what every request passes through: headers, ids, limits, timeouts, logs.
 //! - [`metrics`] - the Prometheus metrics and their names.
 //! - [`health`] - liveness and readiness probes.
+//! - [`idempotency`] - `Idempotency-Key` on command calls: a retry answers the first result.
 //! - [`auth`] - sign-in, tokens, the `AuthUser` extractor, single sign-on.
 //! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
@@ -33,6 +34,7 @@ pub mod event_store;
 pub mod guide;
 pub mod health;
 pub mod http;
+pub mod idempotency;
 pub mod metrics;
 pub mod nodes;
 pub mod notifications;
@@ -298,6 +300,10 @@ impl Server {
             self.state.db.clone(),
             self.state.documents.storage.clone(),
             projector_handle.clone(),
+            stopping.clone(),
+        ));
+        tokio::spawn(idempotency::purge_periodically(
+            self.state.db.clone(),
             stopping.clone(),
         ));
         let search_follower = tokio::spawn(

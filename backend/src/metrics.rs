@@ -31,6 +31,9 @@ pub const REALTIME_SOCKETS_OPEN: &str = "companion_realtime_sockets_open";
 pub const REALTIME_MESSAGES_SENT: &str = "companion_realtime_messages_sent_total";
 /// Failed sign-ins (wrong e-mail or password).
 pub const LOGIN_FAILURES: &str = "companion_login_failures_total";
+/// Command calls with an `Idempotency-Key`, by `outcome`: `executed` and `recovered` (misses),
+/// `replayed` and `reconstructed` (hits), `mismatch` and `in_progress` (conflicts), `refused`.
+pub const IDEMPOTENCY_REQUESTS: &str = "companion_idempotency_requests_total";
 
 /// Latency buckets in seconds: from a cached read to a large upload.
 const DURATION_BUCKETS: &[f64] = &[
@@ -85,6 +88,10 @@ fn describe() {
         "Feed messages sent over this node's WebSockets"
     );
     metrics::describe_counter!(LOGIN_FAILURES, "Failed sign-ins");
+    metrics::describe_counter!(
+        IDEMPOTENCY_REQUESTS,
+        "Command calls with an Idempotency-Key, by outcome"
+    );
     use projections::lease::metric_names as lease;
     metrics::describe_gauge!(lease::OWNER, "1 on the node holding the projector lease");
     metrics::describe_gauge!(

@@ -7,6 +7,7 @@ use crate::auth::session;
 use crate::catalogue;
 use crate::documents::api as docs;
 use crate::documents::files as doc_files;
+use crate::idempotency::OpenApiHeader as IdempotencyKeyHeader;
 use crate::notifications;
 use crate::programmes;
 
@@ -50,7 +51,7 @@ use crate::programmes;
         crate::health::health, crate::health::ready,
     ),
     components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage)),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &IdempotencyKeyHeader),
     tags((name = "session", description = "Sign-in, session and user"),
         (name = "admin", description = "Accounts and sessions, for administrators"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),

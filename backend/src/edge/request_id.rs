@@ -24,10 +24,11 @@ pub fn current() -> Option<String> {
     CURRENT.try_with(Clone::clone).ok()
 }
 
-/// Runs `work` (e.g. a spawned task doing a request's work) under the current request's id.
+/// Runs `work` (e.g. a spawned task doing a request's work) under the current request's id
+/// (and its `Idempotency-Key` execution, see [`crate::idempotency::carry`]).
 pub fn carry<F: Future>(work: F) -> impl Future<Output = F::Output> {
     let id = current().unwrap_or_default();
-    CURRENT.scope(id, work)
+    CURRENT.scope(id, crate::idempotency::carry(work))
 }
 
 /// Drops an `X-Request-Id` the client sent unless proxy headers are trusted (a client must not

@@ -277,10 +277,13 @@ pub async fn register(
         data_consent: form.data_consent,
         registered_at,
     };
-    let metadata = HashMap::from([
+    let mut metadata = HashMap::from([
         ("user_id".to_string(), user.id.clone()),
         ("recorded_at".to_string(), registered_at.to_string()),
     ]);
+    if let Some(execution) = crate::idempotency::current_execution() {
+        metadata.insert(crate::idempotency::METADATA_ENTRY.to_string(), execution);
+    }
 
     let store = RegistrationStore::new(&state.db);
     // SQLite takes one writer at a time; PostgreSQL relies on the optimistic check.

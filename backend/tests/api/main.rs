@@ -10,6 +10,7 @@ mod edge;
 mod event_store;
 mod guide;
 mod helpers;
+mod idempotency;
 mod identity;
 mod item_snapshots;
 mod mail;
