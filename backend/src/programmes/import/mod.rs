@@ -45,18 +45,8 @@ pub struct ImportReport {
     pub courses: usize,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// A content file is missing, is not JSON, or breaks a rule.
-    #[error("{file}: {field}: {reason}")]
-    Invalid {
-        file: String,
-        field: String,
-        reason: String,
-    },
-    #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
-}
+/// Why the content was refused: the same error as the catalogue's import (file, field, reason).
+pub type ImportError = crate::content::ContentError;
 
 /// True when no congress, training or course has been imported yet.
 pub async fn is_empty(db: &Db) -> Result<bool, sqlx::Error> {
