@@ -7,6 +7,8 @@
 //! upserted by key and rows whose key is no longer in the content are deleted. Importing the
 //! same folder twice therefore leaves the same state.
 
+pub mod file_kind;
+
 use std::collections::{BTreeSet, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};

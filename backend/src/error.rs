@@ -110,6 +110,14 @@ impl From<sqlx::Error> for AppError {
     }
 }
 
+/// A lookup an aggregate needed (a user, a publication, a course) failed: the server's fault,
+/// logged, never shown.
+impl From<events::lookup::LookupError> for AppError {
+    fn from(err: events::lookup::LookupError) -> Self {
+        Self::Internal(anyhow::Error::new(err).context("lookup for a command"))
+    }
+}
+
 /// The JSON body of every error response.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {

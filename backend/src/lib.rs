@@ -157,9 +157,14 @@ pub async fn prepare_with(
     let search = search::Search::build(&db)
         .await
         .context("building the search index")?;
+    let notifications = Arc::new(notifications::services::Stores::live(
+        &db,
+        &projector.handle(),
+    ));
     let state = AppState {
         documents,
         search,
+        notifications,
         db,
         config: Arc::new(config),
         jwt,

@@ -156,9 +156,9 @@ enum FeedCommand {
         /// The user's e-mail.
         #[arg(long)]
         email: String,
-        /// Message kind: badge, shared_arrival, shared_change, notification, app_update.
-        #[arg(long)]
-        kind: String,
+        /// Message kind.
+        #[arg(long, value_enum)]
+        kind: backend::realtime::protocol::FeedKind,
         /// The message's JSON payload.
         #[arg(long, default_value = "{}")]
         payload: String,
@@ -270,7 +270,7 @@ async fn main() -> anyhow::Result<()> {
             let user = backend::users::find_by_email(&db, &email)
                 .await?
                 .ok_or_else(|| anyhow::anyhow!("no user with the e-mail {email}"))?;
-            let seq = backend::realtime::push_direct(&db, &user.id, &kind, &payload).await?;
+            let seq = backend::realtime::push_direct(&db, &user.id, kind, &payload).await?;
             println!("{seq}");
             db.close().await;
             Ok(())

@@ -9,6 +9,7 @@ use crate::auth::sessions::SessionCache;
 use crate::auth::sso::Sso;
 use crate::config::Config;
 use crate::documents::Documents;
+use crate::notifications::services::Stores as NotificationStores;
 use crate::realtime::Realtime;
 use crate::search::Search;
 
@@ -28,4 +29,6 @@ pub struct AppState {
     pub documents: Arc<Documents>,
     /// The search index of this node.
     pub search: Arc<Search>,
+    /// Notification, app-update and inbox commands.
+    pub notifications: Arc<NotificationStores>,
 }

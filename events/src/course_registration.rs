@@ -13,6 +13,8 @@ use async_trait::async_trait;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
+use crate::lookup::LookupError;
+
 /// What the aggregate needs to know about a course.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CourseForRegistration {
@@ -26,7 +28,7 @@ pub struct CourseForRegistration {
 #[async_trait]
 pub trait CourseCatalog: Send + Sync {
     /// The course with this id, `None` when there is none. `Err` is a lookup failure.
-    async fn course(&self, course_id: i64) -> Result<Option<CourseForRegistration>, String>;
+    async fn course(&self, course_id: i64) -> Result<Option<CourseForRegistration>, LookupError>;
 }
 
 /// The services of [`CourseRegistration`].
@@ -47,8 +49,6 @@ pub const CATEGORIES: [&str; 2] = ["surgeon", "staff"];
 
 /// Longest name or hospital accepted.
 pub const MAX_TEXT_LEN: usize = 200;
-/// Longest e-mail accepted (RFC 5321 path limit).
-pub const MAX_EMAIL_LEN: usize = 254;
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub enum RegistrationCommand {
@@ -129,7 +129,7 @@ pub enum RegistrationError {
     #[error("This registration belongs to another course")]
     WrongCourse,
     #[error("The course could not be read: {0}")]
-    Catalog(String),
+    Catalog(LookupError),
 }
 
 /// A user's registration to one course: the days registered so far.
@@ -145,22 +145,6 @@ impl CourseRegistration {
     pub fn aggregate_id(course_id: i64, user_id: &str) -> String {
         format!("course-{course_id}:user-{user_id}")
     }
-}
-
-/// A plausible e-mail: one `@`, a local part, a dotted domain, no spaces.
-pub fn is_valid_email(email: &str) -> bool {
-    if email.len() > MAX_EMAIL_LEN || email.chars().any(char::is_whitespace) {
-        return false;
-    }
-    let Some((local, domain)) = email.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && !domain.contains('@')
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains("..")
 }
 
 fn optional(text: Option<String>) -> Option<String> {
@@ -230,7 +214,7 @@ impl Aggregate for CourseRegistration {
             return Err(RegistrationError::TooLong);
         }
         let email = email.trim().to_string();
-        if !is_valid_email(&email) {
+        if !crate::email::is_valid(&email) {
             return Err(RegistrationError::InvalidEmail);
         }
         if !(privacy_consent && data_consent) {
@@ -294,7 +278,10 @@ mod tests {
 
     #[async_trait]
     impl CourseCatalog for FakeCatalog {
-        async fn course(&self, course_id: i64) -> Result<Option<CourseForRegistration>, String> {
+        async fn course(
+            &self,
+            course_id: i64,
+        ) -> Result<Option<CourseForRegistration>, LookupError> {
             Ok(self.0.get(&course_id).cloned())
         }
     }
@@ -303,7 +290,7 @@ mod tests {
 
     #[async_trait]
     impl CourseCatalog for BrokenCatalog {
-        async fn course(&self, _: i64) -> Result<Option<CourseForRegistration>, String> {
+        async fn course(&self, _: i64) -> Result<Option<CourseForRegistration>, LookupError> {
             Err("database unavailable".into())
         }
     }

@@ -6,5 +6,7 @@
 
 pub mod course_registration;
 pub mod documents;
+pub mod email;
+pub mod lookup;
 pub mod notifications;
 pub mod terms;

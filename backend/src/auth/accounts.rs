@@ -106,22 +106,10 @@ pub struct NewAccount {
     pub password: Option<String>,
 }
 
-fn plausible_email(email: &str) -> bool {
-    let Some((local, domain)) = email.rsplit_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && email.len() <= 254
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !email.chars().any(char::is_whitespace)
-}
-
 /// Creates an account (its terms and onboarding still to do) and returns it.
 pub async fn add(db: &Db, account: NewAccount) -> Result<User, AccountError> {
     let email = users::normalise_email(&account.email);
-    if !plausible_email(&email) {
+    if !events::email::is_valid(&email) {
         return Err(AccountError::BadEmail);
     }
     if !ROLES.contains(&account.role.as_str()) {

@@ -31,7 +31,6 @@ pub fn router() -> Router<AppState> {
         .route("/users/register-device", post(register_device))
 }
 
-const MAX_EMAIL_LEN: usize = 254;
 const MAX_PASSWORD_LEN: usize = password::MAX_PASSWORD_LEN;
 
 #[derive(Deserialize, IntoParams)]
@@ -47,25 +46,12 @@ pub struct CheckDomainResponse {
     pub source: Option<String>,
 }
 
-/// The domain part of a plausible e-mail address.
-fn email_domain(email: &str) -> Option<&str> {
-    let (local, domain) = email.trim().rsplit_once('@')?;
-    (!local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.'))
-    .then_some(domain)
-}
-
 fn valid_email(raw: Option<&str>) -> AppResult<String> {
     let email = raw.map(str::trim).unwrap_or_default();
     if email.is_empty() {
         return Err(AppError::bad_request("The e-mail is required"));
     }
-    if email.len() > MAX_EMAIL_LEN
-        || email_domain(email).is_none()
-        || email.chars().any(char::is_whitespace)
-    {
+    if !events::email::is_valid(email) {
         return Err(AppError::bad_request("Enter a valid e-mail address"));
     }
     Ok(users::normalise_email(email))
@@ -79,7 +65,7 @@ pub async fn check_domain(
     AppQuery(query): AppQuery<CheckDomainQuery>,
 ) -> AppResult<AppJson<CheckDomainResponse>> {
     let email = valid_email(query.email.as_deref())?;
-    let domain = email_domain(&email).unwrap_or_default();
+    let domain = events::email::domain(&email).unwrap_or_default();
     let azure = state
         .config
         .sso_domains

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::jwt::Claims;
 use crate::error::{AppError, AppResult};
+use crate::realtime::protocol::FeedKind;
 use crate::state::AppState;
 
 /// How long a request may rely on what an earlier one read of its session. Changes made on this
@@ -25,7 +26,7 @@ const TOUCH_EVERY_MS: i64 = 60_000;
 
 /// Feed message kind telling sockets that a session ended: payload `{"session": id}` or
 /// `{"all": true}` for every session of the user.
-pub const REVOKED_KIND: &str = "session_revoked";
+pub const REVOKED_KIND: FeedKind = FeedKind::SessionRevoked;
 
 pub const SESSION_ENDED: &str = "Your session has ended. Please sign in again.";
 

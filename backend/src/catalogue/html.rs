@@ -36,6 +36,28 @@ pub fn sanitize(html: &str) -> String {
     remove_empty_paragraphs(&clean)
 }
 
+/// The text of a rich-text fragment, for search words and calendar files: tags become spaces
+/// (so words of adjacent blocks stay apart), entities are decoded, runs of space collapse.
+pub fn plain_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    html_escape::decode_html_entities(&out)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Removes `<p>` elements whose content is only whitespace, `&nbsp;` or `<br>`.
 pub fn remove_empty_paragraphs(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
@@ -71,6 +93,21 @@ fn is_blank(inner: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn plain_text_drops_tags_and_decodes_entities() {
+        assert_eq!(
+            plain_text("<p>Fish &amp; <strong>chips</strong></p><p>Tea</p>"),
+            "Fish & chips Tea"
+        );
+        assert_eq!(
+            plain_text("<p><strong>Arcadia</strong> restores&nbsp;the head</p><p></p>"),
+            "Arcadia restores the head"
+        );
+        assert_eq!(plain_text("Hip & knee"), "Hip & knee");
+        assert_eq!(plain_text("1 &lt; 2 &#8211; 3 > 2"), "1 < 2 \u{2013} 3 > 2");
+        assert_eq!(plain_text("plain"), "plain");
+    }
     use super::*;
 
     #[test]

@@ -5,7 +5,6 @@ use axum::http::StatusCode;
 use projections::now_ms;
 
 use super::publish::{self, NotificationRequest, Published, UpdateRequest};
-use super::services::Stores;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppResult, ErrorBody};
 use crate::event_store::Metadata;
@@ -37,7 +36,7 @@ pub async fn publish_notification(
     let AppJson(request) = body?;
     let (id, _) = publish::notification(
         &state.db,
-        &Stores::live(&state),
+        &state.notifications,
         request,
         None,
         now_ms(),
@@ -63,7 +62,7 @@ pub async fn publish_update(
     let AppJson(request) = body?;
     let (id, _) = publish::update(
         &state.db,
-        &Stores::live(&state),
+        &state.notifications,
         request,
         None,
         now_ms(),

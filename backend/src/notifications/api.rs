@@ -12,7 +12,6 @@ use projections::now_ms;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::services::Stores;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppResult, ErrorBody};
 use crate::event_store::Metadata;
@@ -151,7 +150,8 @@ pub async fn open_notification(
         notification_id: id,
         at: now_ms(),
     };
-    match Stores::live(&state)
+    match state
+        .notifications
         .inboxes
         .execute(
             &Inbox::aggregate_id(&auth.id),
@@ -204,7 +204,8 @@ pub async fn open_update(
         update_id: id,
         at: now_ms(),
     };
-    match Stores::live(&state)
+    match state
+        .notifications
         .inboxes
         .execute(
             &Inbox::aggregate_id(&auth.id),

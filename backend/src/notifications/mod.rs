@@ -48,9 +48,7 @@ impl From<PublishError> for AppError {
     fn from(e: PublishError) -> Self {
         match e {
             PublishError::AlreadyPublished => AppError::Conflict(e.to_string()),
-            PublishError::Directory(cause) => {
-                AppError::Internal(anyhow::anyhow!("user lookup failed: {cause}"))
-            }
+            PublishError::Directory(cause) => cause.into(),
             other => AppError::BadRequest(other.to_string()),
         }
     }
@@ -68,9 +66,7 @@ impl From<InboxError> for AppError {
                 AppError::Conflict(e.to_string())
             }
             InboxError::WrongInbox => AppError::forbidden(e.to_string()),
-            InboxError::Lookup(cause) => {
-                AppError::Internal(anyhow::anyhow!("publication lookup failed: {cause}"))
-            }
+            InboxError::Lookup(cause) => cause.into(),
         }
     }
 }

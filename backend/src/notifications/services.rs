@@ -6,15 +6,15 @@
 
 use async_trait::async_trait;
 use cqrs_es::Aggregate;
+use events::lookup::LookupError;
 use events::notifications::{
     Addressed, AppUpdate, Inbox, InboxServices, Notification, NotificationEvent,
     NotificationServices, Publications, UserDirectory,
 };
 use projections::stream::events_of;
-use projections::Db;
+use projections::{Db, ProjectorHandle};
 
 use crate::event_store::EventStore;
-use crate::state::AppState;
 use crate::users;
 
 /// Users by e-mail, from the `users` table.
@@ -22,11 +22,11 @@ pub struct DbDirectory(pub Db);
 
 #[async_trait]
 impl UserDirectory for DbDirectory {
-    async fn user_id_by_email(&self, email: &str) -> Result<Option<String>, String> {
+    async fn user_id_by_email(&self, email: &str) -> Result<Option<String>, LookupError> {
         users::find_by_email(&self.0, email)
             .await
             .map(|u| u.map(|u| u.id))
-            .map_err(|e| e.to_string())
+            .map_err(LookupError::new)
     }
 }
 
@@ -35,15 +35,15 @@ pub struct StoredPublications(pub Db);
 
 #[async_trait]
 impl Publications for StoredPublications {
-    async fn notification_for(&self, id: i64, user_id: &str) -> Result<Addressed, String> {
+    async fn notification_for(&self, id: i64, user_id: &str) -> Result<Addressed, LookupError> {
         let events = events_of(&self.0, Notification::TYPE, &Notification::aggregate_id(id))
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(LookupError::new)?;
         let Some(first) = events.first() else {
             return Ok(Addressed::Unknown);
         };
         let NotificationEvent::Published { audience, .. } =
-            first.decode().map_err(|e| e.to_string())?;
+            first.decode().map_err(LookupError::new)?;
         Ok(if audience.includes(user_id) {
             Addressed::ToUser
         } else {
@@ -51,10 +51,10 @@ impl Publications for StoredPublications {
         })
     }
 
-    async fn update_exists(&self, id: i64) -> Result<bool, String> {
+    async fn update_exists(&self, id: i64) -> Result<bool, LookupError> {
         let events = events_of(&self.0, AppUpdate::TYPE, &AppUpdate::aggregate_id(id))
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(LookupError::new)?;
         Ok(!events.is_empty())
     }
 }
@@ -67,7 +67,8 @@ pub fn inbox_services(db: &Db) -> InboxServices {
     InboxServices::new(StoredPublications(db.clone()))
 }
 
-/// Stores whose commands answer after the projections caught up (HTTP requests).
+/// The notification command stores. The server builds them once (`AppState::notifications`);
+/// building them per request would rebuild their frameworks and services every time.
 pub struct Stores {
     pub notifications: EventStore<Notification>,
     pub updates: EventStore<AppUpdate>,
@@ -75,12 +76,12 @@ pub struct Stores {
 }
 
 impl Stores {
-    pub fn live(state: &AppState) -> Self {
-        let db = &state.db;
+    /// Stores whose commands answer after the projections caught up (HTTP requests).
+    pub fn live(db: &Db, projector: &ProjectorHandle) -> Self {
         Self {
-            notifications: EventStore::new(db, notification_services(db), state.projector.clone()),
-            updates: EventStore::new(db, (), state.projector.clone()),
-            inboxes: EventStore::new(db, inbox_services(db), state.projector.clone()),
+            notifications: EventStore::new(db, notification_services(db), projector.clone()),
+            updates: EventStore::new(db, (), projector.clone()),
+            inboxes: EventStore::new(db, inbox_services(db), projector.clone()),
         }
     }
 

@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use super::{load_data, Table};
 use crate::auth::AuthUser;
+use crate::catalogue::html::plain_text;
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 
@@ -115,31 +116,6 @@ pub fn ics(entries: &[Entry], now: DateTime<Utc>) -> String {
         calendar.push(event.done());
     }
     calendar.done().to_string()
-}
-
-/// Plain text of a rich-text field: tags dropped, common entities decoded, spaces collapsed.
-pub fn plain_text(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => {
-                in_tag = true;
-                out.push(' ');
-            }
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    let decoded = out
-        .replace("&nbsp;", " ")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn text(v: &Value, pointer: &str) -> Option<String> {
@@ -560,14 +536,6 @@ mod tests {
         );
         assert!(text.contains("DTSTART;VALUE=DATE:20260121"), "{text}");
         assert!(text.contains("DTEND;VALUE=DATE:20260125"), "{text}");
-    }
-
-    #[test]
-    fn plain_text_drops_tags_and_decodes_entities() {
-        assert_eq!(
-            plain_text("<p>Fish &amp; <strong>chips</strong></p><p>Tea</p>"),
-            "Fish & chips Tea"
-        );
     }
 
     #[test]

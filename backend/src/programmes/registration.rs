@@ -21,6 +21,7 @@ use events::course_registration::{
     CourseCatalog, CourseForRegistration, CourseRegistration, RegistrationCommand,
     RegistrationError, RegistrationEvent, RegistrationServices,
 };
+use events::lookup::LookupError;
 use postgres_es::{postgres_cqrs, PostgresCqrs, PostgresEventRepository};
 use projections::stream::last_position_of;
 use projections::{
@@ -54,19 +55,19 @@ pub struct DbCourseCatalog {
 
 #[async_trait]
 impl CourseCatalog for DbCourseCatalog {
-    async fn course(&self, course_id: i64) -> Result<Option<CourseForRegistration>, String> {
+    async fn course(&self, course_id: i64) -> Result<Option<CourseForRegistration>, LookupError> {
         let db = &self.db;
         let open: Option<bool> = on_db!(db, pool => sqlx::query_scalar(
             "select show_register from courses where id = $1")
             .bind(course_id).fetch_optional(pool).await)
-        .map_err(|e| e.to_string())?;
+        .map_err(LookupError::new)?;
         let Some(registration_open) = open else {
             return Ok(None);
         };
         let days: Vec<String> = on_db!(db, pool => sqlx::query_scalar(
             "select day from course_days where course_id = $1 order by day")
             .bind(course_id).fetch_all(pool).await)
-        .map_err(|e| e.to_string())?;
+        .map_err(LookupError::new)?;
         Ok(Some(CourseForRegistration {
             days,
             registration_open,
@@ -219,7 +220,7 @@ fn refusal(error: RegistrationError) -> AppError {
     match error {
         E::CourseNotFound => AppError::not_found(COURSE_NOT_FOUND),
         E::AlreadyRegistered(_) => AppError::Conflict(error.to_string()),
-        E::Catalog(cause) => AppError::Internal(anyhow::anyhow!("course lookup: {cause}")),
+        E::Catalog(cause) => cause.into(),
         E::RegistrationClosed
         | E::NoDay
         | E::DayNotOfCourse(_)

@@ -273,7 +273,7 @@ impl Hub {
                     let live = Live {
                         seq: row.seq,
                         text: feed_message(row.seq, &row.kind, &row.payload, row.created_at),
-                        revocation: (row.kind == crate::auth::sessions::REVOKED_KIND)
+                        revocation: (row.kind == crate::auth::sessions::REVOKED_KIND.as_str())
                             .then(|| serde_json::from_str(&row.payload).ok())
                             .flatten()
                             .map(std::sync::Arc::new),

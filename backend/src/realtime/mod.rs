@@ -207,7 +207,7 @@ impl Realtime {
 pub async fn push_direct(
     db: &Db,
     user_id: &str,
-    kind: &str,
+    kind: protocol::FeedKind,
     payload: &serde_json::Value,
 ) -> Result<i64, sqlx::Error> {
     let _guard = db.write_guard().await;
@@ -216,8 +216,14 @@ pub async fn push_direct(
     // process may be writing the same file).
     projections::on_tx!(&mut tx, c => sqlx::query("update realtime_epoch set epoch = epoch where id = 1")
         .execute(c).await.map(|r| r.rows_affected()))?;
-    let seq =
-        projections::feed::push(&mut tx, user_id, kind, payload, projections::now_ms()).await?;
+    let seq = projections::feed::push(
+        &mut tx,
+        user_id,
+        kind.as_str(),
+        payload,
+        projections::now_ms(),
+    )
+    .await?;
     tx.commit().await?;
     let position = projections::feed::latest_position(db).await?;
     projections::feed::announce(db, position).await?;

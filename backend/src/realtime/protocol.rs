@@ -56,6 +56,39 @@ impl ServerMessage {
     }
 }
 
+/// The kinds of feed message. The projections write the first five as they apply events; the
+/// server writes `session_revoked` itself when a session ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum FeedKind {
+    /// `{name: notifications|updates|shared, count}`: a badge changed.
+    Badge,
+    /// `{item}`: a document or folder was shared with the user.
+    SharedArrival,
+    /// A shared item changed.
+    SharedChange,
+    /// A notification was published to the user.
+    Notification,
+    /// An app update was published.
+    AppUpdate,
+    /// `{session}` or `{all: true}`: the user's session(s) ended; their sockets close with 4401.
+    SessionRevoked,
+}
+
+impl FeedKind {
+    /// The kind as stored in `user_feed.kind` and sent in `message` frames.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FeedKind::Badge => "badge",
+            FeedKind::SharedArrival => "shared_arrival",
+            FeedKind::SharedChange => "shared_change",
+            FeedKind::Notification => "notification",
+            FeedKind::AppUpdate => "app_update",
+            FeedKind::SessionRevoked => "session_revoked",
+        }
+    }
+}
+
 /// A feed row as a `message` frame, encoded once and shared by every socket of the user.
 /// `payload` is stored as JSON text written by `projections::feed::push`, so it is embedded as is.
 pub fn feed_message(seq: i64, kind: &str, payload: &str, at: i64) -> Utf8Bytes {
@@ -128,6 +161,17 @@ impl Close {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn feed_kinds_are_written_and_typed_the_same_way() {
+        use clap::ValueEnum;
+        for kind in FeedKind::value_variants() {
+            let name = kind.to_possible_value().expect("named");
+            assert_eq!(name.get_name(), kind.as_str());
+            assert_eq!(FeedKind::from_str(kind.as_str(), false), Ok(*kind));
+        }
+        assert!(FeedKind::from_str("bagde", false).is_err());
+    }
     use super::*;
 
     #[test]

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::index::{Entry, PUBLIC};
 use super::kinds::Kind;
+use crate::catalogue::html::plain_text;
 
 /// At most this much text of one item is indexed (long programmes, product descriptions).
 const MAX_BODY_CHARS: usize = 16 * 1024;
@@ -214,52 +215,9 @@ fn collect_words(value: &Value, out: &mut String) {
     }
 }
 
-/// The text of a piece of HTML: tags and entities become spaces.
-pub fn plain_text(html: &str) -> String {
-    if !html.contains('<') && !html.contains('&') {
-        return html.trim().to_string();
-    }
-    let mut out = String::with_capacity(html.len());
-    let mut in_tag = false;
-    let mut in_entity = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            '&' if !in_tag => in_entity = true,
-            ';' if in_entity => {
-                in_entity = false;
-                out.push(' ');
-            }
-            c if in_entity && !c.is_alphanumeric() && c != '#' => {
-                // A lone '&': keep it and what follows.
-                in_entity = false;
-                out.push('&');
-                out.push(c);
-            }
-            _ if in_tag || in_entity => {}
-            c => out.push(c),
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn html_becomes_text() {
-        assert_eq!(
-            plain_text("<p><strong>Arcadia</strong> restores&nbsp;the head</p><p></p>"),
-            "Arcadia restores the head"
-        );
-        assert_eq!(plain_text("Hip & knee"), "Hip & knee");
-        assert_eq!(plain_text("Quality &amp; Regulatory"), "Quality Regulatory");
-    }
 
     #[test]
     fn items_give_name_subtitle_preview_date_and_words() {

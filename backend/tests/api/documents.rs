@@ -1,3 +1,4 @@
+// Over 600 lines: one test per documents rule and refusal, over one shared HTTP harness.
 //! Documents and folders through the HTTP API, on both databases: every command, every rule
 //! and every refusal, the demo seed, files, shares, copies, history and as-of.
 

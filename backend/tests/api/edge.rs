@@ -1,3 +1,4 @@
+// Over 600 lines: each edge layer has its own tests, sharing one server harness.
 //! The HTTP edge: security headers, request ids, timeouts, body limits, rate limits, the panic
 //! layer, metrics, readiness and a bounded graceful shutdown.
 //!

@@ -1,3 +1,4 @@
+// Over 600 lines: the two-node scenarios share one harness of processes and an S3 server.
 //! Several nodes for real: two `companion serve` processes (separate data folders) on one
 //! PostgreSQL database, with their files in a real S3-compatible server (`s3s-fs`, a separate
 //! process over a folder). Node A is frozen (SIGSTOP), resumed and killed; node B carries on.

@@ -1,3 +1,4 @@
+// Over 600 lines: one test per programme rule and refusal, over one shared content fixture.
 //! Congresses, training, courses, calendar files and course registration.
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};

@@ -1,3 +1,4 @@
+// Over 600 lines: the realtime scenarios share one harness of nodes and WebSocket clients.
 //! The realtime channel against real servers: feed entries are written by a real projection (a
 //! test aggregate whose events push rows into users' feeds), delivered over `GET /api/ws` to a
 //! tungstenite client. Nodes run on their own runtime so one can be killed abruptly, the way a
@@ -910,7 +911,7 @@ async fn an_entry_written_outside_the_projector_is_delivered_too() {
             let seq = backend::realtime::push_direct(
                 &state.db,
                 "u-anna",
-                "badge",
+                backend::realtime::protocol::FeedKind::Badge,
                 &json!({"name": "notifications", "count": 2}),
             )
             .await

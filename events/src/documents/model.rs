@@ -189,17 +189,4 @@ pub fn valid_name(raw: &str) -> Result<String, DocumentError> {
 }
 
 /// A plausible e-mail address (for external shares, whose recipient has no account).
-pub fn is_valid_email(email: &str) -> bool {
-    if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return false;
-    }
-    let Some((local, domain)) = email.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && !domain.contains('@')
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains("..")
-}
+pub use crate::email::is_valid as is_valid_email;

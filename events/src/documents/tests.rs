@@ -1,3 +1,4 @@
+// Over 600 lines: one given/when/then test per documents rule; they share the fixtures above them.
 //! Given / when / then, one test per rule. The services are maps describing the tree around
 //! the item under test.
 

@@ -12,6 +12,8 @@ use async_trait::async_trait;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
+use crate::lookup::LookupError;
+
 /// Whether a notification is for a given user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Addressed {
@@ -31,8 +33,8 @@ pub trait Publications: Send + Sync {
         &self,
         notification_id: i64,
         user_id: &str,
-    ) -> Result<Addressed, String>;
-    async fn update_exists(&self, update_id: i64) -> Result<bool, String>;
+    ) -> Result<Addressed, LookupError>;
+    async fn update_exists(&self, update_id: i64) -> Result<bool, LookupError>;
 }
 
 /// The services of [`Inbox`].
@@ -106,7 +108,7 @@ pub enum InboxError {
     #[error("This inbox belongs to another user")]
     WrongInbox,
     #[error("The publications could not be read: {0}")]
-    Lookup(String),
+    Lookup(LookupError),
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -234,7 +236,7 @@ mod tests {
 
     #[async_trait]
     impl Publications for Published {
-        async fn notification_for(&self, id: i64, user_id: &str) -> Result<Addressed, String> {
+        async fn notification_for(&self, id: i64, user_id: &str) -> Result<Addressed, LookupError> {
             Ok(match (id, user_id) {
                 (1, _) => Addressed::ToUser,
                 (2, "john") => Addressed::ToUser,
@@ -243,7 +245,7 @@ mod tests {
                 _ => Addressed::Unknown,
             })
         }
-        async fn update_exists(&self, id: i64) -> Result<bool, String> {
+        async fn update_exists(&self, id: i64) -> Result<bool, LookupError> {
             Ok(id == 1)
         }
     }

@@ -25,6 +25,8 @@ pub use notification::{
 
 use serde::{Deserialize, Serialize};
 
+use crate::lookup::LookupError;
+
 /// Link types that route to a list or a detail (`/products/detail[/{id}]`, `/news[/{id}]`...).
 pub const TYPED_LINKS: [&str; 5] = ["products", "training", "learn", "congress", "news"];
 
@@ -120,7 +122,7 @@ pub enum PublishError {
     #[error("This has already been published")]
     AlreadyPublished,
     #[error("The users could not be read: {0}")]
-    Directory(String),
+    Directory(LookupError),
 }
 
 /// A required single-line text: trimmed, non-empty, at most `max` characters.

@@ -8,6 +8,8 @@ use async_trait::async_trait;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
+use crate::lookup::LookupError;
+
 use super::{
     html, optional_url, required_text, validate_link, Audience, AudienceRequest, Link,
     PublishError, MAX_MESSAGE_LEN, MAX_RECIPIENTS, MAX_TITLE_LEN,
@@ -17,7 +19,7 @@ use super::{
 #[async_trait]
 pub trait UserDirectory: Send + Sync {
     /// The id of the user with this (normalised, lower-case) e-mail. `Err` is a lookup failure.
-    async fn user_id_by_email(&self, email: &str) -> Result<Option<String>, String>;
+    async fn user_id_by_email(&self, email: &str) -> Result<Option<String>, LookupError>;
 }
 
 /// The services of [`Notification`].
@@ -193,7 +195,7 @@ mod tests {
 
     #[async_trait]
     impl UserDirectory for Users {
-        async fn user_id_by_email(&self, email: &str) -> Result<Option<String>, String> {
+        async fn user_id_by_email(&self, email: &str) -> Result<Option<String>, LookupError> {
             Ok(match email {
                 "anna@example.com" => Some("u-anna".into()),
                 "john@example.com" => Some("u-john".into()),

@@ -1,0 +1,255 @@
+//! Imports congresses, their activities, sales training and medical-education courses from the
+//! content folder into their tables.
+//!
+//! Every file is read and checked before anything is written; the first problem refuses the whole
+//! import with the file, the field and the reason. The tables are then replaced in one transaction,
+//! so running the import twice leaves the same rows (idempotent) and a refused import changes
+//! nothing. Course registrations are events and are never touched here.
+//!
+//! What is stored is the item as the API serves it: document ids are replaced by the documents of
+//! `documents/library.json` (each with the address of its served file, `/api/library/{id}/file`),
+//! a venue's floor-plan path by the address of the library document with that file, activity ids
+//! by the activities, and every "Save in calendar" place gets the address of its iCalendar file.
+//!
+//! One module per file family: [`library`] (`documents/library.json`), [`congresses`]
+//! (`congresses/{congresses,activities}.json`), [`training`] (`training/trainings.json`),
+//! [`courses`] (`courses/{courses,settings}.json`) and [`filters`] (`*/filters.json`); the tabs
+//! congresses and training share are read by [`tabs`], and [`check`] holds the checks that name
+//! the file, the entry and the field of every refusal (e.g.
+//! `courses/courses.json: [1] id 2.category.class: must be course, online, third or other`).
+
+mod check;
+mod congresses;
+mod courses;
+mod filters;
+mod library;
+mod tabs;
+mod training;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use chrono::NaiveTime;
+use projections::{on_db, Db};
+use serde_json::Value;
+
+use check::Res;
+pub use courses::COURSE_CATEGORIES;
+
+/// How many rows an import wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ImportReport {
+    pub congresses: usize,
+    pub activities: usize,
+    pub trainings: usize,
+    pub courses: usize,
+}
+
+/// Why the content was refused: the same error as the catalogue's import (file, field, reason).
+pub type ImportError = crate::content::ContentError;
+
+/// True when no congress, training or course has been imported yet.
+pub async fn is_empty(db: &Db) -> Result<bool, sqlx::Error> {
+    let n: i64 = on_db!(db, pool => sqlx::query_scalar(
+        "select (select count(*) from congresses) + (select count(*) from trainings) + (select count(*) from courses)")
+        .fetch_one(pool).await)?;
+    Ok(n == 0)
+}
+
+/// Reads `content_dir`, checks it and replaces the programme tables with it, in one transaction.
+pub async fn import(db: &Db, content_dir: &Path) -> Result<ImportReport, ImportError> {
+    let rows = read(content_dir)?;
+    let report = ImportReport {
+        congresses: rows.congresses.len(),
+        activities: rows.activities.len(),
+        trainings: rows.trainings.len(),
+        courses: rows.courses.len(),
+    };
+    write(db, &rows).await?;
+    Ok(report)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+// ---------------------------------------------------------------------------------------------
+
+struct CongressRow {
+    id: i64,
+    name: String,
+    kind: String,
+    start_date: String,
+    end_date: String,
+    year: i64,
+    item: String,
+    data: String,
+}
+
+struct ActivityRow {
+    id: i64,
+    congress_id: i64,
+    data: String,
+}
+
+struct TrainingRow {
+    id: i64,
+    name: String,
+    start_date: String,
+    end_date: String,
+    year: i64,
+    item: String,
+    data: String,
+}
+
+struct CourseRow {
+    id: i64,
+    title: String,
+    start_date: String,
+    end_date: String,
+    year: i64,
+    month: String,
+    category: String,
+    language: String,
+    typology: String,
+    show_register: bool,
+    segments: BTreeSet<i64>,
+    speakers: BTreeSet<String>,
+    days: BTreeSet<String>,
+    item: String,
+    data: String,
+}
+
+struct Rows {
+    congresses: Vec<CongressRow>,
+    activities: Vec<ActivityRow>,
+    trainings: Vec<TrainingRow>,
+    courses: Vec<CourseRow>,
+    filters: Vec<(&'static str, String)>,
+}
+
+async fn write(db: &Db, rows: &Rows) -> Result<(), sqlx::Error> {
+    let _guard = db.write_guard().await;
+    on_db!(db, pool => {
+        let mut tx = pool.begin().await?;
+        for table in ["course_days", "course_speakers", "course_segments", "courses", "congress_activities",
+                      "congresses", "trainings", "programme_filters"] {
+            sqlx::query(&format!("delete from {table}")).execute(&mut *tx).await?;
+        }
+        for c in &rows.congresses {
+            sqlx::query("insert into congresses (id, name, type, start_date, end_date, year, item, data)
+                         values ($1, $2, $3, $4, $5, $6, $7, $8)")
+                .bind(c.id).bind(&c.name).bind(&c.kind).bind(&c.start_date).bind(&c.end_date)
+                .bind(c.year).bind(&c.item).bind(&c.data)
+                .execute(&mut *tx).await?;
+        }
+        for a in &rows.activities {
+            sqlx::query("insert into congress_activities (id, congress_id, data) values ($1, $2, $3)")
+                .bind(a.id).bind(a.congress_id).bind(&a.data)
+                .execute(&mut *tx).await?;
+        }
+        for t in &rows.trainings {
+            sqlx::query("insert into trainings (id, name, start_date, end_date, year, item, data)
+                         values ($1, $2, $3, $4, $5, $6, $7)")
+                .bind(t.id).bind(&t.name).bind(&t.start_date).bind(&t.end_date).bind(t.year)
+                .bind(&t.item).bind(&t.data)
+                .execute(&mut *tx).await?;
+        }
+        for c in &rows.courses {
+            sqlx::query("insert into courses (id, title, start_date, end_date, year, month, category, language,
+                         typology, show_register, item, data)
+                         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)")
+                .bind(c.id).bind(&c.title).bind(&c.start_date).bind(&c.end_date).bind(c.year)
+                .bind(&c.month).bind(&c.category).bind(&c.language).bind(&c.typology)
+                .bind(c.show_register).bind(&c.item).bind(&c.data)
+                .execute(&mut *tx).await?;
+            for s in &c.segments {
+                sqlx::query("insert into course_segments (course_id, segment_id) values ($1, $2)")
+                    .bind(c.id).bind(*s).execute(&mut *tx).await?;
+            }
+            for s in &c.speakers {
+                sqlx::query("insert into course_speakers (course_id, name) values ($1, $2)")
+                    .bind(c.id).bind(s).execute(&mut *tx).await?;
+            }
+            for d in &c.days {
+                sqlx::query("insert into course_days (course_id, day) values ($1, $2)")
+                    .bind(c.id).bind(d).execute(&mut *tx).await?;
+            }
+        }
+        for (kind, data) in &rows.filters {
+            sqlx::query("insert into programme_filters (kind, data) values ($1, $2)")
+                .bind(*kind).bind(data).execute(&mut *tx).await?;
+        }
+        tx.commit().await
+    })
+}
+
+/// `hh:mm` with two-digit hours and minutes.
+pub fn parse_hhmm(text: &str) -> Option<NaiveTime> {
+    let t = text.trim();
+    if t.len() != 5 {
+        return None;
+    }
+    NaiveTime::parse_from_str(t, "%H:%M").ok()
+}
+
+fn set(target: &mut Value, key: &str, value: Value) {
+    if let Some(m) = target.as_object_mut() {
+        m.insert(key.to_string(), value);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the content folder
+// ---------------------------------------------------------------------------------------------
+
+fn read(dir: &Path) -> Res<Rows> {
+    use congresses::{read_activities, read_congresses};
+    use courses::read_courses;
+    use filters::read_filters;
+    use library::read_library;
+    use training::read_trainings;
+
+    let library = read_library(dir)?;
+    let (activities, activity_rows) = read_activities(dir, &library)?;
+    let congresses = read_congresses(dir, &library, &activities)?;
+    // Every activity must be listed by its own congress (checked against the congress file).
+    let trainings = read_trainings(dir, &library)?;
+    let courses = read_courses(dir, &library)?;
+    let filters = vec![
+        ("congresses", read_filters(dir, "congresses/filters.json")?),
+        ("training", read_filters(dir, "training/filters.json")?),
+        ("courses", read_filters(dir, "courses/filters.json")?),
+    ];
+    Ok(Rows {
+        congresses,
+        activities: activity_rows,
+        trainings,
+        courses,
+        filters,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content_dir() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../content")
+    }
+
+    #[test]
+    fn the_demo_content_is_accepted() {
+        let rows = read(&content_dir()).expect("demo content imports");
+        assert!(rows.congresses.len() >= 8);
+        assert!(rows.trainings.len() >= 5);
+        assert!(rows.courses.len() >= 12);
+        assert!(!rows.activities.is_empty());
+    }
+
+    #[test]
+    fn parse_hhmm_needs_two_digit_hours_and_minutes() {
+        assert!(parse_hhmm("08:30").is_some());
+        assert!(parse_hhmm("8:30").is_none());
+        assert!(parse_hhmm("24:00").is_none());
+        assert!(parse_hhmm("12:61").is_none());
+    }
+}
