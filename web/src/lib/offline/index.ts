@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { refreshBadges } from '../api/badges';
 import { api, newIdempotencyKey } from '../api/client';
 import { isApiError } from '../api/errors';
 import { queryClient } from '../query-client';
@@ -46,7 +47,7 @@ const REFRESHED_BY_KIND: Record<QueuedCommand['kind'], readonly (readonly string
   move: [['documents'], ['home', 'documents'], ['search']],
   share: [],
   save_to_mydocs: [['documents'], ['home', 'documents'], ['search']],
-  notification_read: [['whats-new'], ['badges']],
+  notification_read: [['whats-new']],
 };
 
 let queue: OfflineQueue | null = null;
@@ -133,6 +134,7 @@ export function syncNow(): Promise<void> {
       const keys = new Set<string>();
       for (const sent of report.sent) for (const key of REFRESHED_BY_KIND[sent.kind]) keys.add(JSON.stringify(key));
       for (const key of keys) void queryClient.invalidateQueries({ queryKey: JSON.parse(key) as string[] });
+      if (report.sent.some((c) => c.kind === 'notification_read')) void refreshBadges();
       for (const refused of report.conflicts) {
         toast.danger(notSentToast(refused.label, sanitizeServerMessage(refused.message ?? '')), 8000);
       }
