@@ -1,57 +1,66 @@
-import type { Browser } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, open } from './helpers';
+import { baseURL, CHROMIUM_ARGS, CHROMIUM_PATH, VIEWPORT, waitForSplash } from './helpers';
 
 /**
  * Chromium's own verdict on installability (the checks behind its install prompt): a manifest
- * with a name, icons of 144 px and more, standalone display and a start URL, served from a page
- * controlled by a service worker.
+ * with a name, large enough icons, standalone display and a start URL, on a page controlled by a
+ * service worker. A persistent profile: Chromium never offers to install from an incognito
+ * context, which is what `browser.newContext()` gives.
  */
 
-let browser: Browser;
+let profile: string;
+let context: BrowserContext;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  profile = await mkdtemp(join(tmpdir(), 'companion-install-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport: VIEWPORT,
+    baseURL: baseURL(),
+    serviceWorkers: 'allow',
+  });
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 describe('installable web app', () => {
   it('has a manifest Chromium accepts and no installability errors', async () => {
-    const { context, page } = await newPage(browser, { serviceWorkers: 'allow' });
-    try {
-      await open(page, '/login');
-      await page.evaluate(async () => {
-        await navigator.serviceWorker.ready;
-      });
-      const cdp = await context.newCDPSession(page);
-      const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };
-      expect(manifest.url).toMatch(/\/manifest\.webmanifest$/);
-      expect(manifest.errors).toEqual([]);
-      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
-        installabilityErrors: { errorId: string }[];
-      };
-      expect(installabilityErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const page = await context.newPage();
+    await page.goto('/login');
+    await waitForSplash(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // Installability asks for a page the worker controls.
+    await page.reload();
+    await waitForSplash(page);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const cdp = await context.newCDPSession(page);
+    const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };
+    expect(manifest.url).toMatch(/\/manifest\.webmanifest$/);
+    expect(manifest.errors).toEqual([]);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string }[];
+    };
+    expect(installabilityErrors).toEqual([]);
   });
 
   it('serves the service worker and manifest for revalidation on every load', async () => {
-    const { context, page } = await newPage(browser);
-    try {
-      const sw = await page.request.get('/sw.js');
-      expect(sw.headers()['cache-control']).toBe('no-cache');
-      const manifest = await page.request.get('/manifest.webmanifest');
-      expect(manifest.headers()['content-type']).toBe('application/manifest+json');
-      const body = (await manifest.json()) as { display: string; start_url: string; icons: { sizes: string }[] };
-      expect(body.display).toBe('standalone');
-      expect(body.start_url).toBe('/');
-      expect(body.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
-    } finally {
-      await context.close();
-    }
+    const sw = await context.request.get('/sw.js');
+    expect(sw.headers()['cache-control']).toBe('no-cache');
+    const manifest = await context.request.get('/manifest.webmanifest');
+    expect(manifest.headers()['content-type']).toBe('application/manifest+json');
+    const body = (await manifest.json()) as { display: string; start_url: string; icons: { sizes: string }[] };
+    expect(body.display).toBe('standalone');
+    expect(body.start_url).toBe('/');
+    expect(body.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
   });
 });

@@ -158,6 +158,15 @@ describe('offline use', () => {
     await waitForPath(page, '/documents');
     await tile(page, BRIEF).waitFor();
     await page.getByTestId('offline-banner').waitFor();
+    // The cut reaches the service worker's own requests too: an answer it never saved fails.
+    expect(
+      await page.evaluate(() =>
+        fetch('/api/documents/my?never-saved=1').then(
+          (r) => `answered ${r.status}`,
+          () => 'failed',
+        ),
+      ),
+    ).toBe('failed');
     expect(await page.getByTestId('offline-banner').innerText()).toBe('You are offline. Showing saved data.');
     await shot(page, '01-offline-banner');
   });
@@ -288,8 +297,7 @@ describe('offline use', () => {
       // Not taken yet: the page is still the one the user is working on.
       expect(new URL(page.url()).pathname).toBe('/documents');
       await shot(page, '05-update-toast');
-      await toast.getByRole('button', { name: 'Reload' }).click();
-      await page.waitForEvent('load');
+      await Promise.all([page.waitForEvent('load'), toast.getByRole('button', { name: 'Reload' }).click()]);
       await waitForSplash(page);
       expect(await page.getByTestId('update-toast').count()).toBe(0);
     } finally {

@@ -194,4 +194,7 @@ export async function clearDevice(): Promise<void> {
   timer = null;
   useOffline.setState({ queue: [], pins: [], saving: [] });
   await clearOfflineData();
+  // An answer already on its way when the caches went may still be saved by the service worker:
+  // a second pass a little later removes it.
+  setTimeout(() => void clearOfflineData({ caches: typeof caches === 'undefined' ? undefined : caches }), 2_000);
 }
