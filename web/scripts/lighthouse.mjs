@@ -58,6 +58,11 @@ async function measure(chrome, path, prepare) {
     tbt: metric('total-blocking-time'),
     cls: metric('cumulative-layout-shift'),
     finalUrl: lhr.finalDisplayedUrl,
+    // What to look at when a score drops.
+    lcpElement: lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '-',
+    shifts: (lhr.audits['layout-shifts']?.details?.items ?? [])
+      .slice(0, 3)
+      .map((item) => `${item.node?.snippet ?? '?'} ${Number(item.score ?? 0).toFixed(3)}`),
   };
 }
 
@@ -80,6 +85,10 @@ try {
   );
   for (const r of results) {
     console.log(`${r.path}\tperformance ${r.score}\tFCP ${r.fcp}\tLCP ${r.lcp}\tTBT ${r.tbt}\tCLS ${r.cls}\t(${r.finalUrl})`);
+    if (process.env.LIGHTHOUSE_DETAILS === '1') {
+      console.log(`  LCP element: ${r.lcpElement}`);
+      for (const shift of r.shifts) console.log(`  shift: ${shift}`);
+    }
   }
 } finally {
   await chrome.kill();

@@ -892,8 +892,16 @@ async fn shutdown_finishes_within_its_grace_period_despite_slow_clients_and_open
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_service_worker_and_manifest_are_revalidated_with_their_types() {
     let web = tempfile::tempdir().expect("web dir");
-    std::fs::write(web.path().join("index.html"), "<!doctype html><title>app</title>").unwrap();
-    std::fs::write(web.path().join("sw.js"), "self.addEventListener('fetch', () => {});").unwrap();
+    std::fs::write(
+        web.path().join("index.html"),
+        "<!doctype html><title>app</title>",
+    )
+    .unwrap();
+    std::fs::write(
+        web.path().join("sw.js"),
+        "self.addEventListener('fetch', () => {});",
+    )
+    .unwrap();
     std::fs::write(
         web.path().join("manifest.webmanifest"),
         r#"{"name":"Companion","start_url":"/"}"#,
