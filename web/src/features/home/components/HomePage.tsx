@@ -25,9 +25,9 @@ export default function HomePage() {
   // appearing on its own would push the ones below it down the screen.
   const fetching = useIsFetching({ queryKey: homeKeys.all });
   const [shown, setShown] = useState(false);
-  useEffect(() => {
-    if (fetching === 0 && !products.isPending && !news.isPending) setShown(true);
-  }, [fetching, products.isPending, news.isPending]);
+  // Latched during render (React's pattern for state that follows other values): refetches later
+  // (pull-to-refresh) never hide the carousels again.
+  if (!shown && fetching === 0 && !products.isPending && !news.isPending) setShown(true);
 
   // The unread dot (and the menu's What's New count) read the badges store.
   useEffect(() => {
