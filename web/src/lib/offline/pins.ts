@@ -20,6 +20,11 @@ export interface OfflineFile {
   savedAt: number;
   /** The pinned folder that brought it, null when pinned on its own. */
   via: string | null;
+  /**
+   * A read-only library file (catalogue, programme or product document), the same for everyone
+   * who sees the screen: kept until removed or sign-out, not checked as a document item.
+   */
+  library?: boolean;
 }
 
 /** A folder kept on the device: its files are kept, and follow its contents when online. */
@@ -67,6 +72,7 @@ export interface PinnableFile {
   title: string;
   name: string;
   url: string;
+  library?: boolean;
 }
 
 interface HistoryAnswer {
@@ -135,6 +141,7 @@ export function createPins({ storage, server, now = Date.now, onChange }: PinsOp
       contentType,
       savedAt: now(),
       via,
+      ...(file.library ? { library: true } : {}),
     };
     await storage.put(item);
     return item;
@@ -234,7 +241,7 @@ export function createPins({ storage, server, now = Date.now, onChange }: PinsOp
           report.removed.push(folder.id);
         }
       }
-      for (const item of (await storage.all()).filter((i): i is OfflineFile => i.kind === 'file')) {
+      for (const item of (await storage.all()).filter((i): i is OfflineFile => i.kind === 'file' && !i.library)) {
         try {
           const { name } = await server.check(item.id);
           if (name && name !== item.name) {
