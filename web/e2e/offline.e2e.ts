@@ -145,7 +145,8 @@ describe('offline use', () => {
     await shot(page, '03-available-offline');
     await page.keyboard.press('Escape');
 
-    await open(page, '/offline');
+    await page.getByTestId('kept-offline-link').click();
+    await waitForPath(page, '/offline');
     await page.getByTestId('offline-item').filter({ hasText: BRIEF }).waitFor();
     expect(await page.getByTestId('offline-usage').innerText()).toMatch(/KB|MB/);
     await shot(page, '04-storage-used');

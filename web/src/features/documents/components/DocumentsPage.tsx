@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { KeptOfflineLink } from '@/components/offline/KeptOfflineLink';
 import { PendingActions } from '@/components/offline/PendingActions';
 import { PageFrame } from '@/components/page/PageFrame';
 import type { QueuedCommand } from '@/lib/offline';
@@ -75,6 +76,7 @@ export default function DocumentsPage() {
         ))}
       </div>
       <div id="documents-panel" role="tabpanel" aria-labelledby={`documents-tab-${tab}`}>
+        <KeptOfflineLink />
         <PendingActions filter={pendingHere} />
         <ItemList
           items={documents.data?.list}

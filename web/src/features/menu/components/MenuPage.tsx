@@ -35,8 +35,6 @@ interface Entry {
 const ENTRIES: readonly Entry[] = [
   { label: 'Products', to: '/products', Icon: ProductsIcon },
   { label: 'Documents', to: '/documents', Icon: DocumentsIcon },
-  // Not in the spec's menu: where documents kept on the device are seen and removed.
-  { label: 'Available offline', to: '/offline', Icon: DocumentsIcon },
   { label: 'Medical Education', to: '/learn', Icon: GraduationIcon },
   { label: 'Congresses and Events', to: '/congresses', Icon: CalendarIcon },
   { label: 'Sales Training', to: '/training', Icon: PresentationIcon },

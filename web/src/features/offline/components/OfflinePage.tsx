@@ -26,7 +26,7 @@ export default function OfflinePage() {
   const files = items.filter((item) => item.kind === 'file');
 
   return (
-    <PageFrame title={OFFLINE_TITLE} back="/menu">
+    <PageFrame title={OFFLINE_TITLE} back="/documents">
       <section className={styles.usage} aria-label="Storage used" data-testid="offline-usage">
         <strong className={styles.usageFigure}>{formatBytes(usedBytes(items))}</strong>
         <span className={styles.usageText}>
