@@ -1,41 +1,13 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
-
-/**
- * Preloads the login screen's chunk and style from index.html: it is the first screen of every
- * new install and signed-out visit, and would otherwise wait for the main code to ask for it
- * (about 12 kB, so visits to other screens lose little).
- */
-function preloadLoginScreen(): Plugin {
-  return {
-    name: 'companion-preload-login',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const chunk = Object.values(ctx.bundle ?? {}).find(
-          (item) => item.type === 'chunk' && item.facadeModuleId?.endsWith('/features/auth/components/LoginPage.tsx'),
-        );
-        if (!chunk || chunk.type !== 'chunk') return [];
-        const css = [...(chunk.viteMetadata?.importedCss ?? [])];
-        return [
-          { tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' },
-          ...css.map((file) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', href: `/${file}` }, injectTo: 'head' as const })),
-        ];
-      },
-    },
-  };
-}
 
 const backend = process.env.COMPANION_BACKEND ?? 'http://localhost:8080';
 
 export default defineConfig({
   plugins: [
     react(),
-    preloadLoginScreen(),
     // The service worker and manifest: see docs/offline.md for what is cached and why.
     VitePWA({
       // The app asks before taking a new version (the update toast), never mid-task.
