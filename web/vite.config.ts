@@ -10,7 +10,7 @@ export default defineConfig({
     react(),
     // The service worker and manifest: see docs/offline.md for what is cached and why.
     VitePWA({
-      // The app asks before taking a new version (the update toast), never mid-task.
+      // The app asks before taking a new version (the update toast), never in the middle of someone's work.
       registerType: 'prompt',
       injectRegister: false,
       // Registered by the app in production builds only (src/lib/offline/register-sw.ts).
