@@ -280,7 +280,7 @@ describe('offline use', () => {
     }
   });
 
-  it('offers a new version of the app instead of taking it in the middle of someone's work', async () => {
+  it('offers a new version of the app instead of taking it while the user is working', async () => {
     const { page } = await signedInWithWorker('anna');
     await open(page, '/documents?tab=my');
     const swFile = join(webDir, 'dist', 'sw.js');

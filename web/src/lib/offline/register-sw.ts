@@ -11,7 +11,7 @@ export const useAppUpdate = create<UpdateState>()(() => ({ ready: false, apply: 
 
 /**
  * Registers the service worker (production builds only: in development Vite serves modules the
- * worker would cache). A new version is not taken in the middle of someone's work: it waits until the user chooses
+ * worker would cache). A new version is not taken while the user is working: it waits until the user chooses
  * Reload in the update toast.
  */
 export function registerServiceWorker(): void {
