@@ -19,7 +19,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
-use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::set_header::{SetResponseHeader, SetResponseHeaderLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
@@ -135,6 +135,22 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),
         ));
+    // The service worker and the manifest are checked on every load: a worker kept in the HTTP
+    // cache would go on serving the previous version of the app.
+    let pwa = Router::new()
+        .route_service("/sw.js", ServeFile::new(web_dir.join("sw.js")))
+        .route_service(
+            "/manifest.webmanifest",
+            SetResponseHeader::overriding(
+                ServeFile::new(web_dir.join("manifest.webmanifest")),
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/manifest+json"),
+            ),
+        )
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-cache"),
+        ));
     let media = ServeDir::new(config.content_dir.join("media"));
     let spa = ServeDir::new(web_dir).fallback(ServeFile::new(index));
 
@@ -147,6 +163,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/metrics", get(crate::metrics::on_main_port))
         .nest_service("/media", media)
         .merge(assets)
+        .merge(pwa)
         .fallback_service(spa)
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(panic::response_for_panic));

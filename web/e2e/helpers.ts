@@ -35,9 +35,22 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
+export interface NewPageOptions {
+  /**
+   * The production build registers a service worker. Suites block it by default: each checks
+   * what the server answers now, and a worker installing in the background (downloading the
+   * whole app) would only add load and timing noise. The offline and installability suites
+   * allow it, since the worker is what they test.
+   */
+  serviceWorkers?: 'allow' | 'block';
+}
+
 /** A page in a fresh context (empty storage), 400 x 860, aimed at the test backend. */
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: baseURL() });
+export async function newPage(
+  browser: Browser,
+  { serviceWorkers = 'block' }: NewPageOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: baseURL(), serviceWorkers });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };

@@ -2,7 +2,8 @@
 //!
 //! The app's policy allows only same-origin script, style, workers and connections (the built
 //! app has no inline script or style), images and fonts also as `data:`/`blob:` (the PDF viewer
-//! renders into them), media as `blob:` (HLS video), and no framing. A response that carries a
+//! renders into them), media as `blob:` (HLS video), the service worker and the web app manifest
+//! from the app's own origin, and no framing. A response that carries a
 //! file (`Content-Disposition`) gets a policy of its own that sandboxes it: a PDF or an HTML file
 //! opened from the API can never run script in the app's origin.
 
@@ -13,7 +14,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 pub const APP_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
 img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' blob:; \
-worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+worker-src 'self' blob:; manifest-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; \
 frame-ancestors 'none'; form-action 'self'";
 
 /// The app's policy with the frames it may show: its own blob: documents (the PDF viewer) and

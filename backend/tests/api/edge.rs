@@ -887,3 +887,55 @@ async fn shutdown_finishes_within_its_grace_period_despite_slow_clients_and_open
     assert!(closed_within(&mut slow_headers, Duration::from_secs(1)).await);
     assert!(closed_within(&mut slow_body, Duration::from_secs(1)).await);
 }
+
+// ---- installable web app ----
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_service_worker_and_manifest_are_revalidated_with_their_types() {
+    let web = tempfile::tempdir().expect("web dir");
+    std::fs::write(
+        web.path().join("index.html"),
+        "<!doctype html><title>app</title>",
+    )
+    .unwrap();
+    std::fs::write(
+        web.path().join("sw.js"),
+        "self.addEventListener('fetch', () => {});",
+    )
+    .unwrap();
+    std::fs::write(
+        web.path().join("manifest.webmanifest"),
+        r#"{"name":"Companion","start_url":"/"}"#,
+    )
+    .unwrap();
+    let dir = web.path().to_path_buf();
+    let app = spawn_edge(move |c| c.web_dir = dir, axum::Router::new()).await;
+
+    let sw = app.get("/sw.js").await;
+    assert_eq!(sw.status(), StatusCode::OK);
+    assert_eq!(header(&sw, "cache-control"), Some("no-cache"));
+    let sw_type = header(&sw, "content-type").unwrap_or_default().to_owned();
+    assert!(sw_type.contains("javascript"), "{sw_type}");
+    assert_eq!(
+        sw.text().await.unwrap(),
+        "self.addEventListener('fetch', () => {});"
+    );
+
+    let manifest = app.get("/manifest.webmanifest").await;
+    assert_eq!(manifest.status(), StatusCode::OK);
+    assert_eq!(header(&manifest, "cache-control"), Some("no-cache"));
+    assert_eq!(
+        header(&manifest, "content-type"),
+        Some("application/manifest+json")
+    );
+    let body: Value = manifest.json().await.unwrap();
+    assert_eq!(body["name"], "Companion");
+
+    // The policy lets the app's own origin provide both, and nothing else.
+    let page = app.get("/").await;
+    let policy = header(&page, "content-security-policy").unwrap_or_default();
+    assert!(policy.contains("worker-src 'self' blob:;"), "{policy}");
+    assert!(policy.contains("manifest-src 'self';"), "{policy}");
+    // The rest of the app keeps its own caching: the shell is not marked no-cache here.
+    assert_ne!(header(&page, "cache-control"), Some("no-cache"));
+}

@@ -2,6 +2,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { Splash } from '@/components/Splash';
+import { startOffline } from '@/lib/offline';
+import { registerServiceWorker } from '@/lib/offline/register-sw';
 import { queryClient } from '@/lib/query-client';
 import { router } from './router';
 import { bindRealtimeToSession } from './realtime-session';
@@ -17,6 +19,8 @@ export function App() {
   useEffect(() => handleSessionExpiry(router), []);
   useEffect(() => handleTermsRequired(router), []);
   useEffect(() => bindRealtimeToSession(router), []);
+  useEffect(() => startOffline(), []);
+  useEffect(() => registerServiceWorker(), []);
 
   useEffect(() => {
     const leave = window.setTimeout(() => setSplash('leaving'), SPLASH_MS);

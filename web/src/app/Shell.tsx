@@ -1,6 +1,8 @@
 import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Loader } from '@/components/Loader';
+import { OfflineBanner } from '@/components/offline/OfflineBanner';
+import { UpdateToast } from '@/components/offline/UpdateToast';
 import { TabBar } from '@/components/tabbar/TabBar';
 import { Toasts } from '@/components/toast/Toasts';
 import { checkAccess, showsTabBar } from '@/lib/session/access';
@@ -18,7 +20,7 @@ export const PLEASE_SIGN_IN = 'Please sign in';
 /** Logged out on a private route: log out fully and return to the login screen. */
 function BackToLogin({ launch }: { launch: string | null }) {
   useEffect(() => {
-    logout();
+    void logout();
     // The app was opened on this link: ask to sign in, and show the link after login.
     // (Other ways here, such as an expired session, bring their own message.)
     if (launch) {
@@ -44,6 +46,7 @@ export function Shell() {
 
   return (
     <div className={styles.app} data-tabbar={withTabBar ? 'true' : 'false'}>
+      <OfflineBanner />
       {access.allow ? (
         <Suspense fallback={<Loader full />}>
           <Outlet />
@@ -55,6 +58,7 @@ export function Shell() {
       )}
       {withTabBar && <TabBar />}
       <Toasts />
+      <UpdateToast />
       <ScrollRestoration />
     </div>
   );

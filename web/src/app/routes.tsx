@@ -36,6 +36,7 @@ const MultimediaPage = lazyPage(() => import('@/features/multimedia/components/M
 const WhatsNewPage = lazyPage(() => import('@/features/whats-new/components/WhatsNewPage'));
 const WizardPage = lazyPage(() => import('@/features/wizard/components/WizardPage'));
 const UpdateWizardPage = lazyPage(() => import('@/features/whats-new/components/UpdateWizardPage'));
+const OfflinePage = lazyPage(() => import('@/features/offline/components/OfflinePage'));
 const PublishPage = lazyPage(() => import('@/features/whats-new/components/PublishPage'));
 
 /** Every route of spec 2.2. Guarding and layout live in the Shell. */
@@ -65,6 +66,7 @@ export const routes: RouteObject[] = [
           { path: 'search', element: <SearchPage /> },
           { path: 'contacts', element: <ContactsPage /> },
           { path: 'documents', element: <DocumentsPage /> },
+          { path: 'offline', element: <OfflinePage /> },
           { path: 'documents/folder', element: <FolderPage /> },
           { path: 'documents/folder/:id', element: <FolderPage /> },
           { path: 'documents/history/:id', element: <DocumentHistoryPage /> },

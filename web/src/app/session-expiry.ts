@@ -9,7 +9,7 @@ import { toast } from '@/lib/stores/toast';
 /** Logs out, tells the user once, and returns to the login screen. */
 export function expireSession(router: Router): void {
   const hadSession = useSession.getState().user !== null || tokenStore.get() !== null;
-  logout();
+  void logout();
   if (!hadSession) return;
   toast.danger(SESSION_EXPIRED_MESSAGE);
   void router.navigate('/login', { replace: true });

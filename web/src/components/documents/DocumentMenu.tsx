@@ -1,5 +1,6 @@
 import { DownloadIcon, EyeIcon } from '../icons';
 import { Modal } from '../modal/Modal';
+import { AvailableOffline } from '../offline/AvailableOffline';
 import menuStyles from './ActionMenu.module.css';
 import styles from './LibraryDocumentList.module.css';
 import type { OpenableDocument } from './useDocumentOpener';
@@ -23,6 +24,9 @@ export function DocumentMenu<T extends OpenableDocument>({ doc, meta, onClose, o
       {doc && (
         <>
           {meta && <p className={styles.menuMeta}>{meta}</p>}
+          <AvailableOffline
+            target={{ kind: 'file', id: doc.url, title: doc.title, name: doc.name ?? doc.title, url: doc.url, library: true }}
+          />
           <ul className={menuStyles.menu} aria-label="Actions">
             <li>
               <button

@@ -1,6 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import { hasStatus } from '@/lib/api/errors';
-import { fetchBinary, saveBlob } from '@/lib/files';
+import { hasStatus, isApiError } from '@/lib/api/errors';
+import { fetchBinary, saveBlob, type FetchedFile } from '@/lib/files';
+import { offlinePins } from '@/lib/offline';
 import { toast } from '@/lib/stores/toast';
 import { Loader } from '../Loader';
 import { PdfViewer } from '../pdf/LazyPdfViewer';
@@ -31,6 +32,25 @@ function isPdf(contentType: string, name: string): boolean {
   return name.toLowerCase().endsWith('.pdf');
 }
 
+/** The file from the server, or the copy kept on the device when the network is gone. */
+async function fileOrOfflineCopy(url: string): Promise<FetchedFile> {
+  const kept = async () => {
+    const copy = await offlinePins().read(url);
+    return copy ? { ...copy, fileName: null } : null;
+  };
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    const copy = await kept();
+    if (copy) return copy;
+  }
+  try {
+    return await fetchBinary(url);
+  } catch (error) {
+    const copy = isApiError(error) && error.status === 0 ? await kept() : null;
+    if (!copy) throw error;
+    return copy;
+  }
+}
+
 /**
  * Opens served documents the way a phone can show them: the file is fetched with the session
  * token (a plain link would not send it), PDFs open in the in-app viewer, anything else and
@@ -48,7 +68,7 @@ export function useDocumentOpener(): {
   const withFile = useCallback(async (doc: OpenableDocument, consume: (blob: Blob, type: string, doc: OpenableDocument) => void) => {
     setBusy(true);
     try {
-      const file = await fetchBinary(doc.url);
+      const file = await fileOrOfflineCopy(doc.url);
       // The served file name completes documents known only by a label (a venue's floor plan).
       const named = doc.name ? doc : { ...doc, name: file.fileName };
       consume(file.blob, file.contentType, named);

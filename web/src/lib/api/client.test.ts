@@ -155,4 +155,23 @@ describe('api client', () => {
     expect(terms).toHaveBeenCalledTimes(1);
     expect(unauthorized).not.toHaveBeenCalled();
   });
+
+  it('sends a fresh Idempotency-Key with every command, the given one on a retry, none on reads', async () => {
+    const { client, fetchImpl } = setup([
+      jsonResponse(200, {}),
+      jsonResponse(200, {}),
+      jsonResponse(200, {}),
+      jsonResponse(200, {}),
+    ]);
+    await client.post('/folders', { name: 'A' });
+    await client.post('/folders', { name: 'A' });
+    await client.post('/folders', { name: 'A' }, { idempotencyKey: 'kept-key' });
+    await client.get('/documents/my');
+    const first = sentHeaders(fetchImpl, 0).get('Idempotency-Key');
+    const second = sentHeaders(fetchImpl, 1).get('Idempotency-Key');
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second).not.toBe(first);
+    expect(sentHeaders(fetchImpl, 2).get('Idempotency-Key')).toBe('kept-key');
+    expect(sentHeaders(fetchImpl, 3).has('Idempotency-Key')).toBe(false);
+  });
 });

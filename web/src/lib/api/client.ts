@@ -14,6 +14,20 @@ export interface RequestOptions {
    * 401 only means wrong credentials).
    */
   allowUnauthorized?: boolean;
+  /**
+   * The `Idempotency-Key` of this command: one per logical action, the same on
+   * every retry of it (the offline queue passes its own). Commands without one
+   * get a fresh key.
+   */
+  idempotencyKey?: string;
+}
+
+/** The header that lets the server answer a repeated command with its first result. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** A new key for one logical action (a UUID). */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
 }
 
 export type UnauthorizedHandler = (error: ApiError) => void;
@@ -98,10 +112,12 @@ export function createApiClient({ baseUrl, tokens, fetchImpl }: ApiClientOptions
     `${base}/${path.replace(/^\/+/, '')}${buildQuery(query)}`;
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-    const { method = 'GET', query, body, signal, allowUnauthorized = false } = options;
+    const { method = 'GET', query, body, signal, allowUnauthorized = false, idempotencyKey } = options;
     const headers = new Headers({ Accept: 'application/json' });
     const token = tokens.get();
     if (token) headers.set('Authorization', `Bearer ${token}`);
+    // Every command carries a key; a read carries one only when it is a queued action.
+    if (method !== 'GET' || idempotencyKey) headers.set(IDEMPOTENCY_HEADER, idempotencyKey ?? newIdempotencyKey());
 
     let payloadBody: BodyInit | undefined;
     if (body instanceof FormData) {

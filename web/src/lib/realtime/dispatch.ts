@@ -26,6 +26,8 @@ export interface DispatchTargets {
   badges: () => BadgeSetters;
   /** Shows an informational toast. */
   notify: (message: string) => void;
+  /** Documents were shared, changed, moved or unshared: offline copies follow. */
+  documentsChanged?: () => void;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -42,7 +44,7 @@ export function appUpdateToast(payload: unknown): string {
 }
 
 /** What each kind of feed message does to the screens. Unknown kinds are ignored. */
-export function createDispatcher({ queryClient, badges, notify }: DispatchTargets) {
+export function createDispatcher({ queryClient, badges, notify, documentsChanged }: DispatchTargets) {
   const refresh = (keys: readonly QueryKey[]) => {
     for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
   };
@@ -67,6 +69,7 @@ export function createDispatcher({ queryClient, badges, notify }: DispatchTarget
         case 'shared_arrival':
         case 'shared_change':
           refresh(LIVE_QUERY_KEYS.documents);
+          documentsChanged?.();
           return;
         default:
           return;
@@ -75,6 +78,7 @@ export function createDispatcher({ queryClient, badges, notify }: DispatchTarget
     /** Everything may be stale: refetch what is on screen, mark the rest stale. */
     reload(): void {
       void queryClient.invalidateQueries();
+      documentsChanged?.();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { documentsChanged } from '../offline';
 import { queryClient } from '../query-client';
 import { readJson, tokenStore, writeJson, type KeyValueStore } from '../storage';
 import { useBadges } from '../stores/badges';
@@ -95,6 +96,7 @@ export function startRealtime({ userKey, onUnauthorized }: StartOptions): void {
     queryClient,
     badges: () => useBadges.getState(),
     notify: (message) => void toast.dark(message),
+    documentsChanged,
   });
   const client = new RealtimeClient({
     url: socketUrl(),

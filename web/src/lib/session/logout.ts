@@ -1,3 +1,4 @@
+import { clearDevice } from '../offline';
 import { queryClient } from '../query-client';
 import { sessionApi } from './api';
 import { tokenStore } from '../storage';
@@ -6,13 +7,16 @@ import { useSession } from './store';
 
 /**
  * Ends the session on this device: user data, token, cached server data and
- * live counters. Navigation to /login is up to the caller.
+ * live counters, and everything kept for offline use (cached answers, files,
+ * queued actions). Navigation to /login is up to the caller; the returned
+ * promise settles once the device copies are gone.
  */
-export function logout(): void {
+export function logout(): Promise<void> {
   tokenStore.clear();
   useSession.getState().clear();
   useBadges.getState().reset();
   queryClient.clear();
+  return clearDevice().catch((error: unknown) => console.warn('Clearing offline data failed', error));
 }
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
@@ -30,5 +34,5 @@ export async function signOut(): Promise<void> {
       /* offline or already ended: the local sign-out below still happens */
     }
   }
-  logout();
+  await logout();
 }

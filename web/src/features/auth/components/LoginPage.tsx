@@ -56,7 +56,7 @@ export default function LoginPage() {
         void refreshBadges();
       })
       .catch((error: unknown) => {
-        logout();
+        void logout();
         toast.danger(safeServerMessage(error) || MESSAGES.failed);
       })
       .finally(() => setRestoring(false));

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api/client';
+import { runCommand, type CommandResult } from '@/lib/offline';
 import type { DocItem } from '../types';
 import { reloadDocuments } from './keys';
 
@@ -9,14 +9,15 @@ export interface MoveInput {
   destination: string | null;
 }
 
-/** Moves a folder or a file within My Docs. */
-export function moveItem({ item, destination }: MoveInput): Promise<unknown> {
+/** Moves a folder or a file within My Docs. Queued when offline. */
+export function moveItem({ item, destination, title }: MoveInput & { title?: string }): Promise<CommandResult<unknown>> {
+  const label = `Move “${title ?? item.id}”`;
   return item.type === 'folder'
-    ? api.post('/folders/move', { destination, folder: item.id })
-    : api.post('/documents/move', { folder: destination, file: item.id });
+    ? runCommand({ kind: 'move', path: '/folders/move', body: { destination, folder: item.id }, label })
+    : runCommand({ kind: 'move', path: '/documents/move', body: { folder: destination, file: item.id }, label });
 }
 
 export function useMoveItem() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: moveItem, onSuccess: () => reloadDocuments(queryClient) });
+  return useMutation({ mutationFn: (input: MoveInput & { title?: string }) => moveItem(input), onSuccess: () => reloadDocuments(queryClient) });
 }

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api/client';
+import { runCommand, type CommandResult } from '@/lib/offline';
 import type { ShareKind } from '../logic/actions';
 
 export interface ShareInput {
@@ -27,12 +27,18 @@ export interface ShareResult {
   recipient?: string;
 }
 
-export function shareItem(input: ShareInput): Promise<ShareResult | null> {
+/** Shares an item; offline, the share is queued and sent when the network returns. */
+export function shareItem(input: ShareInput & { title?: string }): Promise<CommandResult<ShareResult | null>> {
   const { path, body } = shareRequest(input);
-  return api.post<ShareResult | null>(path, body);
+  return runCommand<ShareResult | null>({
+    kind: 'share',
+    path,
+    body,
+    label: `Share “${input.title ?? input.id}” with ${input.email}`,
+  });
 }
 
 /** A share changes nothing in the sharer's own lists, so nothing reloads. */
 export function useShareItem() {
-  return useMutation({ mutationFn: shareItem });
+  return useMutation({ mutationFn: (input: ShareInput & { title?: string }) => shareItem(input) });
 }

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { Modal } from '@/components/modal/Modal';
+import { AvailableOffline, type PinTarget } from '@/components/offline/AvailableOffline';
 import { MENU_LABELS, menuActions, type MenuAction } from '../logic/actions';
 import { displayName, itemMeta } from '../logic/file';
-import type { DocItem } from '../types';
+import type { DocItem, DocType } from '../types';
 import menuStyles from '@/components/documents/ActionMenu.module.css';
 import styles from './Documents.module.css';
 import {
@@ -36,11 +37,22 @@ export interface ActionMenuProps {
   item: DocItem | null;
   onClose: () => void;
   onAction: (action: MenuAction, item: DocItem) => void;
+  /** The list the item is shown in; folders can be kept offline only when it is known. */
+  listType?: DocType;
+}
+
+/** What "Available offline" keeps of an item, if it can be kept. */
+function pinTarget(item: DocItem, listType: DocType | undefined): PinTarget | null {
+  if (item.type === 'file') {
+    return item.url ? { kind: 'file', id: item.id, title: displayName(item), name: item.name, url: item.url } : null;
+  }
+  return listType ? { kind: 'folder', id: item.id, title: displayName(item), type: listType } : null;
 }
 
 /** The document action menu: the item's actions in the spec's order (section 4). */
-export function ActionMenu({ item, onClose, onAction }: ActionMenuProps) {
+export function ActionMenu({ item, onClose, onAction, listType }: ActionMenuProps) {
   const actions = item ? menuActions(item) : [];
+  const pin = item ? pinTarget(item, listType) : null;
   const meta = item ? itemMeta(item) : '';
   return (
     <Modal open={item !== null} onClose={onClose} title={item ? displayName(item) : ''}>
@@ -52,6 +64,7 @@ export function ActionMenu({ item, onClose, onAction }: ActionMenuProps) {
               <ItemLabels item={item} />
             </div>
           )}
+          {pin && <AvailableOffline target={pin} />}
           <ul className={menuStyles.menu} aria-label="Actions">
             {actions.map((action) => (
               <li key={action}>

@@ -92,7 +92,7 @@ export function RenameDialog({ item, onClose }: ItemDialogProps) {
       return;
     }
     rename.mutate(
-      { id: item.id, name: trimmed },
+      { id: item.id, name: trimmed, previous: displayName(item) },
       {
         onSuccess: onClose,
         onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
@@ -177,7 +177,7 @@ export function MoveDialog({ item, parent, onClose }: MoveDialogProps) {
     event.preventDefault();
     if (destination === undefined) return;
     move.mutate(
-      { item, destination },
+      { item, destination, title: displayName(item) },
       {
         onSuccess: onClose,
         // Spec section 8: the server's message if present, otherwise the documents error.
@@ -249,10 +249,11 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
     event.preventDefault();
     if (!email) return;
     share.mutate(
-      { kind, id: item.id, email },
+      { kind, id: item.id, email, title: displayName(item) },
       {
         onSuccess: (result) => {
-          toast.dark(MESSAGES.shared(result?.recipient || email));
+          // Queued offline: the queue has said so.
+          if (!result.queued) toast.dark(MESSAGES.shared(result.value?.recipient || email));
           onClose();
         },
         onError: (error) => {

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Loader } from '@/components/Loader';
-import { hasStatus, safeServerMessage } from '@/lib/api/errors';
+import { hasStatus, isApiError, safeServerMessage } from '@/lib/api/errors';
+import { offlinePins } from '@/lib/offline';
 import { toast } from '@/lib/stores/toast';
 import { fetchFile, saveBlob } from '../api/get-file';
 import { reloadDocuments } from '../api/keys';
@@ -12,7 +13,7 @@ import { shareKind, type MenuAction, type ShareKind } from '../logic/actions';
 import { displayName, downloadName, opensInViewer } from '../logic/file';
 import { MESSAGES } from '../logic/messages';
 import { historyPath } from '../logic/route';
-import type { DocItem } from '../types';
+import type { DocItem, DocType } from '../types';
 import { ActionMenu } from './ActionMenu';
 import { DeleteDialog, MoveDialog, RenameDialog, ShareDialog } from './Dialogs';
 import styles from './Documents.module.css';
@@ -30,10 +31,31 @@ export interface DocumentActionsProps {
   onClose: () => void;
   /** Folder the items are listed in (null at a tab's root); the move dialog disables it. */
   parent: string | null;
+  /** The list shown (My Docs, Shared with me, US); lets folders be kept offline. */
+  listType?: DocType;
+}
+
+/**
+ * The file from the server, or the copy kept on the device when the network is gone. Online the
+ * server is asked first: opening is recorded there, and access may have changed.
+ */
+async function fileOrOfflineCopy(url: string, download: boolean): Promise<{ blob: Blob; contentType: string }> {
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    const kept = await offlinePins().read(url);
+    if (kept) return kept;
+  }
+  try {
+    return await fetchFile(url, download);
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 0) throw error;
+    const kept = await offlinePins().read(url);
+    if (!kept) throw error;
+    return kept;
+  }
 }
 
 /** The action menu of an item and everything it leads to: dialogs, viewer, downloads. */
-export function DocumentActions({ item, onClose, parent }: DocumentActionsProps) {
+export function DocumentActions({ item, onClose, parent, listType }: DocumentActionsProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -49,7 +71,7 @@ export function DocumentActions({ item, onClose, parent }: DocumentActionsProps)
     }
     setBusy(true);
     try {
-      const file = await fetchFile(target.url, download);
+      const file = await fileOrOfflineCopy(target.url, download);
       consume(file.blob, file.contentType);
       // Opening marks the item read on the server: the unread dot goes.
       void reloadDocuments(queryClient);
@@ -87,10 +109,16 @@ export function DocumentActions({ item, onClose, parent }: DocumentActionsProps)
         setDialog({ kind: 'share', item: target, share: shareKind(target, action) });
         return;
       case 'save_to_mydocs':
-        save.mutate(target.id, {
-          onSuccess: () => toast.dark(MESSAGES.savedToMyDocs),
+        save.mutate(
+          { id: target.id, title: displayName(target) },
+          {
+          // Queued offline: the queue has said so.
+          onSuccess: (result) => {
+            if (!result.queued) toast.dark(MESSAGES.savedToMyDocs);
+          },
           onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
-        });
+          },
+        );
         return;
       case 'move_to_mydocs':
         moveToMyDocs.mutate(target, {
@@ -107,7 +135,7 @@ export function DocumentActions({ item, onClose, parent }: DocumentActionsProps)
 
   return (
     <>
-      <ActionMenu item={item} onClose={onClose} onAction={onAction} />
+      <ActionMenu item={item} onClose={onClose} onAction={onAction} listType={listType} />
       {dialog?.kind === 'rename' && <RenameDialog item={dialog.item} onClose={closeDialog} />}
       {dialog?.kind === 'delete' && <DeleteDialog item={dialog.item} onClose={closeDialog} />}
       {dialog?.kind === 'move' && <MoveDialog item={dialog.item} parent={dialog.parent} onClose={closeDialog} />}

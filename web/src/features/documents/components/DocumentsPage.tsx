@@ -1,7 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { KeptOfflineLink } from '@/components/offline/KeptOfflineLink';
+import { PendingActions } from '@/components/offline/PendingActions';
 import { PageFrame } from '@/components/page/PageFrame';
+import type { QueuedCommand } from '@/lib/offline';
 import { useSession } from '@/lib/session/store';
 import { toast } from '@/lib/stores/toast';
 import { useDocuments } from '../api/get-documents';
@@ -21,6 +24,12 @@ const EMPTY: Record<DocType, { title: string; text: string }> = {
   shared: { title: 'Nothing shared with you yet', text: 'Documents your colleagues share with you appear here.' },
   us: { title: 'No US documents', text: 'Documents for the US market appear here.' },
 };
+
+/** Actions on documents waiting for the network (a new folder only in the folder it goes in). */
+function pendingHere(command: QueuedCommand): boolean {
+  if (command.kind === 'notification_read') return false;
+  return command.kind !== 'create_folder' || command.folder === null || command.folder === undefined;
+}
 
 /** /documents: the tabs 'US' (with the US flag, first), 'My Docs' and 'Shared with me' (spec 2.16). */
 export default function DocumentsPage() {
@@ -67,6 +76,8 @@ export default function DocumentsPage() {
         ))}
       </div>
       <div id="documents-panel" role="tabpanel" aria-labelledby={`documents-tab-${tab}`}>
+        <KeptOfflineLink />
+        <PendingActions filter={pendingHere} />
         <ItemList
           items={documents.data?.list}
           loading={documents.isPending}
@@ -79,7 +90,7 @@ export default function DocumentsPage() {
         />
       </div>
       {canAdd(tab) && <AddFlow parent={null} folderTitle={TAB_LABELS.my} />}
-      <DocumentActions item={menu.item} onClose={menu.closeMenu} parent={null} />
+      <DocumentActions item={menu.item} onClose={menu.closeMenu} parent={null} listType={tab} />
     </PageFrame>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { PendingActions } from '@/components/offline/PendingActions';
 import { PageFrame } from '@/components/page/PageFrame';
 import { isApiError, safeServerMessage } from '@/lib/api/errors';
 import { toast } from '@/lib/stores/toast';
@@ -51,6 +52,7 @@ function FolderScreen({ id, type }: { id: string; type: DocType }) {
 
   return (
     <PageFrame title={title} back={folderBackPath(folder.data?.back, type)} onRefresh={() => folder.refetch()}>
+      <PendingActions filter={(command) => command.kind === 'create_folder' && command.folder === id} />
       <ItemList
         items={folder.data?.list}
         loading={folder.isPending}
@@ -62,7 +64,7 @@ function FolderScreen({ id, type }: { id: string; type: DocType }) {
         emptyText={canAdd(type) ? 'Create a folder or upload a file with the Add button.' : undefined}
       />
       {canAdd(type) && <AddFlow parent={id} folderTitle={title} />}
-      <DocumentActions item={menu.item} onClose={menu.closeMenu} parent={id} />
+      <DocumentActions item={menu.item} onClose={menu.closeMenu} parent={id} listType={type} />
     </PageFrame>
   );
 }

@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
 import { Loader } from '@/components/Loader';
 import { PageFrame } from '@/components/page/PageFrame';
 import { useFailureToast } from '@/lib/hooks/useFailureToast';
@@ -21,6 +21,13 @@ export default function HomePage() {
   const products = useHomeProducts();
   const news = useHomeNews();
   useFailureToast(products.error ?? news.error);
+  // The carousels are shown together once the first load of all of them is over: each one
+  // appearing on its own would push the ones below it down the screen.
+  const fetching = useIsFetching({ queryKey: homeKeys.all });
+  const [shown, setShown] = useState(false);
+  // Latched during render (React's pattern for state that follows other values): refetches later
+  // (pull-to-refresh) never hide the carousels again.
+  if (!shown && fetching === 0 && !products.isPending && !news.isPending) setShown(true);
 
   // The unread dot (and the menu's What's New count) read the badges store.
   useEffect(() => {
@@ -36,8 +43,12 @@ export default function HomePage() {
 
   return (
     <PageFrame title="Home" header={<HomeHero />} onRefresh={onRefresh}>
-      <div className={styles.sections}>
-        {products.isPending && <Loader />}
+      {!shown && (
+        <div className={styles.loading}>
+          <Loader />
+        </div>
+      )}
+      <div className={styles.sections} data-shown={shown}>
         <ProductsCarousel segments={products.data ?? []} />
         <DocumentsCarousel />
         <NewsCarousel news={news.data ?? []} />
