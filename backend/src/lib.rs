@@ -33,6 +33,7 @@ pub mod event_store;
 pub mod guide;
 pub mod health;
 pub mod http;
+pub mod ids;
 pub mod metrics;
 pub mod nodes;
 pub mod notifications;

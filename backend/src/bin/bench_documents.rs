@@ -181,7 +181,7 @@ async fn http_on(scratch: &Scratch, commands: usize, writers: usize) -> anyhow::
                 first_name: "Bench",
                 last_name: &w.to_string(),
                 password_hash: None,
-                role: "user",
+                role: backend::auth::Role::User,
                 certificate: None,
                 terms_accepted: true,
                 onboarding_done: true,
