@@ -212,3 +212,86 @@ async fn the_cli_prints_the_served_document() {
         "login"
     );
 }
+
+/// Typechecks the web app against API types generated from `document`, in a scratch project that
+/// points `@/lib/api/schema` at them. Returns whether it compiled, and the compiler's output.
+fn web_compiles_against(document: &Value, scratch: &Path) -> (bool, String) {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web");
+    let web = web.canonicalize().expect("web dir");
+    let doc_file = scratch.join("openapi.json");
+    let schema = scratch.join("schema.d.ts");
+    std::fs::write(&doc_file, document.to_string()).expect("write document");
+    let generated = std::process::Command::new("node")
+        .arg(web.join("scripts/api-types.mjs"))
+        .arg("--document")
+        .arg(&doc_file)
+        .arg("--out")
+        .arg(&schema)
+        .output()
+        .expect("node runs the generator");
+    assert!(generated.status.success(), "{generated:?}");
+    // The project file sits under web/ so that packages and their types resolve as in the app.
+    let project = web.join(format!(
+        "node_modules/.tmp/api-drift-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&project).expect("scratch project dir");
+    let tsconfig = project.join("tsconfig.json");
+    let config = json!({
+        "extends": web.join("tsconfig.app.json"),
+        "compilerOptions": {
+            "baseUrl": web,
+            "paths": { "@/lib/api/schema": [schema], "@/*": ["./src/*"] },
+            "incremental": false,
+            "noEmit": true,
+        },
+        "include": [web.join("src")],
+    });
+    std::fs::write(&tsconfig, config.to_string()).expect("write tsconfig");
+    let tsc = std::process::Command::new("node")
+        .arg(web.join("../node_modules/typescript/bin/tsc"))
+        .arg("-p")
+        .arg(&tsconfig)
+        .current_dir(&web)
+        .output()
+        .expect("tsc runs");
+    let _ = std::fs::remove_dir_all(&project);
+    let output =
+        String::from_utf8_lossy(&tsc.stdout).to_string() + &String::from_utf8_lossy(&tsc.stderr);
+    (tsc.status.success(), output)
+}
+
+/// The web app's types come from the server's document: renaming a field of a response on the
+/// server breaks the web build until the types are generated again and the code follows.
+#[test]
+fn renaming_a_response_field_breaks_the_web_build() {
+    let scratch = tempfile::tempdir().expect("scratch dir");
+    let document = serde_json::to_value(backend::openapi::document()).expect("document");
+
+    let (ok, output) = web_compiles_against(&document, scratch.path());
+    assert!(
+        ok,
+        "the web app compiles against the current document:\n{output}"
+    );
+
+    // A congress of the list calls its name `title` from now on.
+    let mut renamed = document.clone();
+    let row = &mut renamed["components"]["schemas"]["CongressRow"];
+    let name = row["properties"]
+        .as_object_mut()
+        .expect("CongressRow properties")
+        .remove("name")
+        .expect("CongressRow has a name");
+    row["properties"]["title"] = name;
+    for required in row["required"].as_array_mut().expect("required").iter_mut() {
+        if required == "name" {
+            *required = json!("title");
+        }
+    }
+    let (ok, output) = web_compiles_against(&renamed, scratch.path());
+    assert!(!ok, "the web build must fail on the renamed field");
+    assert!(
+        output.contains("'name'") && output.contains("src/features/"),
+        "the compiler points at the code that reads the old field:\n{output}"
+    );
+}
