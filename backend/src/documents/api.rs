@@ -57,7 +57,7 @@ pub fn destination(raw: Option<String>) -> AppResult<Option<String>> {
 
 async fn list_of(state: &AppState, actor: &Actor, list: ListType) -> AppResult<AppJson<ItemList>> {
     Ok(AppJson(ItemList {
-        list: state.documents.list(&actor, list).await?,
+        list: state.documents.list(actor, list).await?,
         kind: list.as_str().to_string(),
     }))
 }
@@ -299,7 +299,7 @@ async fn share(
     via: ShareVia,
 ) -> AppResult<AppJson<Shared>> {
     let id = required_id(id, field)?;
-    let (recipient, item) = state.documents.share(&actor, &id, email, via).await?;
+    let (recipient, item) = state.documents.share(actor, &id, email, via).await?;
     Ok(AppJson(Shared { recipient, item }))
 }
 
