@@ -349,7 +349,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
                 first_name: "Bench",
                 last_name: &format!("User {i}"),
                 password_hash: Some(password_hash.clone()),
-                role: "user",
+                role: backend::auth::Role::User,
                 certificate: None,
                 terms_accepted: true,
                 onboarding_done: true,

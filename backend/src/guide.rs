@@ -6,10 +6,10 @@
 //! a content error, logged and answered with a 500, never half shown.
 
 use axum::extract::State;
-use axum::routing::get;
-use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppResult, ErrorBody};
@@ -18,8 +18,8 @@ use crate::state::AppState;
 /// Most steps a tour may have; a longer file is refused as a content error.
 pub const MAX_STEPS: usize = 30;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/guide", get(tour))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(tour))
 }
 
 /// One step of the tour: the screen it explains and what to know about it.
@@ -102,7 +102,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<GuideStep>, GuideError> {
 }
 
 /// The tour's steps, in order.
-#[utoipa::path(get, path = "/api/guide", tag = "content", security(("bearer" = [])),
+#[utoipa::path(get, path = "/guide", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = GuideResponse), (status = 401, body = ErrorBody)))]
 pub async fn tour(
     State(state): State<AppState>,

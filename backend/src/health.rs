@@ -9,7 +9,17 @@ use projections::{on_db, Db};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::state::AppState;
+
+/// The probes, outside the rate limits: a load balancer asks often, from one address.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(health))
+        .routes(routes!(ready))
+}
 
 #[derive(Serialize, ToSchema)]
 pub struct Health {
@@ -18,7 +28,7 @@ pub struct Health {
 }
 
 /// Liveness: answers as long as the process serves requests.
-#[utoipa::path(get, path = "/api/health", tag = "operations",
+#[utoipa::path(get, path = "/health", tag = "operations",
     responses((status = 200, body = Health)))]
 pub async fn health() -> impl IntoResponse {
     Json(Health { status: "ok" })
@@ -44,7 +54,7 @@ pub struct Readiness {
 
 /// Readiness: 200 when the database answers and the projections are within
 /// `READY_MAX_PROJECTION_LAG` events of the store, 503 otherwise.
-#[utoipa::path(get, path = "/api/ready", tag = "operations",
+#[utoipa::path(get, path = "/ready", tag = "operations",
     responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn ready(State(state): State<AppState>) -> impl IntoResponse {
     let role = match (&state.db, state.projector.is_active()) {

@@ -10,9 +10,8 @@ use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::{middleware, Json, Router};
+use axum::{middleware, Router};
 use tower::util::MapRequestLayer;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -22,7 +21,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::{SetResponseHeader, SetResponseHeaderLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
-use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::edge::limits::{self, Quota, Scope};
 use crate::edge::{headers, observe, panic, request_id};
@@ -58,20 +57,8 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         trust_proxy,
         stop.clone(),
     );
-    let calls = Router::new()
-        .route("/openapi.json", get(openapi))
-        .merge(crate::auth::session::router())
-        .merge(crate::auth::sso::router())
-        .merge(crate::auth::admin::router())
-        .merge(crate::auth::terms::router())
-        .merge(crate::auth::reset::router())
-        .merge(crate::catalogue::router())
-        .merge(crate::guide::router())
-        .merge(crate::programmes::router())
-        .merge(crate::notifications::router())
-        .merge(crate::realtime::router())
-        .merge(crate::documents::router(recipient_lookups))
-        .merge(crate::search::api::router())
+    let routes = api_routes(Some(recipient_lookups));
+    let calls = Router::from(routes.calls)
         .merge(extra)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .layer(RequestBodyLimitLayer::new(JSON_BODY_LIMIT))
@@ -82,7 +69,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         .layer(timeout(config.request_timeout_seconds));
     let upload_limit = config.upload_max_bytes.saturating_add(UPLOAD_FORM_SLACK);
     let upload_limit = usize::try_from(upload_limit).unwrap_or(usize::MAX);
-    let uploads = crate::documents::upload_router()
+    let uploads = Router::from(routes.uploads)
         .layer(RequestBodyLimitLayer::new(upload_limit))
         .layer(middleware::from_fn_with_state(
             upload_limit,
@@ -120,9 +107,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
             trust_proxy,
             stop,
         ))
-        // Probes are not rate limited: a load balancer asks often, from one address.
-        .route("/health", get(crate::health::health))
-        .route("/ready", get(crate::health::ready))
+        .merge(Router::from(routes.probes))
         .fallback(api_not_found)
         .layer(middleware::map_response(crate::edge::json_errors));
 
@@ -190,8 +175,49 @@ async fn api_not_found() -> AppError {
     AppError::not_found("Not found")
 }
 
-async fn openapi() -> impl IntoResponse {
-    Json(crate::openapi::ApiDoc::openapi())
+/// The API's calls relative to `/api`, each registered once together with its OpenAPI operation
+/// (the document is built from these routers, see [`crate::openapi::document`]).
+pub struct ApiRoutes {
+    /// Under the JSON body limit and the request timeout.
+    pub calls: OpenApiRouter<AppState>,
+    /// The upload, with its own body limit and timeout.
+    pub uploads: OpenApiRouter<AppState>,
+    /// Liveness and readiness, outside the rate limits.
+    pub probes: OpenApiRouter<AppState>,
+}
+
+impl ApiRoutes {
+    /// The operations of every route, relative to `/api`.
+    pub fn document(&self) -> utoipa::openapi::OpenApi {
+        let mut document = self.calls.get_openapi().clone();
+        document.merge(self.uploads.get_openapi().clone());
+        document.merge(self.probes.get_openapi().clone());
+        document
+    }
+}
+
+/// Every API route. `recipient_lookups` is the share list's own rate limit (none when only the
+/// document is wanted).
+pub fn api_routes(recipient_lookups: Option<limits::Layer>) -> ApiRoutes {
+    let calls = OpenApiRouter::new()
+        .merge(crate::openapi::router())
+        .merge(crate::auth::session::router())
+        .merge(crate::auth::sso::router())
+        .merge(crate::auth::admin::router())
+        .merge(crate::auth::terms::router())
+        .merge(crate::auth::reset::router())
+        .merge(crate::catalogue::router())
+        .merge(crate::guide::router())
+        .merge(crate::programmes::router())
+        .merge(crate::notifications::router())
+        .merge(crate::realtime::router())
+        .merge(crate::documents::router(recipient_lookups))
+        .merge(crate::search::api::router());
+    ApiRoutes {
+        calls,
+        uploads: crate::documents::upload_router(),
+        probes: crate::health::router(),
+    }
 }
 
 /// Waits for Ctrl-C or SIGTERM.

@@ -35,6 +35,7 @@ pub mod guide;
 pub mod health;
 pub mod http;
 pub mod idempotency;
+pub mod ids;
 pub mod metrics;
 pub mod nodes;
 pub mod notifications;

@@ -72,6 +72,9 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Prints the API's OpenAPI document (as served at `/api/openapi.json`), without a database
+    /// or a running server; the web app's API types are generated from it.
+    Openapi,
 }
 
 #[derive(Subcommand)]
@@ -182,6 +185,10 @@ async fn main() -> anyhow::Result<()> {
         tracing_subscriber::fmt().with_env_filter(filter).init();
     }
     match Cli::parse().command {
+        Command::Openapi => {
+            println!("{}", backend::openapi::document().to_pretty_json()?);
+            Ok(())
+        }
         Command::Serve(config) => {
             let server = Server::bind(config).await?;
             tracing::info!("listening on http://{}", server.addr);

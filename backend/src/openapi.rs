@@ -1,56 +1,25 @@
-//! The OpenAPI document served at `/api/openapi.json`.
+//! The OpenAPI document served at `/api/openapi.json` (and printed by `companion openapi`): its
+//! paths come from the routers themselves (`utoipa-axum`), so a route cannot be left out of it.
 
+use std::sync::LazyLock;
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::auth::session;
-use crate::catalogue;
-use crate::documents::api as docs;
-use crate::documents::files as doc_files;
 use crate::idempotency::OpenApiHeader as IdempotencyKeyHeader;
-use crate::notifications;
-use crate::programmes;
+use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Companion app API", description = "The API of the companion app. Every call is under `/api`; errors are `{\"message\": ...}`; a `jwt` field in any response replaces the client's token."),
-    paths(
-        session::check_domain, session::login, session::welcome, session::get_data,
-        session::accept_terms, session::onboarding_slides, session::onboarding_done,
-        session::register_device, session::logout, crate::auth::sso::start, crate::auth::sso::callback,
-        crate::auth::sso::exchange, crate::auth::admin::list_users, crate::auth::admin::add_user,
-        crate::auth::admin::set_role, crate::auth::admin::disable, crate::auth::admin::enable,
-        crate::auth::admin::user_sessions, crate::auth::admin::revoke_session,
-        crate::auth::terms::history, crate::auth::reset::request, crate::auth::reset::confirm,
-        catalogue::home::home,
-        catalogue::products::categories, catalogue::products::overview, catalogue::products::segment,
-        catalogue::products::category, catalogue::products::details, catalogue::products::attachments,
-        catalogue::products::indepth, catalogue::products::components, catalogue::products::component,
-        catalogue::library::file,
-        catalogue::news::list, catalogue::news::detail, catalogue::news::home,
-        catalogue::contacts::sections, catalogue::contacts::subsidiary,
-        catalogue::useful::links,
-        catalogue::multimedia::videos, catalogue::multimedia::images,
-        programmes::congresses::list, programmes::congresses::home, programmes::congresses::detail,
-        programmes::congresses::activity, programmes::training::list, programmes::training::detail,
-        programmes::courses::list, programmes::courses::detail, programmes::registration::register,
-        programmes::registration::list, programmes::registration::export_csv,
-        programmes::calendar::calendar_file,
-        notifications::api::list_notifications, notifications::api::open_notification,
-        notifications::api::list_updates, notifications::api::open_update, notifications::api::badges,
-        notifications::admin::publish_notification, notifications::admin::publish_update,
-        notifications::messages::list_messages, notifications::messages::set_status,
-        notifications::messages::reply, notifications::cta::url_cta, crate::guide::tour,
-        crate::realtime::upgrade,
-        docs::list_my, docs::list_shared, docs::list_us, docs::list_by_type, docs::folder, docs::tree,
-        docs::create_folder, docs::rename, docs::delete_folder, docs::remove_file, docs::move_folder,
-        docs::move_file, docs::share_folder, docs::share_file, docs::storage_share, docs::external_share,
-        docs::save_to_mydocs, docs::move_to_mydocs, docs::share_list, docs::history, docs::folder_as_of,
-        doc_files::upload, doc_files::file, doc_files::shared_link, doc_files::history_csv,
-        crate::search::api::search,
-        crate::health::health, crate::health::ready,
-    ),
-    components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage)),
+    // `OtherTab` is only reached through a flattened map, which the routes do not collect.
+    components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage,
+        crate::programmes::items::OtherTab)),
     modifiers(&BearerAuth, &IdempotencyKeyHeader),
     tags((name = "session", description = "Sign-in, session and user"),
         (name = "admin", description = "Accounts and sessions, for administrators"),
@@ -65,6 +34,99 @@ use crate::programmes;
         (name = "operations", description = "Liveness and readiness probes (see docs/operations.md)"))
 )]
 pub struct ApiDoc;
+
+/// The whole document: the info, tags and security scheme above, and every routed operation.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let mut document = ApiDoc::openapi().nest("/api", crate::http::api_routes(None).document());
+    unique_operation_ids(&mut document);
+    document
+}
+
+/// Operation ids are the handlers' names, which repeat across features (`list`, `detail`); the
+/// specification wants them unique (and clients generated from it need them so), so a repeated
+/// one is qualified by its path: `/api/courses/{id}` `detail` is `courses_id_detail`.
+fn unique_operation_ids(document: &mut utoipa::openapi::OpenApi) {
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    for item in document.paths.paths.values() {
+        for operation in operations(item) {
+            if let Some(id) = &operation.operation_id {
+                *seen.entry(id.clone()).or_default() += 1;
+            }
+        }
+    }
+    for (path, item) in document.paths.paths.iter_mut() {
+        let prefix: String = path
+            .trim_start_matches("/api/")
+            .split('/')
+            .map(|segment| {
+                segment
+                    .chars()
+                    .filter(|c| *c != '{' && *c != '}')
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("_");
+        for operation in operations_mut(item) {
+            if let Some(id) = operation.operation_id.as_mut() {
+                if seen.get(id.as_str()).is_some_and(|n| *n > 1) {
+                    *id = format!("{prefix}_{id}");
+                }
+            }
+        }
+    }
+}
+
+fn operations(item: &PathItem) -> impl Iterator<Item = &Operation> {
+    [
+        &item.get,
+        &item.put,
+        &item.post,
+        &item.delete,
+        &item.options,
+        &item.head,
+        &item.patch,
+        &item.trace,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.options,
+        &mut item.head,
+        &mut item.patch,
+        &mut item.trace,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The document as served, built once.
+static DOCUMENT_JSON: LazyLock<String> = LazyLock::new(|| {
+    document()
+        .to_json()
+        .unwrap_or_else(|e| format!("{{\"message\": \"OpenAPI document: {e}\"}}"))
+});
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(openapi_json))
+}
+
+/// This document.
+#[utoipa::path(get, path = "/openapi.json", tag = "operations",
+    responses((status = 200, description = "The OpenAPI 3.1 document of the API", body = Object)))]
+pub async fn openapi_json() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        DOCUMENT_JSON.as_str(),
+    )
+}
 
 struct BearerAuth;
 

@@ -4,7 +4,7 @@
 
 use projections::{on_db, Db};
 
-use crate::auth::password;
+use crate::auth::{password, Role};
 use crate::users::{self, NewUser};
 
 /// The password of every demo account.
@@ -14,7 +14,7 @@ struct DemoAccount {
     email: &'static str,
     first_name: &'static str,
     last_name: &'static str,
-    role: &'static str,
+    role: Role,
     certificate: Option<&'static str>,
     terms_accepted: bool,
     onboarding_done: bool,
@@ -25,7 +25,7 @@ const DEMO_ACCOUNTS: &[DemoAccount] = &[
         email: "anna.rossi@example.com",
         first_name: "Anna",
         last_name: "Rossi",
-        role: "user",
+        role: Role::User,
         certificate: None,
         terms_accepted: true,
         onboarding_done: true,
@@ -34,7 +34,7 @@ const DEMO_ACCOUNTS: &[DemoAccount] = &[
         email: "john.miller@example.com",
         first_name: "John",
         last_name: "Miller",
-        role: "user",
+        role: Role::User,
         certificate: Some("US"),
         terms_accepted: true,
         onboarding_done: true,
@@ -43,7 +43,7 @@ const DEMO_ACCOUNTS: &[DemoAccount] = &[
         email: "new.user@example.com",
         first_name: "Marco",
         last_name: "Bianchi",
-        role: "user",
+        role: Role::User,
         certificate: None,
         terms_accepted: false,
         onboarding_done: false,
@@ -52,7 +52,7 @@ const DEMO_ACCOUNTS: &[DemoAccount] = &[
         email: "admin@example.com",
         first_name: "Admin",
         last_name: "Team",
-        role: "admin",
+        role: Role::Admin,
         certificate: None,
         terms_accepted: true,
         onboarding_done: true,
@@ -61,7 +61,7 @@ const DEMO_ACCOUNTS: &[DemoAccount] = &[
         email: "auditor@example.com",
         first_name: "Audrey",
         last_name: "Keller",
-        role: "auditor",
+        role: Role::Auditor,
         certificate: None,
         terms_accepted: true,
         onboarding_done: true,

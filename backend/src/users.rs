@@ -4,6 +4,8 @@ use projections::{now_ms, on_db, Db};
 use serde::Serialize;
 use sqlx::FromRow;
 
+use crate::auth::Role;
+
 #[derive(Debug, Clone, FromRow)]
 pub struct User {
     pub id: String,
@@ -11,7 +13,8 @@ pub struct User {
     pub first_name: String,
     pub last_name: String,
     pub password_hash: Option<String>,
-    pub role: String,
+    #[sqlx(try_from = "String")]
+    pub role: Role,
     pub certificate: Option<String>,
     pub teams: Option<String>,
     pub terms_accepted_at: Option<i64>,
@@ -31,7 +34,7 @@ pub struct UserData {
     pub certificate: Option<String>,
     pub teams: Option<String>,
     /// `user`, `admin` (may publish notifications and app updates) or `auditor` (reads all history).
-    pub role: String,
+    pub role: Role,
     /// Whether the US tab and home section are shown.
     pub show_us: bool,
 }
@@ -51,7 +54,7 @@ impl User {
             last_name: self.last_name.clone(),
             certificate: self.certificate.clone(),
             teams: self.teams.clone(),
-            role: self.role.clone(),
+            role: self.role,
             show_us: self.shows_us(),
         }
     }
@@ -80,7 +83,7 @@ pub struct NewUser<'a> {
     pub first_name: &'a str,
     pub last_name: &'a str,
     pub password_hash: Option<String>,
-    pub role: &'a str,
+    pub role: Role,
     pub certificate: Option<&'a str>,
     pub terms_accepted: bool,
     pub onboarding_done: bool,
@@ -97,7 +100,7 @@ pub async fn insert(db: &Db, user: NewUser<'_>) -> Result<String, sqlx::Error> {
         "insert into users (id, email, first_name, last_name, password_hash, role, certificate, terms_accepted_at, onboarding_done_at, created_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
         .bind(&id).bind(&email).bind(user.first_name).bind(user.last_name)
-        .bind(&user.password_hash).bind(user.role).bind(user.certificate)
+        .bind(&user.password_hash).bind(user.role.as_str()).bind(user.certificate)
         .bind(terms).bind(onboarding).bind(now)
         .execute(pool).await.map(|r| r.rows_affected()))?;
     Ok(id)

@@ -5,10 +5,8 @@
 use projections::{now_ms, on_db, Db};
 use serde::Serialize;
 
-use super::{password, sessions};
+use super::{password, sessions, Role};
 use crate::users::{self, NewUser, User};
-
-pub const ROLES: [&str; 3] = ["user", "admin", "auditor"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
@@ -54,7 +52,7 @@ pub struct AccountInfo {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
-    pub role: String,
+    pub role: Role,
     /// `password` or `sso`.
     pub sign_in: String,
     pub disabled: bool,
@@ -67,7 +65,7 @@ impl From<&User> for AccountInfo {
             email: u.email.clone(),
             first_name: u.first_name.clone(),
             last_name: u.last_name.clone(),
-            role: u.role.clone(),
+            role: u.role,
             sign_in: if u.password_hash.is_some() {
                 "password"
             } else {
@@ -112,9 +110,7 @@ pub async fn add(db: &Db, account: NewAccount) -> Result<User, AccountError> {
     if !events::email::is_valid(&email) {
         return Err(AccountError::BadEmail);
     }
-    if !ROLES.contains(&account.role.as_str()) {
-        return Err(AccountError::BadRole);
-    }
+    let role: Role = account.role.parse().map_err(|_| AccountError::BadRole)?;
     let first_name = account.first_name.trim();
     if first_name.is_empty()
         || first_name.chars().count() > 100
@@ -139,7 +135,7 @@ pub async fn add(db: &Db, account: NewAccount) -> Result<User, AccountError> {
             first_name,
             last_name: account.last_name.trim(),
             password_hash,
-            role: &account.role,
+            role,
             certificate: None,
             terms_accepted: false,
             onboarding_done: false,
@@ -164,15 +160,16 @@ async fn other_enabled_admins(db: &Db, user_id: &str) -> Result<i64, sqlx::Error
 
 /// Changes the role; read by the account's next request.
 pub async fn set_role(db: &Db, id_or_email: &str, role: &str) -> Result<User, AccountError> {
-    if !ROLES.contains(&role) {
-        return Err(AccountError::BadRole);
-    }
+    let role: Role = role.parse().map_err(|_| AccountError::BadRole)?;
     let user = find(db, id_or_email).await?;
-    if user.role == "admin" && role != "admin" && other_enabled_admins(db, &user.id).await? == 0 {
+    if user.role == Role::Admin
+        && role != Role::Admin
+        && other_enabled_admins(db, &user.id).await? == 0
+    {
         return Err(AccountError::LastAdmin);
     }
     on_db!(db, pool => sqlx::query("update users set role = $1 where id = $2")
-        .bind(role).bind(&user.id).execute(pool).await.map(|r| r.rows_affected()))?;
+        .bind(role.as_str()).bind(&user.id).execute(pool).await.map(|r| r.rows_affected()))?;
     find(db, &user.id).await
 }
 
@@ -183,7 +180,7 @@ pub async fn set_disabled(
     disabled: bool,
 ) -> Result<User, AccountError> {
     let user = find(db, id_or_email).await?;
-    if disabled && user.role == "admin" && other_enabled_admins(db, &user.id).await? == 0 {
+    if disabled && user.role == Role::Admin && other_enabled_admins(db, &user.id).await? == 0 {
         return Err(AccountError::LastAdmin);
     }
     let value = disabled.then(now_ms);

@@ -1,10 +1,10 @@
 //! The administrators' account calls (`/api/admin/users...`), the API twin of `companion users`.
 
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
-use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::accounts::{self, AccountInfo, NewAccount};
 use super::sessions::{self, SessionInfo};
@@ -12,14 +12,14 @@ use super::AuthUser;
 use crate::error::{AppError, AppJson, AppResult};
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/admin/users", get(list_users).post(add_user))
-        .route("/admin/users/{id}/role", post(set_role))
-        .route("/admin/users/{id}/disable", post(disable))
-        .route("/admin/users/{id}/enable", post(enable))
-        .route("/admin/users/{id}/sessions", get(user_sessions))
-        .route("/admin/sessions/{id}/revoke", post(revoke_session))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_users, add_user))
+        .routes(routes!(set_role))
+        .routes(routes!(disable))
+        .routes(routes!(enable))
+        .routes(routes!(user_sessions))
+        .routes(routes!(revoke_session))
 }
 
 fn admin_only(auth: &AuthUser) -> AppResult<()> {
@@ -33,7 +33,7 @@ fn admin_only(auth: &AuthUser) -> AppResult<()> {
 }
 
 /// Every account.
-#[utoipa::path(get, path = "/api/admin/users", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(get, path = "/admin/users", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Vec<AccountInfo>), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody)))]
 pub async fn list_users(
@@ -57,7 +57,7 @@ pub struct AddUserRequest {
 }
 
 /// Creates an account.
-#[utoipa::path(post, path = "/api/admin/users", tag = "admin", security(("bearer" = [])), request_body = AddUserRequest,
+#[utoipa::path(post, path = "/admin/users", tag = "admin", security(("bearer" = [])), request_body = AddUserRequest,
     responses((status = 200, body = AccountInfo), (status = 400, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
 pub async fn add_user(
@@ -87,7 +87,7 @@ pub struct RoleRequest {
 }
 
 /// Changes an account's role; its next request runs with the new role.
-#[utoipa::path(post, path = "/api/admin/users/{id}/role", tag = "admin", security(("bearer" = [])), request_body = RoleRequest,
+#[utoipa::path(post, path = "/admin/users/{id}/role", tag = "admin", security(("bearer" = [])), request_body = RoleRequest,
     params(("id" = String, Path)),
     responses((status = 200, body = AccountInfo), (status = 400, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
@@ -114,7 +114,7 @@ fn by_id(id: &str) -> AppResult<String> {
 }
 
 /// Disables an account and ends its sessions.
-#[utoipa::path(post, path = "/api/admin/users/{id}/disable", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/users/{id}/disable", tag = "admin", security(("bearer" = [])),
     params(("id" = String, Path)),
     responses((status = 200, body = AccountInfo), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
@@ -132,7 +132,7 @@ pub async fn disable(
 }
 
 /// Enables a disabled account again.
-#[utoipa::path(post, path = "/api/admin/users/{id}/enable", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/users/{id}/enable", tag = "admin", security(("bearer" = [])),
     params(("id" = String, Path)),
     responses((status = 200, body = AccountInfo), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]
@@ -148,7 +148,7 @@ pub async fn enable(
 }
 
 /// An account's sessions, newest first.
-#[utoipa::path(get, path = "/api/admin/users/{id}/sessions", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(get, path = "/admin/users/{id}/sessions", tag = "admin", security(("bearer" = [])),
     params(("id" = String, Path)),
     responses((status = 200, body = Vec<SessionInfo>), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]
@@ -168,7 +168,7 @@ pub struct RevokeResponse {
 }
 
 /// Ends one session: its next request answers 401, its sockets close with 4401.
-#[utoipa::path(post, path = "/api/admin/sessions/{id}/revoke", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/sessions/{id}/revoke", tag = "admin", security(("bearer" = [])),
     params(("id" = String, Path)),
     responses((status = 200, body = RevokeResponse), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]

@@ -5,6 +5,7 @@ use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
+use super::Role;
 use crate::error::AppError;
 use crate::state::AppState;
 
@@ -12,7 +13,7 @@ use crate::state::AppState;
 #[derive(Debug, Clone)]
 pub struct AuthUser {
     pub id: String,
-    pub role: String,
+    pub role: Role,
     /// The server-side session of the token.
     pub session_id: String,
     /// The session's absolute end, ms since the epoch.
@@ -21,10 +22,24 @@ pub struct AuthUser {
 
 impl AuthUser {
     pub fn is_admin(&self) -> bool {
-        self.role == "admin"
+        self.role == Role::Admin
     }
     pub fn is_auditor(&self) -> bool {
-        self.role == "auditor"
+        self.role == Role::Auditor
+    }
+}
+
+/// The caller's account as the documents area needs it (name, e-mail, certificate): the
+/// `AuthUser` checks, then the account itself; 401 when it is gone.
+impl FromRequestParts<AppState> for crate::documents::Actor {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let auth = AuthUser::from_request_parts(parts, state).await?;
+        state.documents.actor(&auth).await
     }
 }
 

@@ -10,6 +10,7 @@ pub mod extractor;
 pub mod jwt;
 pub mod password;
 pub mod reset;
+pub mod role;
 pub mod session;
 pub mod sessions;
 pub mod sso;
@@ -17,3 +18,4 @@ pub mod terms;
 pub mod throttle;
 
 pub use extractor::AuthUser;
+pub use role::Role;

@@ -5,13 +5,13 @@
 //! are never logged, and only their hashes are stored.
 
 use axum::extract::State;
-use axum::routing::post;
-use axum::Router;
 use projections::{now_ms, on_db};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::accounts;
 use super::client::ClientAddress;
@@ -27,10 +27,10 @@ const REQUESTS_PER_ACCOUNT: i64 = 3;
 pub const RESET_SUBJECT: &str = "Reset your Companion password";
 const LINK_REFUSED: &str = "This reset link is invalid, used or expired. Ask for a new one";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/users/password-reset", post(request))
-        .route("/users/password-reset/confirm", post(confirm))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(request))
+        .routes(routes!(confirm))
 }
 
 fn digest(secret: &str) -> String {
@@ -48,7 +48,7 @@ pub struct ResetResponse {
 }
 
 /// Sends a reset link to a password account. Answers the same whether or not the account exists.
-#[utoipa::path(post, path = "/api/users/password-reset", tag = "session", request_body = ResetRequest,
+#[utoipa::path(post, path = "/users/password-reset", tag = "session", request_body = ResetRequest,
     responses((status = 200, body = ResetResponse), (status = 400, body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
 pub async fn request(
@@ -110,7 +110,7 @@ pub struct ConfirmRequest {
 }
 
 /// Sets a new password with a reset link's token; every session of the account ends.
-#[utoipa::path(post, path = "/api/users/password-reset/confirm", tag = "session", request_body = ConfirmRequest,
+#[utoipa::path(post, path = "/users/password-reset/confirm", tag = "session", request_body = ConfirmRequest,
     responses((status = 200, body = ResetResponse), (status = 400, body = crate::error::ErrorBody)))]
 pub async fn confirm(
     State(state): State<AppState>,

@@ -2,11 +2,11 @@
 //! onboarding and device registration.
 
 use axum::extract::State;
-use axum::routing::{get, post};
-use axum::Router;
 use projections::{now_ms, on_db};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::client::ClientAddress;
 use super::extractor::AuthUser;
@@ -16,19 +16,16 @@ use crate::error::{AppError, AppJson, AppQuery, AppResult};
 use crate::state::AppState;
 use crate::users::{self, User, UserData};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/users/check-domain-new", get(check_domain))
-        .route("/users/login", post(login))
-        .route("/users/welcome", post(welcome))
-        .route("/users/logout", post(logout))
-        .route("/users/get-data", get(get_data))
-        .route("/users/accept-terms", get(accept_terms))
-        .route(
-            "/users/onboarding",
-            get(onboarding_slides).post(onboarding_done),
-        )
-        .route("/users/register-device", post(register_device))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(check_domain))
+        .routes(routes!(login))
+        .routes(routes!(welcome))
+        .routes(routes!(logout))
+        .routes(routes!(get_data))
+        .routes(routes!(accept_terms))
+        .routes(routes!(onboarding_slides, onboarding_done))
+        .routes(routes!(register_device))
 }
 
 const MAX_PASSWORD_LEN: usize = password::MAX_PASSWORD_LEN;
@@ -58,7 +55,7 @@ fn valid_email(raw: Option<&str>) -> AppResult<String> {
 }
 
 /// Tells whether an e-mail signs in with a password or through single sign-on.
-#[utoipa::path(get, path = "/api/users/check-domain-new", params(CheckDomainQuery), tag = "session",
+#[utoipa::path(get, path = "/users/check-domain-new", params(CheckDomainQuery), tag = "session",
     responses((status = 200, body = CheckDomainResponse), (status = 400, body = crate::error::ErrorBody)))]
 pub async fn check_domain(
     State(state): State<AppState>,
@@ -142,7 +139,7 @@ const THROTTLED: &str = "Too many failed sign-in attempts. Try again in a few mi
 /// Throttled per account and client address (`LOGIN_MAX_FAILURES`, then an exponential back-off)
 /// and per client address (`LOGIN_ADDRESS_MAX_FAILURES`): failures elsewhere never lock the owner
 /// out of their own address.
-#[utoipa::path(post, path = "/api/users/login", request_body = LoginRequest, tag = "session",
+#[utoipa::path(post, path = "/users/login", request_body = LoginRequest, tag = "session",
     responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody),
         (status = 503, body = crate::error::ErrorBody)))]
@@ -212,7 +209,7 @@ async fn current_user(state: &AppState, auth: &AuthUser) -> AppResult<User> {
 }
 
 /// Restores a session from a stored token and hands out a fresh one.
-#[utoipa::path(post, path = "/api/users/welcome", tag = "session", security(("bearer" = [])),
+#[utoipa::path(post, path = "/users/welcome", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = SessionResponse), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn welcome(
     State(state): State<AppState>,
@@ -226,7 +223,7 @@ pub async fn welcome(
 
 /// Signs out: ends this session on the server (its token stops working at once, its sockets
 /// close with 4401).
-#[utoipa::path(post, path = "/api/users/logout", tag = "session", security(("bearer" = [])),
+#[utoipa::path(post, path = "/users/logout", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn logout(
     State(state): State<AppState>,
@@ -240,7 +237,7 @@ pub async fn logout(
 }
 
 /// The signed-in user's data.
-#[utoipa::path(get, path = "/api/users/get-data", tag = "session", security(("bearer" = [])),
+#[utoipa::path(get, path = "/users/get-data", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = UserData), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_data(
     State(state): State<AppState>,
@@ -256,7 +253,7 @@ pub struct ResultResponse {
 
 /// Records that the user accepted the current version of the terms and conditions (an event);
 /// content calls work from the next request on.
-#[utoipa::path(get, path = "/api/users/accept-terms", tag = "session", security(("bearer" = [])),
+#[utoipa::path(get, path = "/users/accept-terms", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn accept_terms(
     State(state): State<AppState>,
@@ -286,7 +283,7 @@ pub struct OnboardingResponse {
 }
 
 /// The onboarding slides (from `content/onboarding/slides.json`).
-#[utoipa::path(get, path = "/api/users/onboarding", tag = "session", security(("bearer" = [])),
+#[utoipa::path(get, path = "/users/onboarding", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = OnboardingResponse), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn onboarding_slides(
     State(state): State<AppState>,
@@ -326,7 +323,7 @@ pub async fn onboarding_slides(
 }
 
 /// Records that the user went through the onboarding slides.
-#[utoipa::path(post, path = "/api/users/onboarding", tag = "session", security(("bearer" = [])),
+#[utoipa::path(post, path = "/users/onboarding", tag = "session", security(("bearer" = [])),
     responses((status = 200, body = ResultResponse), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn onboarding_done(
     State(state): State<AppState>,
@@ -350,7 +347,7 @@ pub struct DeviceRequest {
 const MAX_DEVICE_FIELD_LEN: usize = 512;
 
 /// Registers the device the app runs on (for push notifications).
-#[utoipa::path(post, path = "/api/users/register-device", request_body = DeviceRequest, tag = "session",
+#[utoipa::path(post, path = "/users/register-device", request_body = DeviceRequest, tag = "session",
     security(("bearer" = [])),
     responses((status = 200, body = ResultResponse), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody)))]

@@ -11,6 +11,7 @@ use projections::{now_ms, on_db, Db};
 use serde::Serialize;
 
 use super::jwt::Claims;
+use super::Role;
 use crate::error::{AppError, AppResult};
 use crate::realtime::protocol::FeedKind;
 use crate::state::AppState;
@@ -35,7 +36,7 @@ pub const SESSION_ENDED: &str = "Your session has ended. Please sign in again.";
 pub struct ActiveSession {
     pub session_id: String,
     pub user_id: String,
-    pub role: String,
+    pub role: Role,
     /// Absolute end of the session, ms since the epoch.
     pub expires_at: i64,
     /// Whether the account accepted the current terms.
@@ -118,7 +119,8 @@ pub fn token_for(
 #[derive(sqlx::FromRow)]
 struct SessionRow {
     user_id: String,
-    role: String,
+    #[sqlx(try_from = "String")]
+    role: Role,
     expires_at: i64,
     last_seen_at: i64,
     revoked_at: Option<i64>,

@@ -17,8 +17,6 @@ use std::time::{Duration, Instant};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
-use axum::Router;
 use openidconnect::core::{
     CoreAuthenticationFlow, CoreClient, CoreIdTokenClaims, CoreProviderMetadata, CoreUserInfoClaims,
 };
@@ -33,6 +31,8 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::sync::RwLock;
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::client::ClientAddress;
 use super::session::{open_session, SessionResponse};
@@ -59,12 +59,21 @@ pub struct Sso {
     rediscovered_at: std::sync::Mutex<Option<Instant>>,
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/users/sso/callback", get(callback))
-        .route("/users/sso/exchange", post(exchange))
-        // `/users/login-azure-{provider}`: the provider is the suffix of one path segment.
-        .route("/users/{segment}", get(start))
+pub fn router() -> OpenApiRouter<AppState> {
+    // `/users/login-azure-{provider}`: the provider is the suffix of one path segment, which the
+    // router cannot match; it routes the whole segment and the handler checks the prefix.
+    let (schemas, paths, start) = routes!(start);
+    let mut router = OpenApiRouter::new()
+        .routes(routes!(callback))
+        .routes(routes!(exchange))
+        .route("/users/{segment}", start);
+    let doc = router.get_openapi_mut();
+    doc.paths.paths.extend(paths.paths);
+    doc.components
+        .get_or_insert_with(Default::default)
+        .schemas
+        .extend(schemas);
+    router
 }
 
 fn http_client() -> AppResult<openidconnect::reqwest::Client> {
@@ -187,7 +196,7 @@ fn back_to_login_with(err: AppError) -> Response {
 }
 
 /// Starts single sign-on with the provider named by the check-domain `source`.
-#[utoipa::path(get, path = "/api/users/login-azure-{provider}", tag = "session",
+#[utoipa::path(get, path = "/users/login-azure-{provider}", tag = "session",
     params(("provider" = String, Path, description = "the `source` of the domain check"), StartQuery),
     responses((status = 303, description = "to the provider's sign-in page (setting the `companion_sso` cookie), or to `/login?error=...` when single sign-on is unavailable"),
         (status = 404, body = crate::error::ErrorBody)))]
@@ -292,7 +301,7 @@ struct PendingLogin {
 }
 
 /// Where the provider returns: checks the identity and goes back to the app with a single-use code.
-#[utoipa::path(get, path = "/api/users/sso/callback", tag = "session", params(CallbackQuery),
+#[utoipa::path(get, path = "/users/sso/callback", tag = "session", params(CallbackQuery),
     responses((status = 303, description = "to `/login?token=<single-use code>`, or `/login?error=...`")))]
 pub async fn callback(
     State(state): State<AppState>,
@@ -522,7 +531,7 @@ async fn account_for(state: &AppState, identity: &Identity) -> AppResult<User> {
                     first_name: &first_name,
                     last_name: identity.family_name.as_deref().unwrap_or_default(),
                     password_hash: None,
-                    role: "user",
+                    role: super::Role::User,
                     certificate: None,
                     terms_accepted: false,
                     onboarding_done: false,
@@ -565,7 +574,7 @@ const CODE_REFUSED: &str = "Login failed: the sign-in link is invalid or has exp
 
 /// Exchanges the single-use code of a finished single sign-on for a session. Works once, within a
 /// minute, and only from the browser that started the sign-in (its `companion_sso` cookie).
-#[utoipa::path(post, path = "/api/users/sso/exchange", tag = "session", request_body = ExchangeRequest,
+#[utoipa::path(post, path = "/users/sso/exchange", tag = "session", request_body = ExchangeRequest,
     responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody)))]
 pub async fn exchange(

@@ -4,12 +4,12 @@
 //! turns into its /terms screen. Auditors read the history.
 
 use axum::extract::State;
-use axum::routing::get;
-use axum::Router;
 use events::terms::{TermsAcceptance, TermsCommand, TermsError};
 use projections::{now_ms, on_db, Db, ProjectorHandle};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
@@ -26,8 +26,8 @@ impl From<TermsError> for AppError {
     }
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/admin/terms-acceptances", get(history))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(history))
 }
 
 /// Records that `user_id` accepted `version`. With a projector, returns once the read model has
@@ -87,7 +87,7 @@ pub struct Acceptance {
 
 /// The history of terms acceptances, newest first (at most 1,000), for auditors and
 /// administrators.
-#[utoipa::path(get, path = "/api/admin/terms-acceptances", tag = "admin", params(HistoryQuery),
+#[utoipa::path(get, path = "/admin/terms-acceptances", tag = "admin", params(HistoryQuery),
     security(("bearer" = [])),
     responses((status = 200, body = Vec<Acceptance>), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody)))]

@@ -1,13 +1,14 @@
 //! The contacts directory (spec 2.14).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use projections::on_db;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{path_id, RawJson};
+use super::RawJson;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppResult, ErrorBody};
+use crate::ids::ContactId;
 use crate::state::AppState;
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -41,7 +42,7 @@ pub struct Subsidiary {
 }
 
 /// The sections of the directory, each with its tab label and entries.
-#[utoipa::path(get, path = "/api/contacts", tag = "content", security(("bearer" = [])),
+#[utoipa::path(get, path = "/contacts", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = Vec<ContactSection>), (status = 401, body = ErrorBody)))]
 pub async fn sections(State(state): State<AppState>, _auth: AuthUser) -> AppResult<RawJson> {
     let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(
@@ -51,15 +52,14 @@ pub async fn sections(State(state): State<AppState>, _auth: AuthUser) -> AppResu
 }
 
 /// One entry (subsidiary, office) of the directory.
-#[utoipa::path(get, path = "/api/contacts/{id}", tag = "content", security(("bearer" = [])),
+#[utoipa::path(get, path = "/contacts/{id}", tag = "content", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Entry (voice) id")),
     responses((status = 200, body = Subsidiary), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn subsidiary(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    ContactId(id): ContactId,
 ) -> AppResult<RawJson> {
-    let id = path_id(&id, "Contact")?;
     let row: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select data from contact_subsidiaries where id = $1")
         .bind(id).fetch_optional(pool).await)?;

@@ -33,7 +33,7 @@ pub struct HomeData {
 }
 
 /// Everything the home screen shows.
-#[utoipa::path(get, path = "/api/home", tag = "content", security(("bearer" = [])),
+#[utoipa::path(get, path = "/home", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = HomeData), (status = 401, body = ErrorBody)))]
 pub async fn home(State(state): State<AppState>, _auth: AuthUser) -> AppResult<AppJson<HomeData>> {
     let (products, news) = tokio::try_join!(

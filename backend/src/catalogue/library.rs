@@ -1,14 +1,14 @@
 //! Library documents (catalogues, #ThinkClinical, product attachments and the documents other
 //! features link to): the file itself, for signed-in users.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use projections::on_db;
 
-use super::path_id;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppResult, ErrorBody};
+use crate::ids::DocumentId;
 use crate::state::AppState;
 
 #[derive(sqlx::FromRow)]
@@ -19,16 +19,15 @@ struct FileRow {
 }
 
 /// The document's file (PDF or XLS), shown inline by the browser.
-#[utoipa::path(get, path = "/api/library/{id}/file", tag = "documents", security(("bearer" = [])),
+#[utoipa::path(get, path = "/library/{id}/file", tag = "documents", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Library document id")),
     responses((status = 200, content_type = "application/pdf", description = "The file"),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn file(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    DocumentId(id): DocumentId,
 ) -> AppResult<Response> {
-    let id = path_id(&id, "Document")?;
     let row: Option<FileRow> = on_db!(&state.db, pool => sqlx::query_as(
         "select file_name, content_type, bytes from library_documents where id = $1")
         .bind(id).fetch_optional(pool).await)?;

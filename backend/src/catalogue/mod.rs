@@ -24,36 +24,36 @@ pub mod useful;
 
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::AppError;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/home", get(home::home))
-        .route("/products/categories", get(products::categories))
-        .route("/products", get(products::overview))
-        .route("/products/segment/{id}", get(products::segment))
-        .route("/products/category/{id}", get(products::category))
-        .route("/product/{id}/details", get(products::details))
-        .route("/product/{id}/attachments", get(products::attachments))
-        .route("/product/{id}/indepth", get(products::indepth))
-        .route("/product/{id}/components", get(products::components))
-        .route("/component/{id}", get(products::component))
-        .route("/library/{id}/file", get(library::file))
-        .route("/news", get(news::list))
-        .route("/news/home", get(news::home))
-        .route("/news/{id}", get(news::detail))
-        .route("/contacts", get(contacts::sections))
-        .route("/contacts/{id}", get(contacts::subsidiary))
-        .route("/useful-links-new", get(useful::links))
-        .route("/multimedia/video", get(multimedia::videos))
-        .route("/multimedia/images", get(multimedia::images))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(home::home))
+        .routes(routes!(products::categories))
+        .routes(routes!(products::overview))
+        .routes(routes!(products::segment))
+        .routes(routes!(products::category))
+        .routes(routes!(products::details))
+        .routes(routes!(products::attachments))
+        .routes(routes!(products::indepth))
+        .routes(routes!(products::components))
+        .routes(routes!(products::component))
+        .routes(routes!(library::file))
+        .routes(routes!(news::list))
+        .routes(routes!(news::home))
+        .routes(routes!(news::detail))
+        .routes(routes!(contacts::sections))
+        .routes(routes!(contacts::subsidiary))
+        .routes(routes!(useful::links))
+        .routes(routes!(multimedia::videos))
+        .routes(routes!(multimedia::images))
 }
 
 /// A JSON document stored ready to send.
@@ -69,14 +69,6 @@ impl IntoResponse for RawJson {
 pub(crate) fn raw(json: String) -> Result<Box<RawValue>, AppError> {
     RawValue::from_string(json)
         .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("stored JSON")))
-}
-
-/// Reads a numeric path id; anything else is a 404 with the feature's message.
-pub(crate) fn path_id(raw: &str, what: &str) -> Result<i64, AppError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| AppError::not_found(format!("{what} not found")))
 }
 
 /// An entry of a filter list (spec 3: value/id and label/name).

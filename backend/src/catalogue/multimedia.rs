@@ -126,7 +126,7 @@ const FILTER_SQL: &str =
     "($1 = 0 or segment = $1) and ($2 = '' or category = $2) and ($3 = 0 or year = $3)";
 
 /// The videos (the default section), the hero video apart.
-#[utoipa::path(get, path = "/api/multimedia/video", tag = "content", security(("bearer" = [])), params(MultimediaQuery),
+#[utoipa::path(get, path = "/multimedia/video", tag = "content", security(("bearer" = [])), params(MultimediaQuery),
     responses((status = 200, body = VideoList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn videos(
     State(state): State<AppState>,
@@ -157,7 +157,7 @@ pub async fn videos(
 }
 
 /// The images, shown three per row.
-#[utoipa::path(get, path = "/api/multimedia/images", tag = "content", security(("bearer" = [])), params(MultimediaQuery),
+#[utoipa::path(get, path = "/multimedia/images", tag = "content", security(("bearer" = [])), params(MultimediaQuery),
     responses((status = 200, body = ImageList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn images(
     State(state): State<AppState>,

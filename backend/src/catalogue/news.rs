@@ -1,15 +1,16 @@
 //! News (spec 2.15): list with year and category filters, detail, and the home selection.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use chrono::Datelike;
 use projections::on_db;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{path_id, raw, FilterOption, RawJson};
+use super::{raw, FilterOption, RawJson};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
+use crate::ids::NewsId;
 use crate::state::AppState;
 
 /// How many news items the home carousel shows.
@@ -88,7 +89,7 @@ pub(crate) async fn latest(state: &AppState, limit: i64) -> AppResult<Box<RawVal
 }
 
 /// The news of one year (default the current one), optionally of one category.
-#[utoipa::path(get, path = "/api/news", tag = "content", security(("bearer" = [])), params(NewsQuery),
+#[utoipa::path(get, path = "/news", tag = "content", security(("bearer" = [])), params(NewsQuery),
     responses((status = 200, body = NewsList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -142,15 +143,14 @@ pub async fn list(
 }
 
 /// One news item with its rich-text description.
-#[utoipa::path(get, path = "/api/news/{id}", tag = "content", security(("bearer" = [])),
+#[utoipa::path(get, path = "/news/{id}", tag = "content", security(("bearer" = [])),
     params(("id" = i64, Path, description = "News id")),
     responses((status = 200, body = NewsDetail), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    NewsId(id): NewsId,
 ) -> AppResult<RawJson> {
-    let id = path_id(&id, "News")?;
     let row: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select details from news where id = $1")
         .bind(id).fetch_optional(pool).await)?;
@@ -159,7 +159,7 @@ pub async fn detail(
 }
 
 /// The latest news for the home carousel.
-#[utoipa::path(get, path = "/api/news/home", tag = "content", security(("bearer" = [])),
+#[utoipa::path(get, path = "/news/home", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = NewsHome), (status = 401, body = ErrorBody)))]
 pub async fn home(State(state): State<AppState>, _auth: AuthUser) -> AppResult<AppJson<NewsHome>> {
     Ok(AppJson(NewsHome {

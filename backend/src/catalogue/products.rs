@@ -1,14 +1,15 @@
 //! Product calls: segments, categories, product detail, documents, in-depth page, components.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use projections::on_db;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{path_id, raw, DocumentItem, FilterOption, RawJson};
+use super::{raw, DocumentItem, FilterOption, RawJson};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
+use crate::ids::{CategoryId, ComponentId, ProductId, SegmentId};
 use crate::state::AppState;
 
 /// Categories of the segment named 'Shoulder' shown as a first group (spec 2.17, 9).
@@ -319,7 +320,7 @@ async fn meta(state: &AppState, key: &str) -> AppResult<Option<String>> {
 }
 
 /// The product segments (home carousel).
-#[utoipa::path(get, path = "/api/products/categories", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/products/categories", tag = "products", security(("bearer" = [])),
     responses((status = 200, body = SegmentList), (status = 401, body = ErrorBody)))]
 pub async fn categories(
     State(state): State<AppState>,
@@ -331,7 +332,7 @@ pub async fn categories(
 }
 
 /// The /products screen: segment tiles and the catalogue documents.
-#[utoipa::path(get, path = "/api/products", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/products", tag = "products", security(("bearer" = [])),
     responses((status = 200, body = ProductsOverview), (status = 401, body = ErrorBody)))]
 pub async fn overview(
     State(state): State<AppState>,
@@ -348,15 +349,14 @@ pub async fn overview(
 
 /// A segment page: its categories and products (the 'Shoulder' segment in two groups) and its
 /// '#ThinkClinical' documents.
-#[utoipa::path(get, path = "/api/products/segment/{id}", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/products/segment/{id}", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Segment id")),
     responses((status = 200, body = SegmentPage), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn segment(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    SegmentId(id): SegmentId,
 ) -> AppResult<RawJson> {
-    let id = path_id(&id, "Segment")?;
     let page: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select page from catalogue_segments where id = $1")
         .bind(id).fetch_optional(pool).await)?;
@@ -385,17 +385,16 @@ fn order_sql(order: &str) -> Option<&'static str> {
 }
 
 /// A category page with its 'order' and 'subcategory' filters.
-#[utoipa::path(get, path = "/api/products/category/{id}", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/products/category/{id}", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Category id"), CategoryQuery),
     responses((status = 200, body = CategoryPage), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn category(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    CategoryId(id): CategoryId,
     AppQuery(query): AppQuery<CategoryQuery>,
 ) -> AppResult<AppJson<CategoryPage>> {
-    let id = path_id(&id, "Category")?;
     let page: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select page from catalogue_categories where id = $1")
         .bind(id).fetch_optional(pool).await)?;
@@ -459,83 +458,85 @@ pub async fn category(
     }))
 }
 
-async fn product_column(state: &AppState, id: &str, column: &str) -> AppResult<Option<String>> {
-    let id = path_id(id, "Product")?;
+async fn product_column(
+    state: &AppState,
+    ProductId(id): ProductId,
+    column: &str,
+) -> AppResult<Option<String>> {
     let sql = format!("select {column} from catalogue_products where id = $1");
     let value: Option<Option<String>> = on_db!(&state.db, pool => sqlx::query_scalar(&sql)
         .bind(id).fetch_optional(pool).await)?;
     match value {
-        None => Err(AppError::not_found("Product not found")),
+        None => Err(AppError::not_found(ProductId::NOT_FOUND)),
         Some(v) => Ok(v),
     }
 }
 
 /// The product's Details tab.
-#[utoipa::path(get, path = "/api/product/{id}/details", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/product/{id}/details", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = ProductDetails), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn details(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    id: ProductId,
 ) -> AppResult<RawJson> {
-    let json = product_column(&state, &id, "details").await?;
+    let json = product_column(&state, id, "details").await?;
     json.map(RawJson)
-        .ok_or_else(|| AppError::not_found("Product not found"))
+        .ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))
 }
 
 /// The product's Documents tab.
-#[utoipa::path(get, path = "/api/product/{id}/attachments", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/product/{id}/attachments", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = ProductAttachments), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn attachments(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    id: ProductId,
 ) -> AppResult<RawJson> {
-    let json = product_column(&state, &id, "attachments").await?;
+    let json = product_column(&state, id, "attachments").await?;
     json.map(RawJson)
-        .ok_or_else(|| AppError::not_found("Product not found"))
+        .ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))
 }
 
 /// The product's in-depth page; 404 when the product has none.
-#[utoipa::path(get, path = "/api/product/{id}/indepth", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/product/{id}/indepth", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = InDepthPage), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn indepth(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    id: ProductId,
 ) -> AppResult<RawJson> {
-    let json = product_column(&state, &id, "indepth").await?;
+    let json = product_column(&state, id, "indepth").await?;
     json.map(RawJson)
         .ok_or_else(|| AppError::not_found("This product has no in-depth page"))
 }
 
 /// The product's components.
-#[utoipa::path(get, path = "/api/product/{id}/components", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/product/{id}/components", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = ProductComponents), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn components(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    id: ProductId,
 ) -> AppResult<RawJson> {
-    let json = product_column(&state, &id, "components").await?;
+    let json = product_column(&state, id, "components").await?;
     json.map(RawJson)
-        .ok_or_else(|| AppError::not_found("Product not found"))
+        .ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))
 }
 
 /// A component's detail.
-#[utoipa::path(get, path = "/api/component/{id}", tag = "products", security(("bearer" = [])),
+#[utoipa::path(get, path = "/component/{id}", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Component id")),
     responses((status = 200, body = ComponentDetails), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn component(
     State(state): State<AppState>,
     _auth: AuthUser,
-    Path(id): Path<String>,
+    ComponentId(id): ComponentId,
 ) -> AppResult<RawJson> {
-    let id = path_id(&id, "Component")?;
     let json: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select details from catalogue_components where id = $1")
         .bind(id).fetch_optional(pool).await)?;

@@ -19,7 +19,7 @@ pub struct UsefulLink {
 }
 
 /// The useful links, in content order.
-#[utoipa::path(get, path = "/api/useful-links-new", tag = "content", security(("bearer" = [])),
+#[utoipa::path(get, path = "/useful-links-new", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = Vec<UsefulLink>), (status = 401, body = ErrorBody)))]
 pub async fn links(State(state): State<AppState>, _auth: AuthUser) -> AppResult<RawJson> {
     let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(

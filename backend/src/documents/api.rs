@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::history::History;
-use super::service::{ExternalShare, FolderContents, FolderNode, ListType};
+use super::service::{Actor, ExternalShare, FolderContents, FolderNode, ListType};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
+use crate::ids::ItemId;
 use crate::state::AppState;
 use crate::users;
 
@@ -31,11 +32,9 @@ pub struct TypeQuery {
     pub kind: Option<String>,
 }
 
-/// A path id: a UUID, else nothing this server ever made (404).
+/// An item id given as text (a body field, or a path read after other checks): see [`ItemId`].
 pub fn item_id(raw: &str) -> AppResult<String> {
-    uuid::Uuid::parse_str(raw.trim())
-        .map(|u| u.to_string())
-        .map_err(|_| AppError::not_found("The folder or file was not found"))
+    ItemId::parse(raw).map(|ItemId(id)| id)
 }
 
 /// A required id field of a body.
@@ -56,84 +55,82 @@ pub fn destination(raw: Option<String>) -> AppResult<Option<String>> {
     }
 }
 
-async fn list_of(
-    state: &AppState,
-    auth: &AuthUser,
-    list: ListType,
-) -> AppResult<AppJson<ItemList>> {
-    let actor = state.documents.actor(auth).await?;
+async fn list_of(state: &AppState, actor: &Actor, list: ListType) -> AppResult<AppJson<ItemList>> {
     Ok(AppJson(ItemList {
-        list: state.documents.list(&actor, list).await?,
+        list: state.documents.list(actor, list).await?,
         kind: list.as_str().to_string(),
     }))
 }
 
 /// The root of My Docs.
-#[utoipa::path(get, path = "/api/documents/my", tag = "documents", security(("bearer" = [])),
+#[utoipa::path(get, path = "/documents/my", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 401, body = ErrorBody)))]
-pub async fn list_my(
-    State(state): State<AppState>,
-    auth: AuthUser,
-) -> AppResult<AppJson<ItemList>> {
-    list_of(&state, &auth, ListType::My).await
+pub async fn list_my(State(state): State<AppState>, actor: Actor) -> AppResult<AppJson<ItemList>> {
+    list_of(&state, &actor, ListType::My).await
 }
 
 /// The root of Shared with me.
-#[utoipa::path(get, path = "/api/documents/shared", tag = "documents", security(("bearer" = [])),
+#[utoipa::path(get, path = "/documents/shared", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 401, body = ErrorBody)))]
 pub async fn list_shared(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
 ) -> AppResult<AppJson<ItemList>> {
-    list_of(&state, &auth, ListType::Shared).await
+    list_of(&state, &actor, ListType::Shared).await
 }
 
 /// The root of the US set (users whose certificate is US; 403 for others).
-#[utoipa::path(get, path = "/api/usadocs", tag = "documents", security(("bearer" = [])),
+#[utoipa::path(get, path = "/usadocs", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 403, body = ErrorBody)))]
-pub async fn list_us(
-    State(state): State<AppState>,
-    auth: AuthUser,
-) -> AppResult<AppJson<ItemList>> {
-    list_of(&state, &auth, ListType::Us).await
+pub async fn list_us(State(state): State<AppState>, actor: Actor) -> AppResult<AppJson<ItemList>> {
+    list_of(&state, &actor, ListType::Us).await
 }
 
 /// Any of the three lists by `type` (also served at `GET /api/folders?type=`).
-#[utoipa::path(get, path = "/api/documents", tag = "documents", params(TypeQuery), security(("bearer" = [])),
+#[utoipa::path(get, path = "/documents", tag = "documents", params(TypeQuery), security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list_by_type(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppQuery(query): AppQuery<TypeQuery>,
 ) -> AppResult<AppJson<ItemList>> {
     let list = ListType::parse(query.kind.as_deref())?;
-    list_of(&state, &auth, list).await
+    list_of(&state, &actor, list).await
+}
+
+/// The same lists by `type`, at the folders' address.
+#[utoipa::path(get, path = "/folders", tag = "documents", params(TypeQuery), security(("bearer" = [])),
+    responses((status = 200, body = ItemList), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn list_folders(
+    State(state): State<AppState>,
+    actor: Actor,
+    query: AppQuery<TypeQuery>,
+) -> AppResult<AppJson<ItemList>> {
+    list_by_type(State(state), actor, query).await
 }
 
 /// A folder's contents in one list; 404 when the user does not see it there.
-#[utoipa::path(get, path = "/api/folders/{id}", tag = "documents", params(("id" = String, Path), TypeQuery),
+#[utoipa::path(get, path = "/folders/{id}", tag = "documents", params(("id" = String, Path), TypeQuery),
     security(("bearer" = [])),
     responses((status = 200, body = FolderContents), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn folder(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     Path(id): Path<String>,
     AppQuery(query): AppQuery<TypeQuery>,
 ) -> AppResult<AppJson<FolderContents>> {
     let list = ListType::parse(query.kind.as_deref())?;
-    let actor = state.documents.actor(&auth).await?;
     let id = item_id(&id)?;
     Ok(AppJson(state.documents.folder(&actor, &id, list).await?))
 }
 
 /// The user's My Docs folders as a tree (move dialog).
-#[utoipa::path(get, path = "/api/folders/list", tag = "documents", security(("bearer" = [])),
+#[utoipa::path(get, path = "/folders/list", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = [FolderNode])))]
 pub async fn tree(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
 ) -> AppResult<AppJson<Vec<FolderNode>>> {
-    let actor = state.documents.actor(&auth).await?;
     Ok(AppJson(state.documents.tree(&actor).await?))
 }
 
@@ -148,16 +145,15 @@ pub struct CreateFolderBody {
 }
 
 /// Creates a folder in My Docs.
-#[utoipa::path(post, path = "/api/folders", tag = "documents", request_body = CreateFolderBody,
+#[utoipa::path(post, path = "/folders", tag = "documents", request_body = CreateFolderBody,
     security(("bearer" = [])),
     responses((status = 201, body = ItemView), (status = 400, body = ErrorBody, description = "no name, too long, or past the max depth"),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn create_folder(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<CreateFolderBody>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
-    let actor = state.documents.actor(&auth).await?;
     if body.kind.as_deref().is_some_and(|t| t.trim() != "my") {
         return Err(events::documents::DocumentError::ReadOnly.into());
     }
@@ -175,18 +171,16 @@ pub struct RenameBody {
 }
 
 /// Renames a folder or a file.
-#[utoipa::path(post, path = "/api/folders/{id}", tag = "documents", params(("id" = String, Path)),
+#[utoipa::path(post, path = "/folders/{id}", tag = "documents", params(("id" = String, Path)),
     request_body = RenameBody, security(("bearer" = [])),
     responses((status = 200, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn rename(
     State(state): State<AppState>,
-    auth: AuthUser,
-    Path(id): Path<String>,
+    actor: Actor,
+    ItemId(id): ItemId,
     AppJson(body): AppJson<RenameBody>,
 ) -> AppResult<AppJson<ItemView>> {
-    let actor = state.documents.actor(&auth).await?;
-    let id = item_id(&id)?;
     let item = state
         .documents
         .rename(&actor, &id, body.name.unwrap_or_default())
@@ -203,16 +197,14 @@ pub struct Deleted {
 }
 
 /// Deletes a folder and everything in it.
-#[utoipa::path(post, path = "/api/folders/{id}/delete", tag = "documents", params(("id" = String, Path)),
+#[utoipa::path(post, path = "/folders/{id}/delete", tag = "documents", params(("id" = String, Path)),
     security(("bearer" = [])),
     responses((status = 200, body = Deleted), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn delete_folder(
     State(state): State<AppState>,
-    auth: AuthUser,
-    Path(id): Path<String>,
+    actor: Actor,
+    ItemId(id): ItemId,
 ) -> AppResult<AppJson<Deleted>> {
-    let actor = state.documents.actor(&auth).await?;
-    let id = item_id(&id)?;
     let removed = state.documents.delete(&actor, &id).await?;
     Ok(AppJson(Deleted { id, removed }))
 }
@@ -223,15 +215,14 @@ pub struct RemoveBody {
 }
 
 /// Removes a file from My Docs.
-#[utoipa::path(post, path = "/api/documents/remove", tag = "documents", request_body = RemoveBody,
+#[utoipa::path(post, path = "/documents/remove", tag = "documents", request_body = RemoveBody,
     security(("bearer" = [])),
     responses((status = 200, body = Deleted), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn remove_file(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<RemoveBody>,
 ) -> AppResult<AppJson<Deleted>> {
-    let actor = state.documents.actor(&auth).await?;
     let id = required_id(body.id, "id")?;
     let removed = state.documents.delete(&actor, &id).await?;
     Ok(AppJson(Deleted { id, removed }))
@@ -245,16 +236,15 @@ pub struct MoveFolderBody {
 }
 
 /// Moves a folder into another folder or to the root.
-#[utoipa::path(post, path = "/api/folders/move", tag = "documents", request_body = MoveFolderBody,
+#[utoipa::path(post, path = "/folders/move", tag = "documents", request_body = MoveFolderBody,
     security(("bearer" = [])),
     responses((status = 200, body = ItemView), (status = 400, body = ErrorBody, description = "into itself or below itself, or past the max depth"),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn move_folder(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<MoveFolderBody>,
 ) -> AppResult<AppJson<ItemView>> {
-    let actor = state.documents.actor(&auth).await?;
     let id = required_id(body.folder, "folder")?;
     let to = destination(body.destination)?;
     Ok(AppJson(state.documents.move_item(&actor, &id, to).await?))
@@ -268,15 +258,14 @@ pub struct MoveFileBody {
 }
 
 /// Moves a file into a folder or to the root.
-#[utoipa::path(post, path = "/api/documents/move", tag = "documents", request_body = MoveFileBody,
+#[utoipa::path(post, path = "/documents/move", tag = "documents", request_body = MoveFileBody,
     security(("bearer" = [])),
     responses((status = 200, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn move_file(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<MoveFileBody>,
 ) -> AppResult<AppJson<ItemView>> {
-    let actor = state.documents.actor(&auth).await?;
     let id = required_id(body.file, "file")?;
     let to = destination(body.folder)?;
     Ok(AppJson(state.documents.move_item(&actor, &id, to).await?))
@@ -303,31 +292,30 @@ pub struct Shared {
 
 async fn share(
     state: &AppState,
-    auth: &AuthUser,
+    actor: &Actor,
     id: Option<String>,
     field: &str,
     email: Option<String>,
     via: ShareVia,
 ) -> AppResult<AppJson<Shared>> {
-    let actor = state.documents.actor(auth).await?;
     let id = required_id(id, field)?;
-    let (recipient, item) = state.documents.share(&actor, &id, email, via).await?;
+    let (recipient, item) = state.documents.share(actor, &id, email, via).await?;
     Ok(AppJson(Shared { recipient, item }))
 }
 
 /// Shares a folder (and what it holds) with a colleague.
-#[utoipa::path(post, path = "/api/folders/share", tag = "documents", request_body = ShareFolderBody,
+#[utoipa::path(post, path = "/folders/share", tag = "documents", request_body = ShareFolderBody,
     security(("bearer" = [])),
     responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "no such item, or 'The user associated with that e-mail was not found. Check again the e-mail or try an external share.'")))]
 pub async fn share_folder(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<ShareFolderBody>,
 ) -> AppResult<AppJson<Shared>> {
     share(
         &state,
-        &auth,
+        &actor,
         body.folder,
         "folder",
         body.email,
@@ -337,17 +325,17 @@ pub async fn share_folder(
 }
 
 /// Shares a file of My Docs with a colleague (`internal_share`).
-#[utoipa::path(post, path = "/api/documents/share", tag = "documents", request_body = ShareFileBody,
+#[utoipa::path(post, path = "/documents/share", tag = "documents", request_body = ShareFileBody,
     security(("bearer" = [])),
     responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn share_file(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<Shared>> {
     share(
         &state,
-        &auth,
+        &actor,
         body.file,
         "file",
         body.email,
@@ -357,17 +345,17 @@ pub async fn share_file(
 }
 
 /// Shares a document of the company storage (US set) with a colleague (`storage_internal_share`).
-#[utoipa::path(post, path = "/api/documents/storage-share", tag = "documents", request_body = ShareFileBody,
+#[utoipa::path(post, path = "/documents/storage-share", tag = "documents", request_body = ShareFileBody,
     security(("bearer" = [])),
     responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn storage_share(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<Shared>> {
     share(
         &state,
-        &auth,
+        &actor,
         body.file,
         "file",
         body.email,
@@ -378,16 +366,15 @@ pub async fn storage_share(
 
 /// Sends someone outside the app an expiring link to a file (`GET /api/shared-links/{token}`).
 /// Without an SMTP server the e-mail is kept in the outbox table and logged.
-#[utoipa::path(post, path = "/api/documents/external-share", tag = "documents", request_body = ShareFileBody,
+#[utoipa::path(post, path = "/documents/external-share", tag = "documents", request_body = ShareFileBody,
     security(("bearer" = [])),
     responses((status = 200, body = ExternalShare), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "not allowed, 'For internal use', or internal-only labels"), (status = 404, body = ErrorBody)))]
 pub async fn external_share(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<ExternalShare>> {
-    let actor = state.documents.actor(&auth).await?;
     let id = required_id(body.file, "file")?;
     Ok(AppJson(
         state
@@ -405,15 +392,14 @@ pub struct FavoriteBody {
 }
 
 /// Saves a copy of a shared or US file in My Docs (`save_to_mydocs`).
-#[utoipa::path(post, path = "/api/documents/favorite", tag = "documents", request_body = FavoriteBody,
+#[utoipa::path(post, path = "/documents/favorite", tag = "documents", request_body = FavoriteBody,
     security(("bearer" = [])),
     responses((status = 201, body = ItemView, description = "the copy"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn save_to_mydocs(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<FavoriteBody>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
-    let actor = state.documents.actor(&auth).await?;
     let id = required_id(body.file, "file")?;
     let folder = destination(body.folder)?;
     let copy = state.documents.save_to_mydocs(&actor, &id, folder).await?;
@@ -430,15 +416,14 @@ pub struct MyDocsBody {
 
 /// Moves an item shared with the user into My Docs (`move_to_mydocs`): a copy (a folder with
 /// its contents) at the root, and the original leaves Shared with me.
-#[utoipa::path(post, path = "/api/folders/mydocs", tag = "documents", request_body = MyDocsBody,
+#[utoipa::path(post, path = "/folders/mydocs", tag = "documents", request_body = MyDocsBody,
     security(("bearer" = [])),
     responses((status = 201, body = ItemView, description = "the copy"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn move_to_mydocs(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppJson(body): AppJson<MyDocsBody>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
-    let actor = state.documents.actor(&auth).await?;
     if let Some(kind) = body.kind.as_deref().map(str::trim) {
         if !["folder", "file", "shared", "us", "my", ""].contains(&kind) {
             return Err(AppError::bad_request(
@@ -461,7 +446,7 @@ pub struct ShareListQuery {
 const SHARE_LIST_MAX: i64 = 20;
 
 /// Other users' e-mails containing `search`, for the share dialog.
-#[utoipa::path(get, path = "/api/users/share-list", tag = "documents", params(ShareListQuery),
+#[utoipa::path(get, path = "/users/share-list", tag = "documents", params(ShareListQuery),
     security(("bearer" = [])),
     responses((status = 200, body = [String]), (status = 400, body = ErrorBody)))]
 pub async fn share_list(
@@ -483,16 +468,14 @@ pub async fn share_list(
 }
 
 /// Everything that happened to a document or folder; for whoever sees it, and the auditor.
-#[utoipa::path(get, path = "/api/documents/{id}/history", tag = "documents", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/documents/{id}/history", tag = "documents", params(("id" = String, Path)),
     security(("bearer" = [])),
     responses((status = 200, body = History), (status = 404, body = ErrorBody)))]
 pub async fn history(
     State(state): State<AppState>,
-    auth: AuthUser,
-    Path(id): Path<String>,
+    actor: Actor,
+    ItemId(id): ItemId,
 ) -> AppResult<AppJson<History>> {
-    let actor = state.documents.actor(&auth).await?;
-    let id = item_id(&id)?;
     Ok(AppJson(state.documents.history(&actor, &id).await?))
 }
 
@@ -511,14 +494,14 @@ pub struct FolderAsOf {
 
 /// A folder's contents as they were at `at`, read from the temporal tables of the read model.
 /// Auditors see any folder; others a folder they see now, as far as they could see it at `at`.
-#[utoipa::path(get, path = "/api/folders/{id}/as-of", tag = "documents", params(("id" = String, Path), AsOfQuery),
+#[utoipa::path(get, path = "/folders/{id}/as-of", tag = "documents", params(("id" = String, Path), AsOfQuery),
     security(("bearer" = [])),
     responses((status = 200, body = FolderAsOf), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "'You could not see this folder at that time'"),
         (status = 404, body = ErrorBody)))]
 pub async fn folder_as_of(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     Path(id): Path<String>,
     AppQuery(query): AppQuery<AsOfQuery>,
 ) -> AppResult<AppJson<FolderAsOf>> {
@@ -529,7 +512,6 @@ pub async fn folder_as_of(
         .ok_or_else(|| {
             AppError::bad_request("Give the time as RFC 3339, e.g. 2026-11-20T10:00:00Z")
         })?;
-    let actor = state.documents.actor(&auth).await?;
     let id = item_id(&id)?;
     let (name, list) = state
         .documents

@@ -10,9 +10,10 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::api::{destination, item_id};
+use super::service::Actor;
 use super::storage::{ObjectInfo, Storage, StorageError, Stored};
-use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
+use crate::ids::ItemId;
 use crate::state::AppState;
 
 /// Room for the multipart framing and the small fields around the file.
@@ -120,19 +121,18 @@ async fn read_parts(
 
 /// Uploads a PDF or XLS file into My Docs. The content's first bytes (`%PDF-`, or the OLE2
 /// header of XLS) and the file name's extension must agree.
-#[utoipa::path(post, path = "/api/documents/upload", tag = "documents",
+#[utoipa::path(post, path = "/documents/upload", tag = "documents",
     request_body(content = UploadForm, content_type = "multipart/form-data"), security(("bearer" = [])),
     responses((status = 201, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody, description = "'Only PDF and XLS files can be uploaded'")))]
 pub async fn upload(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
     let docs = &state.documents;
-    let actor = docs.actor(&auth).await?;
     let limit = docs.upload_max_bytes;
     // Refuse what announces itself as too large before reading any of it.
     let announced = headers
@@ -377,25 +377,23 @@ async fn serve(
 
 /// Opens (or with `?download=1` downloads) a file the user sees; records who read it and
 /// clears its unread mark.
-#[utoipa::path(get, path = "/api/documents/{id}/file", tag = "documents", params(("id" = String, Path), FileQuery),
+#[utoipa::path(get, path = "/documents/{id}/file", tag = "documents", params(("id" = String, Path), FileQuery),
     security(("bearer" = [])),
     responses((status = 200, description = "the file (application/pdf or application/vnd.ms-excel)"), (status = 404, body = ErrorBody)))]
 pub async fn file(
     State(state): State<AppState>,
-    auth: AuthUser,
-    Path(id): Path<String>,
+    actor: Actor,
+    ItemId(id): ItemId,
     AppQuery(query): AppQuery<FileQuery>,
     headers: HeaderMap,
 ) -> AppResult<Response> {
-    let actor = state.documents.actor(&auth).await?;
-    let id = item_id(&id)?;
     let download = matches!(query.download.as_deref(), Some("1" | "true"));
     let row = state.documents.open(&actor, &id, download).await?;
     serve(&state.documents.storage, &row, download, &headers).await
 }
 
 /// The file behind an external share's link; no sign-in, until the link expires.
-#[utoipa::path(get, path = "/api/shared-links/{token}", tag = "documents", params(("token" = String, Path)),
+#[utoipa::path(get, path = "/shared-links/{token}", tag = "documents", params(("token" = String, Path)),
     responses((status = 200, description = "the file"), (status = 404, body = ErrorBody, description = "unknown or expired link")))]
 pub async fn shared_link(
     State(state): State<AppState>,
@@ -407,16 +405,15 @@ pub async fn shared_link(
 }
 
 /// An item's history as CSV, for the auditor only.
-#[utoipa::path(get, path = "/api/documents/{id}/history.csv", tag = "documents", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/documents/{id}/history.csv", tag = "documents", params(("id" = String, Path)),
     security(("bearer" = [])),
     responses((status = 200, description = "text/csv: at,actor,actor_email,action,detail,from,to", content_type = "text/csv"),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn history_csv(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     Path(id): Path<String>,
 ) -> AppResult<Response> {
-    let actor = state.documents.actor(&auth).await?;
     if !actor.auditor {
         return Err(AppError::forbidden(
             "Only the auditor can export the history",

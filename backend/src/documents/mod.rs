@@ -22,9 +22,9 @@ pub mod services;
 pub mod storage;
 
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
-use axum::Router;
 use events::documents::DocumentError;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::AppError;
 use crate::state::AppState;
@@ -60,44 +60,46 @@ impl From<DocumentError> for AppError {
 }
 
 /// The document routes; `recipient_lookups` limits `GET /api/users/share-list`.
-pub fn router(recipient_lookups: crate::edge::limits::Layer) -> Router<AppState> {
-    Router::new()
-        .route("/documents", get(api::list_by_type))
-        .route("/documents/my", get(api::list_my))
-        .route("/documents/shared", get(api::list_shared))
-        .route("/usadocs", get(api::list_us))
-        .route("/folders", get(api::list_by_type).post(api::create_folder))
-        .route("/folders/list", get(api::tree))
-        .route("/folders/move", post(api::move_folder))
-        .route("/folders/share", post(api::share_folder))
-        .route("/folders/mydocs", post(api::move_to_mydocs))
-        .route("/folders/{id}", get(api::folder).post(api::rename))
-        .route("/folders/{id}/delete", post(api::delete_folder))
-        .route("/folders/{id}/as-of", get(api::folder_as_of))
-        .route("/documents/remove", post(api::remove_file))
-        .route("/documents/move", post(api::move_file))
-        .route("/documents/share", post(api::share_file))
-        .route("/documents/storage-share", post(api::storage_share))
-        .route("/documents/external-share", post(api::external_share))
-        .route("/documents/favorite", post(api::save_to_mydocs))
-        .route("/documents/{id}/file", get(files::file))
-        .route("/documents/{id}/history", get(api::history))
-        .route("/documents/{id}/history.csv", get(files::history_csv))
-        .route("/shared-links/{token}", get(files::shared_link))
-        .route(
-            "/users/share-list",
-            // It lists colleagues' addresses: limited on its own, per session.
-            get(api::share_list).layer(recipient_lookups),
-        )
+/// The documents calls. `recipient_lookups` limits the share list on its own; the OpenAPI
+/// document is built without it.
+pub fn router(recipient_lookups: Option<crate::edge::limits::Layer>) -> OpenApiRouter<AppState> {
+    // It lists colleagues' addresses: limited on its own, per session.
+    let (schemas, paths, share_list) = routes!(api::share_list);
+    let share_list = match recipient_lookups {
+        Some(limit) => share_list.layer(limit),
+        None => share_list,
+    };
+    OpenApiRouter::new()
+        .routes(routes!(api::list_by_type))
+        .routes(routes!(api::list_my))
+        .routes(routes!(api::list_shared))
+        .routes(routes!(api::list_us))
+        .routes(routes!(api::list_folders, api::create_folder))
+        .routes(routes!(api::tree))
+        .routes(routes!(api::move_folder))
+        .routes(routes!(api::share_folder))
+        .routes(routes!(api::move_to_mydocs))
+        .routes(routes!(api::folder, api::rename))
+        .routes(routes!(api::delete_folder))
+        .routes(routes!(api::folder_as_of))
+        .routes(routes!(api::remove_file))
+        .routes(routes!(api::move_file))
+        .routes(routes!(api::share_file))
+        .routes(routes!(api::storage_share))
+        .routes(routes!(api::external_share))
+        .routes(routes!(api::save_to_mydocs))
+        .routes(routes!(files::file))
+        .routes(routes!(api::history))
+        .routes(routes!(files::history_csv))
+        .routes(routes!(files::shared_link))
+        .routes((schemas, paths, share_list))
 }
 
 /// `POST /api/documents/upload`, apart from the other routes: it has its own body limit and
 /// timeout (see `http.rs`).
-pub fn upload_router() -> Router<AppState> {
-    Router::new().route(
-        "/documents/upload",
-        // The upload counts its own bytes against UPLOAD_MAX_BYTES while it streams them to
-        // disk; the API-wide JSON limit would stop it first.
-        post(files::upload).layer(DefaultBodyLimit::disable()),
-    )
+pub fn upload_router() -> OpenApiRouter<AppState> {
+    let (schemas, paths, upload) = routes!(files::upload);
+    // The upload counts its own bytes against UPLOAD_MAX_BYTES while it streams them to disk;
+    // the API-wide JSON limit would stop it first.
+    OpenApiRouter::new().routes((schemas, paths, upload.layer(DefaultBodyLimit::disable())))
 }

@@ -79,7 +79,7 @@ impl Actor {
             name: full_name(user),
             email: user.email.clone(),
             shows_us: user.shows_us(),
-            auditor: user.role == "auditor",
+            auditor: user.role == crate::auth::Role::Auditor,
         }
     }
 

@@ -22,7 +22,7 @@ fn require_admin(auth: &AuthUser) -> AppResult<()> {
 
 /// Publishes a notification to everyone or to chosen users. The message HTML is sanitised; the
 /// addressees get it at once in their list, badge and live feed.
-#[utoipa::path(post, path = "/api/admin/notifications", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/notifications", tag = "notifications", security(("bearer" = [])),
     request_body = NotificationRequest,
     responses((status = 201, body = Published), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
@@ -49,7 +49,7 @@ pub async fn publish_notification(
 
 /// Publishes an app update to everyone. It becomes the `update_id` of every user's next sign-in
 /// until they view it.
-#[utoipa::path(post, path = "/api/admin/updates", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/updates", tag = "notifications", security(("bearer" = [])),
     request_body = UpdateRequest,
     responses((status = 201, body = Published), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]

@@ -5,7 +5,7 @@
 //! it ("unread -> read after opening"), so one call does both. The mark is an event recorded once;
 //! opening again records nothing and answers the same.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use events::notifications::{GalleryImage, Inbox, InboxCommand};
 use projections::notifications::{self as read, NotificationItem, UpdateItem};
 use projections::now_ms;
@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppResult, ErrorBody};
 use crate::event_store::Metadata;
+use crate::ids::{NotificationId, UpdateId};
 use crate::state::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -106,18 +107,8 @@ pub struct BadgesView {
     pub shared: i64,
 }
 
-fn parse_id(raw: &str, missing: &str) -> AppResult<i64> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| AppError::not_found(missing))
-}
-
-const NOTIFICATION_NOT_FOUND: &str = "Notification not found";
-const UPDATE_NOT_FOUND: &str = "App update not found";
-
 /// The user's notifications, newest first, with read flags.
-#[utoipa::path(get, path = "/api/notifications", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(get, path = "/notifications", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = [NotificationView]), (status = 401, body = ErrorBody)))]
 pub async fn list_notifications(
     State(state): State<AppState>,
@@ -129,19 +120,18 @@ pub async fn list_notifications(
 
 /// One notification. Opening it marks it read (once; later openings change nothing).
 /// Notifications addressed to other users answer 404, like missing ones.
-#[utoipa::path(get, path = "/api/push/{id}", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(get, path = "/push/{id}", tag = "notifications", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Notification id")),
     responses((status = 200, body = NotificationView), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
 pub async fn open_notification(
     State(state): State<AppState>,
     auth: AuthUser,
-    Path(id): Path<String>,
+    NotificationId(id): NotificationId,
 ) -> AppResult<AppJson<NotificationView>> {
-    let id = parse_id(&id, NOTIFICATION_NOT_FOUND)?;
     let item = read::notification_for(&state.db, &auth.id, id)
         .await?
-        .ok_or_else(|| AppError::not_found(NOTIFICATION_NOT_FOUND))?;
+        .ok_or_else(|| AppError::not_found(NotificationId::NOT_FOUND))?;
     if item.read {
         return Ok(AppJson(item.into()));
     }
@@ -166,12 +156,12 @@ pub async fn open_notification(
     }
     let item = read::notification_for(&state.db, &auth.id, id)
         .await?
-        .ok_or_else(|| AppError::not_found(NOTIFICATION_NOT_FOUND))?;
+        .ok_or_else(|| AppError::not_found(NotificationId::NOT_FOUND))?;
     Ok(AppJson(item.into()))
 }
 
 /// Every app update, newest first, with the user's read flags.
-#[utoipa::path(get, path = "/api/updates", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(get, path = "/updates", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = [UpdateView]), (status = 401, body = ErrorBody)))]
 pub async fn list_updates(
     State(state): State<AppState>,
@@ -183,19 +173,18 @@ pub async fn list_updates(
 
 /// One app update, for the update wizard. Opening it records the view as an event (once), so
 /// the newest update stops being offered after sign-in (`update_id`).
-#[utoipa::path(get, path = "/api/updates/{id}", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(get, path = "/updates/{id}", tag = "notifications", security(("bearer" = [])),
     params(("id" = i64, Path, description = "App update id")),
     responses((status = 200, body = UpdateView), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
 pub async fn open_update(
     State(state): State<AppState>,
     auth: AuthUser,
-    Path(id): Path<String>,
+    UpdateId(id): UpdateId,
 ) -> AppResult<AppJson<UpdateView>> {
-    let id = parse_id(&id, UPDATE_NOT_FOUND)?;
     let item = read::update_for(&state.db, &auth.id, id)
         .await?
-        .ok_or_else(|| AppError::not_found(UPDATE_NOT_FOUND))?;
+        .ok_or_else(|| AppError::not_found(UpdateId::NOT_FOUND))?;
     if item.read {
         return Ok(AppJson(item.into()));
     }
@@ -219,12 +208,12 @@ pub async fn open_update(
     }
     let item = read::update_for(&state.db, &auth.id, id)
         .await?
-        .ok_or_else(|| AppError::not_found(UPDATE_NOT_FOUND))?;
+        .ok_or_else(|| AppError::not_found(UpdateId::NOT_FOUND))?;
     Ok(AppJson(item.into()))
 }
 
 /// The user's unread counters: notifications, app updates and new shared documents.
-#[utoipa::path(get, path = "/api/badges", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(get, path = "/badges", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = BadgesView), (status = 401, body = ErrorBody)))]
 pub async fn badges(
     State(state): State<AppState>,

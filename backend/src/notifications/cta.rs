@@ -11,7 +11,7 @@ use crate::error::{AppError, AppJson, AppResult, ErrorBody};
 use crate::state::AppState;
 
 /// Name -> url, e.g. `{"support": "mailto:support@example.com", "whats_new": "/app/new"}`.
-#[utoipa::path(get, path = "/api/url-cta", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(get, path = "/url-cta", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = BTreeMap<String, String>), (status = 401, body = ErrorBody)))]
 pub async fn url_cta(
     State(state): State<AppState>,

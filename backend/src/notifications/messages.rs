@@ -96,7 +96,7 @@ pub struct MessagesQuery {
 }
 
 /// The user's messages (of one round when `roundId` is given), newest first.
-#[utoipa::path(get, path = "/api/messages", tag = "messages", security(("bearer" = [])),
+#[utoipa::path(get, path = "/messages", tag = "messages", security(("bearer" = [])),
     params(MessagesQuery),
     responses((status = 200, body = MessagesResponse), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody)))]
@@ -135,7 +135,7 @@ fn message_id(id: Option<i64>) -> AppResult<i64> {
 
 /// Sets the user's status of a message (1, seen, by default). An answered message stays
 /// answered when the app later marks it seen.
-#[utoipa::path(post, path = "/api/messages", tag = "messages", security(("bearer" = [])),
+#[utoipa::path(post, path = "/messages", tag = "messages", security(("bearer" = [])),
     request_body = StatusRequest,
     responses((status = 200, body = MessageView), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
@@ -178,7 +178,7 @@ pub struct ReplyRequest {
 
 /// Answers a message's question; the message becomes answered (status 2). A new reply replaces
 /// the earlier one.
-#[utoipa::path(post, path = "/api/messages/reply", tag = "messages", security(("bearer" = [])),
+#[utoipa::path(post, path = "/messages/reply", tag = "messages", security(("bearer" = [])),
     request_body = ReplyRequest,
     responses((status = 200, body = MessageView), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]

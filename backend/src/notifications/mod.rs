@@ -20,28 +20,25 @@ pub mod messages;
 pub mod publish;
 pub mod services;
 
-use axum::routing::{get, post};
-use axum::Router;
 use events::notifications::{InboxError, PublishError};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::AppError;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/notifications", get(api::list_notifications))
-        .route("/push/{id}", get(api::open_notification))
-        .route("/updates", get(api::list_updates))
-        .route("/updates/{id}", get(api::open_update))
-        .route("/badges", get(api::badges))
-        .route("/admin/notifications", post(admin::publish_notification))
-        .route("/admin/updates", post(admin::publish_update))
-        .route(
-            "/messages",
-            get(messages::list_messages).post(messages::set_status),
-        )
-        .route("/messages/reply", post(messages::reply))
-        .route("/url-cta", get(cta::url_cta))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(api::list_notifications))
+        .routes(routes!(api::open_notification))
+        .routes(routes!(api::list_updates))
+        .routes(routes!(api::open_update))
+        .routes(routes!(api::badges))
+        .routes(routes!(admin::publish_notification))
+        .routes(routes!(admin::publish_update))
+        .routes(routes!(messages::list_messages, messages::set_status))
+        .routes(routes!(messages::reply))
+        .routes(routes!(cta::url_cta))
 }
 
 impl From<PublishError> for AppError {

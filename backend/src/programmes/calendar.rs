@@ -430,7 +430,7 @@ fn file_name(summary: &str) -> String {
 }
 
 /// Downloads an iCalendar file ('Save in calendar').
-#[utoipa::path(get, path = "/api/calendar/{kind}/{file}", tag = "programmes",
+#[utoipa::path(get, path = "/calendar/{kind}/{file}", tag = "programmes",
     params(("kind" = String, Path, description = "congress, activity, training, course, timing, hotel, transfer or day-event"),
            ("file" = String, Path, description = "`{id}.ics`; see the module documentation for the id of each kind")),
     responses((status = 200, description = "An iCalendar file", content_type = "text/calendar"),

@@ -1,16 +1,17 @@
 //! Congresses and events (spec 2.18): the list with its year filter, the home carousel, the tabbed
 //! detail and the activity page.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use chrono::Utc;
 use projections::on_db;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{filters, load_data, parse_rows, route_id, selected_year, Table};
+use super::items::{Activity, CongressDetail, CongressRow};
+use super::{filters, load_item, parse_rows, selected_year, Filters, Table};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
+use crate::ids::{ActivityId, CongressId};
 use crate::state::AppState;
 
 /// Congresses shown in the Home carousel at most.
@@ -37,17 +38,14 @@ pub struct CongressSelection {
 /// A list with its filter options.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CongressList {
-    /// Rows: id, name, subtitle, type (`event` or `congress`), dates, date, end_date, preview.
-    #[schema(value_type = Vec<Object>)]
-    pub list: Vec<Value>,
+    pub list: Vec<CongressRow>,
     /// `{year: [{value, label}], type: [...]}`.
-    #[schema(value_type = Object)]
-    pub filters: serde_json::Map<String, Value>,
+    pub filters: Filters,
     pub selected: CongressSelection,
 }
 
 /// Lists the congresses and events of a year, in date order.
-#[utoipa::path(get, path = "/api/congresses", params(CongressQuery), tag = "programmes",
+#[utoipa::path(get, path = "/congresses", params(CongressQuery), tag = "programmes",
     responses((status = 200, body = CongressList), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
@@ -77,12 +75,11 @@ pub async fn list(
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CongressHome {
     /// Congresses and events not over yet, soonest first (same rows as the list).
-    #[schema(value_type = Vec<Object>)]
-    pub list: Vec<Value>,
+    pub list: Vec<CongressRow>,
 }
 
 /// The upcoming congresses and events, for the Home carousel.
-#[utoipa::path(get, path = "/api/congresses/home", tag = "programmes",
+#[utoipa::path(get, path = "/congresses/home", tag = "programmes",
     responses((status = 200, body = CongressHome), (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn home(
@@ -102,40 +99,36 @@ pub async fn home(
 /// messages, media, downloads, contacts) to `{title, content}`. Activity groups hold the
 /// activities themselves, downloads hold documents, and every 'Save in calendar' place has a
 /// `calendar` address.
-#[utoipa::path(get, path = "/api/congresses/{id}", tag = "programmes",
+#[utoipa::path(get, path = "/congresses/{id}", tag = "programmes",
     params(("id" = i64, Path, description = "Congress id")),
-    responses((status = 200, description = "The congress", body = Object),
+    responses((status = 200, description = "The congress", body = CongressDetail),
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn detail(
     State(state): State<AppState>,
     _user: AuthUser,
-    Path(id): Path<String>,
-) -> AppResult<AppJson<Value>> {
-    const NOT_FOUND: &str = "Congress not found";
-    let id = route_id(&id, NOT_FOUND)?;
-    load_data(&state.db, Table::Congresses, id)
+    CongressId(id): CongressId,
+) -> AppResult<AppJson<CongressDetail>> {
+    load_item(&state.db, Table::Congresses, id)
         .await?
         .map(AppJson)
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))
+        .ok_or_else(|| AppError::not_found(CongressId::NOT_FOUND))
 }
 
 /// A congress activity: image, subtitles, location, dates, description, faculty (`experts`),
 /// files, its congress (`parent_id`, `parent_name`) and a `calendar` address.
-#[utoipa::path(get, path = "/api/congresses/activities/{id}", tag = "programmes",
+#[utoipa::path(get, path = "/congresses/activities/{id}", tag = "programmes",
     params(("id" = i64, Path, description = "Activity id")),
-    responses((status = 200, description = "The activity", body = Object),
+    responses((status = 200, description = "The activity", body = Activity),
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn activity(
     State(state): State<AppState>,
     _user: AuthUser,
-    Path(id): Path<String>,
-) -> AppResult<AppJson<Value>> {
-    const NOT_FOUND: &str = "Activity not found";
-    let id = route_id(&id, NOT_FOUND)?;
-    load_data(&state.db, Table::Activities, id)
+    ActivityId(id): ActivityId,
+) -> AppResult<AppJson<Activity>> {
+    load_item(&state.db, Table::Activities, id)
         .await?
         .map(AppJson)
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))
+        .ok_or_else(|| AppError::not_found(ActivityId::NOT_FOUND))
 }

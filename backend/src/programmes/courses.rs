@@ -1,15 +1,16 @@
 //! Medical-education courses (spec 2.20): the calendar list with server-given filters and the
 //! course detail (Info and Agenda).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use projections::on_db;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{filters, load_data, parse_rows, route_id, selected_year, Table};
+use super::items::{CourseCard, CourseDetail};
+use super::{filters, load_item, parse_rows, selected_year, Filters, Table};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
+use crate::ids::CourseId;
 use crate::state::AppState;
 
 /// Filters of the course list; an empty value means "all".
@@ -43,13 +44,9 @@ pub struct CourseSelection {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CourseList {
-    /// Cards: id, title, subtitle, typology, print_date, start_date, end_date, language,
-    /// segment [{id, image}], speakers [{name, image}], category {class, label}, preview.
-    #[schema(value_type = Vec<Object>)]
-    pub list: Vec<Value>,
+    pub list: Vec<CourseCard>,
     /// `{year, month, category, segment, language, typology, speaker: [{value, label}]}`.
-    #[schema(value_type = Object)]
-    pub filters: serde_json::Map<String, Value>,
+    pub filters: Filters,
     pub selected: CourseSelection,
 }
 
@@ -65,7 +62,7 @@ enum Bind {
 }
 
 /// Lists the courses matching the filters, in date order.
-#[utoipa::path(get, path = "/api/courses", params(CourseQuery), tag = "programmes",
+#[utoipa::path(get, path = "/courses", params(CourseQuery), tag = "programmes",
     responses((status = 200, body = CourseList), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
@@ -159,20 +156,18 @@ pub async fn list(
 /// show_tabs, show_register, evenium (external registration link), show_learn_contact and
 /// learn_contact {email, subject}, save_outlook {start_date, end_date, link} (link = the iCalendar
 /// address, or null) and days [{date_value, date_text, time, title, speakers, description, files}].
-#[utoipa::path(get, path = "/api/courses/{id}", tag = "programmes",
+#[utoipa::path(get, path = "/courses/{id}", tag = "programmes",
     params(("id" = i64, Path, description = "Course id")),
-    responses((status = 200, description = "The course", body = Object),
+    responses((status = 200, description = "The course", body = CourseDetail),
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn detail(
     State(state): State<AppState>,
     _user: AuthUser,
-    Path(id): Path<String>,
-) -> AppResult<AppJson<Value>> {
-    const NOT_FOUND: &str = "Course not found";
-    let id = route_id(&id, NOT_FOUND)?;
-    load_data(&state.db, Table::Courses, id)
+    CourseId(id): CourseId,
+) -> AppResult<AppJson<CourseDetail>> {
+    load_item(&state.db, Table::Courses, id)
         .await?
         .map(AppJson)
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))
+        .ok_or_else(|| AppError::not_found(CourseId::NOT_FOUND))
 }

@@ -6,6 +6,7 @@
 //!   [`import()`] is run by [`crate::prepare`] when the tables are empty.
 //! - [`congresses`], [`training`], [`courses`] - the lists (with server-given filters, default year
 //!   = the current year) and the tabbed details, read with plain queries.
+//! - [`items`] - the served shapes of the items, typed from content to API.
 //! - [`calendar`] - the 'Save in calendar' iCalendar files.
 //! - [`registration`] - course registration: a command on the `CourseRegistration` aggregate
 //!   (events crate), stored by cqrs-es, with the `course_registrations` read model and the course
@@ -17,39 +18,40 @@ pub mod calendar;
 pub mod congresses;
 pub mod courses;
 pub mod import;
+pub mod items;
 pub mod registration;
 pub mod training;
 
-use axum::routing::{get, post};
-use axum::Router;
+use std::collections::{BTreeMap, BTreeSet};
+
 use chrono::Datelike;
 use projections::{on_db, Db};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 
 pub use import::{import, is_empty, ImportError, ImportReport};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/congresses", get(congresses::list))
-        .route("/congresses/home", get(congresses::home))
-        .route("/congresses/{id}", get(congresses::detail))
-        .route("/congresses/activities/{id}", get(congresses::activity))
-        .route("/training", get(training::list))
-        .route("/training/{id}", get(training::detail))
-        .route("/courses", get(courses::list))
-        .route("/courses/{id}", get(courses::detail))
-        .route("/courses/{id}/register", post(registration::register))
-        .route("/courses/{id}/registrations", get(registration::list))
-        .route(
-            "/courses/{id}/registrations.csv",
-            get(registration::export_csv),
-        )
-        .route("/calendar/{kind}/{file}", get(calendar::calendar_file))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(congresses::list))
+        .routes(routes!(congresses::home))
+        .routes(routes!(congresses::detail))
+        .routes(routes!(congresses::activity))
+        .routes(routes!(training::list))
+        .routes(routes!(training::detail))
+        .routes(routes!(courses::list))
+        .routes(routes!(courses::detail))
+        .routes(routes!(registration::register))
+        .routes(routes!(registration::list))
+        .routes(routes!(registration::export_csv))
+        .routes(routes!(calendar::calendar_file))
 }
 
 /// The tables of served items (`data` column, JSON).
@@ -72,7 +74,21 @@ impl Table {
     }
 }
 
-/// The served item `id` of `table`, if any.
+/// The served item `id` of `table`, typed, if any.
+pub async fn load_item<T: DeserializeOwned>(
+    db: &Db,
+    table: Table,
+    id: i64,
+) -> AppResult<Option<T>> {
+    let sql = format!("select data from {} where id = $1", table.name());
+    let data: Option<String> =
+        on_db!(db, pool => sqlx::query_scalar(&sql).bind(id).fetch_optional(pool).await)?;
+    data.map(|d| serde_json::from_str(&d))
+        .transpose()
+        .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("stored programme item")))
+}
+
+/// The served item `id` of `table` as JSON, if any (the calendar files read single fields).
 pub async fn load_data(db: &Db, table: Table, id: i64) -> AppResult<Option<Value>> {
     let sql = format!("select data from {} where id = $1", table.name());
     let data: Option<String> =
@@ -82,24 +98,17 @@ pub async fn load_data(db: &Db, table: Table, id: i64) -> AppResult<Option<Value
         .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("stored programme item")))
 }
 
-/// Parses a route id; anything that is not a positive number is simply not found.
-pub fn route_id(raw: &str, not_found: &str) -> AppResult<i64> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| AppError::not_found(not_found))
-}
-
 /// Parses stored JSON rows.
-fn parse_rows(rows: Vec<String>) -> AppResult<Vec<Value>> {
+fn parse_rows<T: DeserializeOwned>(rows: Vec<String>) -> AppResult<Vec<T>> {
     rows.iter()
         .map(|r| serde_json::from_str(r))
         .collect::<Result<_, _>>()
         .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("stored programme list")))
 }
 
-/// One choice of a filter.
+/// One choice of a filter of a programme list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ToSchema)]
+#[schema(as = ProgrammeFilterOption)]
 pub struct FilterOption {
     pub value: String,
     pub label: String,
@@ -117,37 +126,34 @@ pub fn selected_year(raw: Option<&str>) -> AppResult<i64> {
     }
 }
 
+/// The options of each filter of a list, by filter (`year`, `type`, `month`...).
+pub type Filters = BTreeMap<String, Vec<FilterOption>>;
+
 /// The filter options of a list (`programme_filters`), as `{kind: [{value, label}]}`. The year
 /// options also hold every year with items and the current year, newest first.
-pub async fn filters(
-    db: &Db,
-    kind: &str,
-    table: Table,
-) -> AppResult<serde_json::Map<String, Value>> {
+pub async fn filters(db: &Db, kind: &str, table: Table) -> AppResult<Filters> {
     let stored: Option<String> = on_db!(db, pool => sqlx::query_scalar(
         "select data from programme_filters where kind = $1").bind(kind).fetch_optional(pool).await)?;
-    let mut filters: serde_json::Map<String, Value> = match stored {
+    let mut filters: Filters = match stored {
         Some(s) => serde_json::from_str(&s)
             .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("stored filters")))?,
-        None => serde_json::Map::new(),
+        None => Filters::new(),
     };
     let sql = format!("select distinct year from {}", table.name());
     let years: Vec<i64> = on_db!(db, pool => sqlx::query_scalar(&sql).fetch_all(pool).await)?;
-    let mut all: std::collections::BTreeSet<i64> = years.into_iter().collect();
+    let mut all: BTreeSet<i64> = years.into_iter().collect();
     all.insert(i64::from(chrono::Utc::now().year()));
-    if let Some(options) = filters.get("year").and_then(Value::as_array) {
-        all.extend(
-            options
-                .iter()
-                .filter_map(|o| o.get("value").and_then(Value::as_str))
-                .filter_map(|v| v.parse::<i64>().ok()),
-        );
+    if let Some(options) = filters.get("year") {
+        all.extend(options.iter().filter_map(|o| o.value.parse::<i64>().ok()));
     }
-    let year_options: Vec<Value> = all
+    let year_options = all
         .iter()
         .rev()
-        .map(|y| serde_json::json!({ "value": y.to_string(), "label": y.to_string() }))
+        .map(|y| FilterOption {
+            value: y.to_string(),
+            label: y.to_string(),
+        })
         .collect();
-    filters.insert("year".into(), Value::Array(year_options));
+    filters.insert("year".into(), year_options);
     Ok(filters)
 }

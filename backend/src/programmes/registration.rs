@@ -31,10 +31,10 @@ use serde::{Deserialize, Serialize};
 use sqlite_es::{sqlite_cqrs, SqliteCqrs, SqliteEventRepository};
 use utoipa::ToSchema;
 
-use super::route_id;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppResult};
 use crate::event_store::stopped_message;
+use crate::ids::CourseId;
 use crate::state::AppState;
 
 /// The confirmation the app shows (spec section 8).
@@ -43,7 +43,7 @@ pub const REGISTERED_MESSAGE: &str = "You have been registered to the course";
 /// Attempts of a command that loses an optimistic-concurrency race before answering 409.
 const MAX_ATTEMPTS: usize = 3;
 
-const COURSE_NOT_FOUND: &str = "Course not found";
+const COURSE_NOT_FOUND: &str = CourseId::NOT_FOUND;
 
 /// How long the answer waits for the projection (as document commands do).
 const READ_YOUR_WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -240,7 +240,7 @@ async fn course_exists(db: &Db, id: i64) -> AppResult<bool> {
 }
 
 /// Registers the signed-in user to days of a course.
-#[utoipa::path(post, path = "/api/courses/{id}/register", tag = "programmes",
+#[utoipa::path(post, path = "/courses/{id}/register", tag = "programmes",
     params(("id" = i64, Path, description = "Course id")),
     request_body = RegisterRequest,
     responses((status = 200, body = MessageResponse, description = "'You have been registered to the course'"),
@@ -251,10 +251,9 @@ async fn course_exists(db: &Db, id: i64) -> AppResult<bool> {
 pub async fn register(
     State(state): State<AppState>,
     user: AuthUser,
-    Path(id): Path<String>,
+    CourseId(course_id): CourseId,
     AppJson(form): AppJson<RegisterRequest>,
 ) -> AppResult<AppJson<MessageResponse>> {
-    let course_id = route_id(&id, COURSE_NOT_FOUND)?;
     if form.id.is_some_and(|given| given != course_id) {
         return Err(AppError::bad_request(
             "The course of the form is not the course of the address",
@@ -374,12 +373,13 @@ async fn registrations(
     user: &AuthUser,
     id: &str,
 ) -> AppResult<CourseRegistrations> {
+    // Who may see them is answered first, whatever the id.
     if !user.is_admin() {
         return Err(AppError::forbidden(
             "Only the course team can see the registrations",
         ));
     }
-    let course_id = route_id(id, COURSE_NOT_FOUND)?;
+    let CourseId(course_id) = CourseId::parse(id)?;
     let title: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select title from courses where id = $1").bind(course_id).fetch_optional(pool).await)?;
     let title = title.ok_or_else(|| AppError::not_found(COURSE_NOT_FOUND))?;
@@ -396,7 +396,7 @@ async fn registrations(
 }
 
 /// The registrations of a course (course team only).
-#[utoipa::path(get, path = "/api/courses/{id}/registrations", tag = "programmes",
+#[utoipa::path(get, path = "/courses/{id}/registrations", tag = "programmes",
     params(("id" = i64, Path, description = "Course id")),
     responses((status = 200, body = CourseRegistrations), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
@@ -455,7 +455,7 @@ pub fn csv_of(data: &CourseRegistrations) -> anyhow::Result<String> {
 }
 
 /// The registrations of a course as a CSV file (course team only).
-#[utoipa::path(get, path = "/api/courses/{id}/registrations.csv", tag = "programmes",
+#[utoipa::path(get, path = "/courses/{id}/registrations.csv", tag = "programmes",
     params(("id" = i64, Path, description = "Course id")),
     responses((status = 200, description = "CSV with a header row", content_type = "text/csv"),
         (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),

@@ -22,10 +22,11 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use axum::Router;
 use projections::{on_db, Db, Projector};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::config::Config;
 use crate::error::AppError;
@@ -35,8 +36,10 @@ use hub::{Hub, HubStats};
 /// Largest message a client may send (its messages are a token and two numbers).
 const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/ws", any(upgrade))
+pub fn router() -> OpenApiRouter<AppState> {
+    // Any method, as before: the upgrade itself answers 400 to what is not a WebSocket handshake.
+    let (schemas, paths, _) = routes!(upgrade);
+    OpenApiRouter::new().routes((schemas, paths, any(upgrade)))
 }
 
 /// Timings and limits of the channel (from [`Config`]).
@@ -247,7 +250,7 @@ pub async fn push_direct(
 /// `{item}`, `shared_change` `{folder_id, change: added|renamed|moved|removed, item_id, item}`,
 /// `notification` `{notification}`, `app_update` `{update}`, `session_revoked` `{session}` (the
 /// server itself closes that session's sockets with 4401). See `docs/realtime.md`.
-#[utoipa::path(get, path = "/api/ws", tag = "realtime",
+#[utoipa::path(get, path = "/ws", tag = "realtime",
     responses(
         (status = 101, description = "Switching to the WebSocket protocol; frames are `ClientMessage` and `ServerMessage`"),
         (status = 400, body = crate::error::ErrorBody, description = "Not a WebSocket upgrade request")))]

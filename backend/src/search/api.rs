@@ -1,15 +1,15 @@
 //! `GET /search-new?term=`: results grouped by type.
 
 use axum::extract::State;
-use axum::routing::get;
-use axum::Router;
 use projections::documents::ItemView;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::index::PUBLIC;
 use super::kinds::Kind;
-use crate::auth::AuthUser;
+use crate::documents::Actor;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
 use crate::state::AppState;
 
@@ -19,8 +19,8 @@ pub const TERM_TOO_SHORT: &str = "Search at least 2 characters";
 /// Results per type.
 pub const PER_KIND: usize = 20;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/search-new", get(search))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(search))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -96,14 +96,14 @@ impl SearchResults {
 ///
 /// Words are matched whole, by their beginning (while typing) and, from five letters on,
 /// with one typo; case and accents do not matter, and query syntax characters are plain text.
-#[utoipa::path(get, path = "/api/search-new", tag = "search", params(SearchQuery),
+#[utoipa::path(get, path = "/search-new", tag = "search", params(SearchQuery),
     security(("bearer" = [])),
     responses((status = 200, body = SearchResults),
         (status = 400, description = "Search at least 2 characters", body = ErrorBody),
         (status = 401, body = ErrorBody)))]
 pub async fn search(
     State(state): State<AppState>,
-    auth: AuthUser,
+    actor: Actor,
     AppQuery(query): AppQuery<SearchQuery>,
 ) -> AppResult<AppJson<SearchResults>> {
     let term = query.term.unwrap_or_default();
@@ -111,7 +111,6 @@ pub async fn search(
     if term.chars().count() < MIN_TERM_CHARS {
         return Err(AppError::bad_request(TERM_TOO_SHORT));
     }
-    let actor = state.documents.actor(&auth).await?;
     let mut acl = vec![PUBLIC.to_string()];
     acl.extend(state.documents.search_keys(&actor).await?);
 

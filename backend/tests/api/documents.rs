@@ -807,7 +807,7 @@ both_dbs! {
         for i in 0..25 {
             backend::users::insert(&app.state.db, backend::users::NewUser {
                 email: &format!("colleague{i:02}@example.com"), first_name: "C", last_name: "L", password_hash: None,
-                role: "user", certificate: None, terms_accepted: true, onboarding_done: true,
+                role: backend::auth::Role::User, certificate: None, terms_accepted: true, onboarding_done: true,
             }).await.unwrap();
         }
         let (_, body) = json_of(app.get("/users/share-list?search=colleague", Some(&anna)).await).await;

@@ -38,7 +38,7 @@ async fn writers(app: &TestApp) -> Vec<Actor> {
                 first_name: "Writer",
                 last_name: &w.to_string(),
                 password_hash: None,
-                role: "user",
+                role: backend::auth::Role::User,
                 certificate: (w % 2 == 0).then_some("US"),
                 terms_accepted: true,
                 onboarding_done: true,

@@ -17,6 +17,7 @@ mod mail;
 mod nodes;
 mod notifications;
 mod oidc_provider;
+mod openapi;
 mod poison;
 mod programmes;
 mod realtime;

@@ -7,18 +7,18 @@ import { useDocumentOpener } from './useDocumentOpener';
 /** A library document as the API lists it (catalogues, #ThinkClinical, attachments). */
 export interface LibraryDocument {
   id: number;
-  type?: string;
+  type?: string | null;
   title: string;
-  name?: string;
-  subtitle?: string;
-  size?: string;
-  languages_in_file?: string;
-  code_points?: string;
+  name?: string | null;
+  subtitle?: string | null;
+  size?: string | null;
+  languages_in_file?: string | null;
+  code_points?: string | null;
   /** Where the signed-in app fetches the file (`/api/library/{id}/file`). */
   url: string;
-  for_internal_use?: boolean;
-  controlled_release?: boolean;
-  upon_request?: boolean;
+  for_internal_use?: boolean | null;
+  controlled_release?: boolean | null;
+  upon_request?: boolean | null;
 }
 
 function flagsOf(doc: LibraryDocument): string[] {

@@ -52,8 +52,8 @@ export function ContactsPanel({ content }: { content: ContactsContent }) {
           <Lines website={content.website} />
         </Section>
       )}
-      <Card title="Venue" card={content.congress_venue} />
-      <Card title="Hotel" card={content.hotel} />
+      <Card title="Venue" card={content.congress_venue ?? undefined} />
+      <Card title="Hotel" card={content.hotel ?? undefined} />
       {content.staff && content.staff.length > 0 && (
         <Section title="Staff">
           <ul className={styles.staff}>

@@ -14,7 +14,7 @@ export function DayByDayPanel({ content }: { content: DayContent }) {
         <section key={day.date} className={styles.day}>
           <h3 className={styles.groupTitle}>{formatWeekdayDate(day.date)}</h3>
           <ol className={styles.timeline}>
-            {day.events.map((event, i) => (
+            {(day.events ?? []).map((event, i) => (
               <li key={`${event.time}-${i}`} className={styles.timelineItem}>
                 <span className={styles.time}>{event.time}</span>
                 <div className={styles.timelineBody}>

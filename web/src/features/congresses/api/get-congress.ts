@@ -1,21 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TabsMap } from '@/components/programme/types';
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 import { congressKeys } from './keys';
 
-export interface Congress {
-  id: number;
-  name: string;
-  subtitle: string;
-  type: string;
-  dates: string;
-  date: string;
-  preview: string;
-  /** Tab key -> {title, content}; the screen orders them. */
-  tabs: TabsMap;
-  /** The keys of `tabs` in the order of the content (spec 2.18, 2.19). */
-  tab_order?: string[] | null;
-}
+export type Congress = components['schemas']['CongressDetail'];
 
 /** `GET /api/congresses/{id}`. */
 export function getCongress(id: string): Promise<Congress> {

@@ -20,7 +20,7 @@ export default function CongressDetailPage() {
           tabs={congress.tabs}
           order={congress.tab_order}
           name={congress.name}
-          subtitle={congress.subtitle}
+          subtitle={congress.subtitle ?? undefined}
           activityActions={(event) => (
             <Link className={styles.readMore} to={`/congresses/activities/${event.id}`}>
               Read more

@@ -9,7 +9,7 @@ export function FacultyModal({ expert, onClose }: { expert: Expert | null; onClo
     <Modal open={expert !== null} onClose={onClose} title={expert?.name ?? ''}>
       {expert && (
         <div className={styles.facultyModal}>
-          {(expert.image ?? expert.preview) && <img src={expert.image ?? expert.preview} alt="" />}
+          {(expert.image ?? expert.preview) && <img src={expert.image ?? expert.preview ?? undefined} alt="" />}
           {expert.subtitle && <p>{expert.subtitle}</p>}
           <div className={styles.facultyText}>
             <RichText html={expert.description} />

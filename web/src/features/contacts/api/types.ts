@@ -1,14 +1,7 @@
-export interface ContactSection {
-  tab: string;
-  voices: { id: number; title: string; subtitle: string }[];
-}
+import type { components } from '@/lib/api/schema';
 
+type Schemas = components['schemas'];
+
+export type ContactSection = Schemas['ContactSection'];
 /** Only the fields the entry has are present. */
-export interface Subsidiary {
-  id: number;
-  title: string;
-  address?: string;
-  phone?: string;
-  fax?: string;
-  email?: string;
-}
+export type Subsidiary = Schemas['Subsidiary'];

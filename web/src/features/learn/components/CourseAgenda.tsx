@@ -18,7 +18,7 @@ export function CourseAgenda({ course, onRegister }: { course: Course; onRegiste
           <div className={styles.day}>
             <p className={styles.dayTime}>{day.time}</p>
             <strong>{day.title}</strong>
-            {day.speakers.length > 0 && <p className={styles.muted}>{day.speakers.join(', ')}</p>}
+            {day.speakers && day.speakers.length > 0 && <p className={styles.muted}>{day.speakers.join(', ')}</p>}
             {course.show_register && (
               <button
                 type="button"

@@ -26,8 +26,8 @@ export function CourseCard({ course }: { course: CourseRow }) {
         </div>
         <div className={styles.cardBottom}>
           <span className={styles.segments}>
-            {course.segment.map((s) => (
-              <img key={s.id} src={s.image} alt="" className={styles.segmentIcon} />
+            {(course.segment ?? []).map((s) => (
+              <img key={s.id} src={s.image ?? undefined} alt="" className={styles.segmentIcon} />
             ))}
           </span>
           <Avatars people={course.speakers} max={4} />

@@ -15,7 +15,11 @@ import styles from './learn.module.css';
 export function CourseInfo({ course, onRegister }: { course: Course; onRegister: () => void }) {
   const [allSpeakers, setAllSpeakers] = useState(false);
   const badge = courseBadge(course.category);
-  const toggle = speakersToggle(course.speakers.length, allSpeakers);
+  const speakers = course.speakers ?? [];
+  const segments = course.segment ?? [];
+  const videos = course.videos ?? [];
+  const images = course.images ?? [];
+  const toggle = speakersToggle(speakers.length, allSpeakers);
   const outlook = course.save_outlook;
 
   return (
@@ -25,10 +29,10 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
           <Badge tone={badge.tone}>{badge.label}</Badge>
           <span className={styles.typology}>{course.typology}</span>
         </div>
-        {course.segment.length > 0 && (
+        {segments.length > 0 && (
           <div className={styles.segments}>
-            {course.segment.map((s) => (
-              <img key={s.id} src={s.image} alt="" className={styles.segmentIcon} />
+            {segments.map((s) => (
+              <img key={s.id} src={s.image ?? undefined} alt="" className={styles.segmentIcon} />
             ))}
           </div>
         )}
@@ -45,8 +49,8 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
         )}
       </div>
 
-      {course.videos.map((video, i) => (
-        <a key={i} className={styles.video} href={video.url} target="_blank" rel="noopener noreferrer">
+      {videos.map((video, i) => (
+        <a key={i} className={styles.video} href={video.url ?? undefined} target="_blank" rel="noopener noreferrer">
           {video.preview && <img src={video.preview} alt="" />}
           <span className={styles.videoLabel}>
             <PlayIcon size={16} /> {video.label ?? 'Play'}
@@ -90,10 +94,10 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
         </Section>
       )}
 
-      {course.speakers.length > 0 && (
+      {speakers.length > 0 && (
         <Section title="Speakers">
           <ul className={styles.speakers}>
-            {visibleSpeakers(course.speakers, allSpeakers).map((s) => (
+            {visibleSpeakers(speakers, allSpeakers).map((s) => (
               <li key={s.name} className={styles.speaker}>
                 {s.preview ? <img src={s.preview} alt="" /> : <span className={styles.speakerInitial}>{s.name.charAt(0)}</span>}
                 <span>
@@ -111,9 +115,9 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
         </Section>
       )}
 
-      {course.images.length > 0 && (
+      {images.length > 0 && (
         <Section title="Images">
-          <Gallery images={course.images} label="Course" />
+          <Gallery images={images} label="Course" />
         </Section>
       )}
 

@@ -1,35 +1,22 @@
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
+
 export interface FilterOption {
   value: string | number;
   label: string;
 }
 
+/** The server documents a filter value as any JSON; the app reads texts and numbers. */
 export interface MultimediaFilters {
   segment: FilterOption[];
   category: FilterOption[];
   year: FilterOption[];
 }
+export type MultimediaVideo = Schemas['MultimediaVideo'];
+export type MultimediaImage = Schemas['MultimediaImage'];
 
-export interface MultimediaVideo {
-  id: number;
-  label: string;
-  title: string;
-  preview: string;
-  preview_image: string;
-  url: string | null;
-  code: string | null;
-  hero: boolean;
-}
-
-export interface MultimediaImage {
-  id: number;
-  preview: string;
-  hd: string;
-  image: string;
-  img: string;
-  label: string;
-  text: string;
-}
-
+/** The filters the screen sends (a query, not a response). */
 export interface MultimediaQuery {
   segment: string;
   category: string;

@@ -1,19 +1,14 @@
-export interface NewsItem {
-  id: number;
-  title: string;
-  date: string;
-  preview: string;
-  category: string;
-}
+import type { components } from '@/lib/api/schema';
 
-export interface NewsDetail extends NewsItem {
-  /** Sanitised HTML. */
-  description: string;
-}
+type Schemas = components['schemas'];
 
-export interface NewsList {
-  list: NewsItem[];
+export type NewsItem = Schemas['NewsItem'];
+export type NewsDetail = Schemas['NewsDetail'];
+
+/**
+ * The server documents a filter value as any JSON (catalogue filters hold texts or numbers);
+ * news filters are texts, which this narrows.
+ */
+export type NewsList = Omit<Schemas['NewsList'], 'filters'> & {
   filters: { year: { value: string; label: string }[]; category: { value: string; label: string }[] };
-  year: number;
-  category: string | null;
-}
+};

@@ -1,23 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
-import type { FilterOptions } from '@/lib/filters';
+import type { components } from '@/lib/api/schema';
 import { trainingKeys } from './keys';
 
-export interface TrainingRow {
-  id: number;
-  name: string;
-  subtitle: string;
-  dates: string;
-  start_date: string;
-  end_date: string;
-  preview: string;
-}
-
-export interface TrainingList {
-  list: TrainingRow[];
-  filters: FilterOptions;
-  selected: { year: string };
-}
+export type TrainingRow = components['schemas']['TrainingRow'];
+export type TrainingList = components['schemas']['TrainingList'];
 
 /** `GET /api/training?year=`: without a year the server lists the current year. */
 export function getTrainings(year: string | null): Promise<TrainingList> {

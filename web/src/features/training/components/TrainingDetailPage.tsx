@@ -26,11 +26,15 @@ export default function TrainingDetailPage() {
           tabs={training.tabs}
           order={training.tab_order}
           name={training.name}
-          subtitle={training.subtitle}
-          website={{ text: training.text_over_website, website: training.website, link: training.link }}
+          subtitle={training.subtitle ?? undefined}
+          website={{
+            text: training.text_over_website ?? undefined,
+            website: training.website ?? undefined,
+            link: training.link ?? undefined,
+          }}
           activityActions={(event) =>
             showsMapsLink(event) ? (
-              <a className={styles.maps} href={event.googlemaps} target="_blank" rel="noopener noreferrer">
+              <a className={styles.maps} href={event.googlemaps ?? undefined} target="_blank" rel="noopener noreferrer">
                 <MapPinIcon size={16} /> Open in Maps
               </a>
             ) : null

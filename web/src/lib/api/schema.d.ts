@@ -1,0 +1,6782 @@
+/**
+ * The API's types, generated from the server's OpenAPI document by `npm -w web run api:types`.
+ * Do not edit: change the server and generate again (`npm run api:check` tells when it is stale).
+ */
+
+export interface paths {
+    "/api/admin/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes a notification to everyone or to chosen users. The message HTML is sanitised; the
+         *     addressees get it at once in their list, badge and live feed.
+         */
+        post: operations["publish_notification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sessions/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends one session: its next request answers 401, its sockets close with 4401. */
+        post: operations["revoke_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/terms-acceptances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of terms acceptances, newest first (at most 1,000), for auditors and
+         *     administrators.
+         */
+        get: operations["admin_terms_acceptances_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes an app update to everyone. It becomes the `update_id` of every user's next sign-in
+         *     until they view it.
+         */
+        post: operations["publish_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every account. */
+        get: operations["list_users"];
+        put?: never;
+        /** Creates an account. */
+        post: operations["add_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disables an account and ends its sessions. */
+        post: operations["disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enables a disabled account again. */
+        post: operations["enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Changes an account's role; its next request runs with the new role. */
+        post: operations["set_role"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's sessions, newest first. */
+        get: operations["user_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/badges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's unread counters: notifications, app updates and new shared documents. */
+        get: operations["badges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/{kind}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Downloads an iCalendar file ('Save in calendar'). */
+        get: operations["calendar_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/component/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A component's detail. */
+        get: operations["component"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/congresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the congresses and events of a year, in date order. */
+        get: operations["congresses_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/congresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A congress with its tabs: `tabs` maps each tab key (info, details, hotel, day, activities,
+         *     messages, media, downloads, contacts) to `{title, content}`. Activity groups hold the
+         *     activities themselves, downloads hold documents, and every 'Save in calendar' place has a
+         *     `calendar` address.
+         */
+        get: operations["congresses_id_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/congresses/activities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A congress activity: image, subtitles, location, dates, description, faculty (`experts`),
+         *     files, its congress (`parent_id`, `parent_name`) and a `calendar` address.
+         */
+        get: operations["activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/congresses/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The upcoming congresses and events, for the Home carousel. */
+        get: operations["congresses_home_home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sections of the directory, each with its tab label and entries. */
+        get: operations["sections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One entry (subsidiary, office) of the directory. */
+        get: operations["subsidiary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the courses matching the filters, in date order. */
+        get: operations["courses_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A course: title, category, segment, location (absent for online courses), language,
+         *     course_level, videos, images, description, speakers [{preview, name, country}], files,
+         *     show_tabs, show_register, evenium (external registration link), show_learn_contact and
+         *     learn_contact {email, subject}, save_outlook {start_date, end_date, link} (link = the iCalendar
+         *     address, or null) and days [{date_value, date_text, time, title, speakers, description, files}].
+         */
+        get: operations["courses_id_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{id}/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registers the signed-in user to days of a course. */
+        post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{id}/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The registrations of a course (course team only). */
+        get: operations["courses_id_registrations_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{id}/registrations.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The registrations of a course as a CSV file (course team only). */
+        get: operations["export_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any of the three lists by `type` (also served at `GET /api/folders?type=`). */
+        get: operations["list_by_type"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Opens (or with `?download=1` downloads) a file the user sees; records who read it and
+         *     clears its unread mark.
+         */
+        get: operations["documents_id_file_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything that happened to a document or folder; for whoever sees it, and the auditor. */
+        get: operations["documents_id_history_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{id}/history.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An item's history as CSV, for the auditor only. */
+        get: operations["history_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/external-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends someone outside the app an expiring link to a file (`GET /api/shared-links/{token}`).
+         *     Without an SMTP server the e-mail is kept in the outbox table and logged.
+         */
+        post: operations["external_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/favorite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Saves a copy of a shared or US file in My Docs (`save_to_mydocs`). */
+        post: operations["save_to_mydocs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves a file into a folder or to the root. */
+        post: operations["move_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The root of My Docs. */
+        get: operations["list_my"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes a file from My Docs. */
+        post: operations["remove_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shares a file of My Docs with a colleague (`internal_share`). */
+        post: operations["share_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/shared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The root of Shared with me. */
+        get: operations["list_shared"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/storage-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shares a document of the company storage (US set) with a colleague (`storage_internal_share`). */
+        post: operations["storage_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Uploads a PDF or XLS file into My Docs. The content's first bytes (`%PDF-`, or the OLE2
+         *     header of XLS) and the file name's extension must agree.
+         */
+        post: operations["upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same lists by `type`, at the folders' address. */
+        get: operations["list_folders"];
+        put?: never;
+        /** Creates a folder in My Docs. */
+        post: operations["create_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A folder's contents in one list; 404 when the user does not see it there. */
+        get: operations["folder"];
+        put?: never;
+        /** Renames a folder or a file. */
+        post: operations["rename"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders/{id}/as-of": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A folder's contents as they were at `at`, read from the temporal tables of the read model.
+         *     Auditors see any folder; others a folder they see now, as far as they could see it at `at`.
+         */
+        get: operations["folder_as_of"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes a folder and everything in it. */
+        post: operations["delete_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's My Docs folders as a tree (move dialog). */
+        get: operations["tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves a folder into another folder or to the root. */
+        post: operations["move_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders/mydocs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves an item shared with the user into My Docs (`move_to_mydocs`): a copy (a folder with
+         *     its contents) at the root, and the original leaves Shared with me.
+         */
+        post: operations["move_to_mydocs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/folders/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shares a folder (and what it holds) with a colleague. */
+        post: operations["share_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tour's steps, in order. */
+        get: operations["tour"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: answers as long as the process serves requests. */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything the home screen shows. */
+        get: operations["home_home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The document's file (PDF or XLS), shown inline by the browser. */
+        get: operations["library_id_file_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's messages (of one round when `roundId` is given), newest first. */
+        get: operations["list_messages"];
+        put?: never;
+        /**
+         * Sets the user's status of a message (1, seen, by default). An answered message stays
+         *     answered when the app later marks it seen.
+         */
+        post: operations["set_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answers a message's question; the message becomes answered (status 2). A new reply replaces
+         *     the earlier one.
+         */
+        post: operations["reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/multimedia/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The images, shown three per row. */
+        get: operations["images"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/multimedia/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The videos (the default section), the hero video apart. */
+        get: operations["videos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The news of one year (default the current one), optionally of one category. */
+        get: operations["news_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One news item with its rich-text description. */
+        get: operations["news_id_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest news for the home carousel. */
+        get: operations["news_home_home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's notifications, newest first, with read flags. */
+        get: operations["list_notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document. */
+        get: operations["openapi_json"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The product's Documents tab. */
+        get: operations["attachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/{id}/components": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The product's components. */
+        get: operations["components"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/{id}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The product's Details tab. */
+        get: operations["details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/{id}/indepth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The product's in-depth page; 404 when the product has none. */
+        get: operations["indepth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The /products screen: segment tiles and the catalogue documents. */
+        get: operations["overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The product segments (home carousel). */
+        get: operations["categories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/category/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A category page with its 'order' and 'subcategory' filters. */
+        get: operations["category"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/segment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A segment page: its categories and products (the 'Shoulder' segment in two groups) and its
+         *     '#ThinkClinical' documents.
+         */
+        get: operations["segment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One notification. Opening it marks it read (once; later openings change nothing).
+         *     Notifications addressed to other users answer 404, like missing ones.
+         */
+        get: operations["open_notification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: 200 when the database answers and the projections are within
+         *     `READY_MAX_PROJECTION_LAG` events of the store, 503 otherwise.
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search-new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search across everything the signed-in user may see.
+         * @description Words are matched whole, by their beginning (while typing) and, from five letters on,
+         *     with one typo; case and accents do not matter, and query syntax characters are plain text.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file behind an external share's link; no sign-in, until the link expires. */
+        get: operations["shared_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/training": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the sales training of a year, in date order. */
+        get: operations["training_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/training/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A training with its tabs (`tabs` maps info, details, hotel, day, activities, key, downloads and
+         *     contacts to `{title, content}`), plus `title` (the training's name), text_over_website, website
+         *     and link. Activity events carry `type` and `googlemaps`.
+         */
+        get: operations["training_id_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every app update, newest first, with the user's read flags. */
+        get: operations["list_updates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/updates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One app update, for the update wizard. Opening it records the view as an event (once), so
+         *     the newest update stops being offered after sign-in (`update_id`).
+         */
+        get: operations["open_update"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/url-cta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Name -> url, e.g. `{"support": "mailto:support@example.com", "whats_new": "/app/new"}`. */
+        get: operations["url_cta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usadocs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The root of the US set (users whose certificate is US; 403 for others). */
+        get: operations["list_us"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/useful-links-new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The useful links, in content order. */
+        get: operations["links"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/accept-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Records that the user accepted the current version of the terms and conditions (an event);
+         *     content calls work from the next request on.
+         */
+        get: operations["accept_terms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/check-domain-new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tells whether an e-mail signs in with a password or through single sign-on. */
+        get: operations["check_domain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/get-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's data. */
+        get: operations["get_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signs in with e-mail and password.
+         * @description Throttled per account and client address (`LOGIN_MAX_FAILURES`, then an exponential back-off)
+         *     and per client address (`LOGIN_ADDRESS_MAX_FAILURES`): failures elsewhere never lock the owner
+         *     out of their own address.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/login-azure-{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts single sign-on with the provider named by the check-domain `source`. */
+        get: operations["start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signs out: ends this session on the server (its token stops working at once, its sockets
+         *     close with 4401).
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The onboarding slides (from `content/onboarding/slides.json`). */
+        get: operations["onboarding_slides"];
+        put?: never;
+        /** Records that the user went through the onboarding slides. */
+        post: operations["onboarding_done"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a reset link to a password account. Answers the same whether or not the account exists. */
+        post: operations["request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a new password with a reset link's token; every session of the account ends. */
+        post: operations["confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/register-device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registers the device the app runs on (for push notifications). */
+        post: operations["register_device"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/share-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Other users' e-mails containing `search`, for the share dialog. */
+        get: operations["share_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the provider returns: checks the identity and goes back to the app with a single-use code. */
+        get: operations["callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/sso/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchanges the single-use code of a finished single sign-on for a session. Works once, within a
+         *     minute, and only from the browser that started the sign-in (its `companion_sso` cookie).
+         */
+        post: operations["exchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/welcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restores a session from a stored token and hands out a fresh one. */
+        post: operations["welcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The realtime channel (WebSocket).
+         * @description Upgrade to a WebSocket, then send `{"type":"auth","token":"<session token>","last_seq":n,"epoch":"e"}`
+         *     within 10 s (`last_seq` and `epoch` from the last `ready`/`message`; omit both on a first
+         *     connection). The server answers with the entries missed since `last_seq` (or `{"type":"reload"}`
+         *     when they are no longer kept), then `{"type":"ready","seq":n,"epoch":"e"}`, then live
+         *     `{"type":"message","seq":n,"kind":"...","payload":{...},"at":ms}` frames and a
+         *     `{"type":"ping"}` every 25 s (answer `{"type":"pong"}`; a socket silent for 60 s is closed).
+         *     Send the auth message again with a new token whenever the app's token is replaced.
+         *
+         *     Close codes: 4401 session expired, invalid or ended (signed out or revoked, on every node; also when the token expires while connected;
+         *     the app signs out), 4400 first message was not `auth`, 4408 timed out, 1013 `slow` (the
+         *     client fell behind; reconnect and resume), 1001 server shutting down, 1011 server error.
+         *     Message kinds: `badge` `{name: notifications|updates|shared, count}`, `shared_arrival`
+         *     `{item}`, `shared_change` `{folder_id, change: added|renamed|moved|removed, item_id, item}`,
+         *     `notification` `{notification}`, `app_update` `{update}`, `session_revoked` `{session}` (the
+         *     server itself closes that session's sockets with 4401). See `docs/realtime.md`.
+         */
+        get: operations["upgrade"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Acceptance: {
+            /** Format: int64 */
+            accepted_at: number;
+            email?: string | null;
+            user_id: string;
+            version: string;
+        };
+        /** @description An account as administrators see it. */
+        AccountInfo: {
+            disabled: boolean;
+            email: string;
+            first_name: string;
+            id: string;
+            last_name: string;
+            role: components["schemas"]["Role"];
+            /** @description `password` or `sso`. */
+            sign_in: string;
+        };
+        ActivitiesContent: {
+            activities: components["schemas"]["ActivityGroup"][];
+        } & {
+            [key: string]: unknown;
+        };
+        ActivitiesTab: {
+            content: components["schemas"]["ActivitiesContent"];
+            title: string;
+        };
+        /** @description A congress activity (also served alone) or a training's activity event. */
+        Activity: {
+            calendar?: string | null;
+            description?: string | null;
+            end_date: string;
+            end_date_time?: string | null;
+            experts?: components["schemas"]["Expert"][] | null;
+            files?: components["schemas"]["LibraryDocument"][] | null;
+            googlemaps?: string | null;
+            /** Format: int64 */
+            id: number;
+            image?: string | null;
+            location?: string | null;
+            /**
+             * Format: int64
+             * @description The congress of a congress activity.
+             */
+            parent_id?: number | null;
+            parent_name?: string | null;
+            start_date: string;
+            start_date_time?: string | null;
+            subtitle1?: string | null;
+            subtitle2?: string | null;
+            title: string;
+            /** @description e.g. workshop, lunch, dinner. */
+            type?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ActivityGroup: {
+            events: components["schemas"]["Activity"][];
+            label: string;
+        };
+        AddUserRequest: {
+            email: string;
+            first_name: string;
+            last_name?: string;
+            /** @description Omitted: the account signs in through single sign-on only. */
+            password?: string | null;
+            /** @description `user` (default), `admin` or `auditor`. */
+            role?: string | null;
+        };
+        AttachmentGroup: {
+            files: components["schemas"]["DocumentItem"][];
+            name: string;
+        };
+        AudienceInput: string | string[];
+        /** @description The user's unread counters. */
+        BadgesView: {
+            /**
+             * Format: int64
+             * @description Unread notifications.
+             */
+            notifications: number;
+            /**
+             * Format: int64
+             * @description New items shared with the user (from the documents feature).
+             */
+            shared: number;
+            /**
+             * Format: int64
+             * @description App updates not viewed yet.
+             */
+            updates: number;
+        };
+        Banner: {
+            banner: string;
+            description: string;
+            link: string;
+            title: string;
+        };
+        BTreeMap: {
+            [key: string]: {
+                label: string;
+                value: string;
+            }[];
+        };
+        /** @description The catalogue documents under the /products tiles. */
+        Catalogues: {
+            documents: components["schemas"]["DocumentItem"][];
+            title: string;
+        };
+        CategoryFilters: {
+            order: components["schemas"]["FilterOption"][];
+            subcategory: components["schemas"]["FilterOption"][];
+        };
+        CategoryPage: {
+            category_name: string;
+            filters: components["schemas"]["CategoryFilters"];
+            /** Format: int64 */
+            id: number;
+            list: components["schemas"]["ListItem"][];
+            /** @description The applied order and subcategory. */
+            order: string;
+            /** @description True when the parent is a segment. */
+            parent_first_level: boolean;
+            /** Format: int64 */
+            parent_id: number;
+            preview: string;
+            /** @description Shown as a warning above the title. */
+            red_label?: string | null;
+            subcategory?: string | null;
+        };
+        CheckDomainResponse: {
+            /** @description True when the e-mail's domain signs in through single sign-on. */
+            azure: boolean;
+            /** @description The single sign-on provider to open (`/users/login-azure-{source}`), when `azure`. */
+            source?: string | null;
+        };
+        /** @description What a client sends. */
+        ClientMessage: {
+            /** @description The feed epoch of `last_seq` (from `ready`). A different epoch means `reload`. */
+            epoch?: string | null;
+            /**
+             * Format: int64
+             * @description The last feed number the client has seen; absent on a first connection.
+             */
+            last_seq?: number | null;
+            /** @description The session token, as sent in the API's `Authorization: Bearer` header. */
+            token: string;
+            /** @enum {string} */
+            type: "auth";
+        } | {
+            /** @enum {string} */
+            type: "pong";
+        };
+        ComponentDetails: {
+            gallery: components["schemas"]["GalleryImage"][];
+            /** Format: int64 */
+            id: number;
+            material: string;
+            notes: string;
+            /** Format: int64 */
+            parent_id: number;
+            parent_name: string;
+            sterile: boolean;
+            title: string;
+            variants: components["schemas"]["VariantGroup"][];
+        };
+        ComponentItem: {
+            /** Format: int64 */
+            id: number;
+            material: string;
+            preview?: string | null;
+            sterile: boolean;
+            title: string;
+        };
+        ConfirmRequest: {
+            password?: string | null;
+            token?: string | null;
+        };
+        /** @description A congress with its tabs. Every 'Save in calendar' place has a `calendar` address. */
+        CongressDetail: {
+            date: string;
+            dates: string;
+            end_date: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            preview?: string | null;
+            subtitle?: string | null;
+            /** @description The tab keys in the order of the content file. */
+            tab_order: string[] | null;
+            tabs: components["schemas"]["ProgrammeTabs"];
+            timezone?: string | null;
+            /** @description `congress` or `event`. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        CongressHome: {
+            /** @description Congresses and events not over yet, soonest first (same rows as the list). */
+            list: components["schemas"]["CongressRow"][];
+        };
+        /** @description A list with its filter options. */
+        CongressList: {
+            /** @description `{year: [{value, label}], type: [...]}`. */
+            filters: components["schemas"]["BTreeMap"];
+            list: components["schemas"]["CongressRow"][];
+            selected: components["schemas"]["CongressSelection"];
+        };
+        /** @description A congress or event of the list and of the Home carousel. */
+        CongressRow: {
+            /** @description First day, `yyyy-mm-dd`. */
+            date: string;
+            /** @description The dates as written (`12-14 May 2026`). */
+            dates: string;
+            /** @description Last day, `yyyy-mm-dd`. */
+            end_date: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description Always present; `null` when the content has none. */
+            preview: string | null;
+            subtitle: string;
+            /** @description `congress` or `event`. */
+            type: string;
+        };
+        /** @description The selected filter values. */
+        CongressSelection: {
+            type?: string | null;
+            year: string;
+        };
+        ContactCard: {
+            address?: string | null;
+            email?: string | null;
+            name?: string | null;
+            phone?: string | null;
+            website?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ContactsContent: {
+            congress_venue?: null | components["schemas"]["ContactCard"];
+            email?: string | null;
+            hotel?: null | components["schemas"]["ContactCard"];
+            name?: string | null;
+            phone?: string | null;
+            staff?: components["schemas"]["StaffContact"][] | null;
+            website?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A tab of the directory and its entries. */
+        ContactSection: {
+            tab: string;
+            voices: components["schemas"]["Voice"][];
+        };
+        ContactsTab: {
+            content: components["schemas"]["ContactsContent"];
+            title: string;
+        };
+        /** @description A card of the course list. */
+        CourseCard: {
+            category: components["schemas"]["CourseCategory"];
+            end_date: string;
+            /** Format: int64 */
+            id: number;
+            language: string;
+            /** @description Always present; `null` when the content has none. */
+            preview: string | null;
+            /** @description Always present; `null` when the content has none. */
+            print_date: string | null;
+            /** @description The product segments, with their icons. */
+            segment: components["schemas"]["SegmentIcon"][] | null;
+            speakers: components["schemas"]["SpeakerCard"][];
+            start_date: string;
+            subtitle: string;
+            title: string;
+            typology: string;
+        };
+        /** @description The class of a course and its label. */
+        CourseCategory: {
+            /** @description `course`, `online`, `third` or `other`. */
+            class: string;
+            label: string;
+        };
+        CourseDay: {
+            date_text: string;
+            /** @description `yyyy-mm-dd`, what a registration sends. */
+            date_value: string;
+            description?: string | null;
+            files: components["schemas"]["LibraryDocument"][];
+            speakers?: string[] | null;
+            time?: string | null;
+            title?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A course with its agenda. */
+        CourseDetail: {
+            category: components["schemas"]["CourseCategory"];
+            course_level?: string | null;
+            days: components["schemas"]["CourseDay"][];
+            description?: string | null;
+            end_date: string;
+            /** @description External registration link. */
+            evenium?: string | null;
+            files: components["schemas"]["LibraryDocument"][];
+            /** Format: int64 */
+            id: number;
+            images?: string[] | null;
+            language: string;
+            learn_contact?: null | components["schemas"]["LearnContact"];
+            /** @description Absent or null for online courses. */
+            location?: string | null;
+            preview?: string | null;
+            print_date?: string | null;
+            save_outlook?: null | components["schemas"]["SaveOutlook"];
+            segment?: components["schemas"]["SegmentIcon"][] | null;
+            show_learn_contact?: boolean | null;
+            show_register?: boolean | null;
+            show_tabs?: boolean | null;
+            speakers?: components["schemas"]["CourseSpeaker"][] | null;
+            start_date: string;
+            subtitle?: string | null;
+            timezone?: string | null;
+            title: string;
+            typology: string;
+            videos?: components["schemas"]["CourseVideo"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CourseList: {
+            /** @description `{year, month, category, segment, language, typology, speaker: [{value, label}]}`. */
+            filters: components["schemas"]["BTreeMap"];
+            list: components["schemas"]["CourseCard"][];
+            selected: components["schemas"]["CourseSelection"];
+        };
+        CourseRegistrations: {
+            /** Format: int64 */
+            course_id: number;
+            /** @description One row per user and day, by day then time of registration. */
+            registrations: components["schemas"]["RegistrationRow"][];
+            title: string;
+        };
+        /** @description The filter values the list was made with. */
+        CourseSelection: {
+            category?: string | null;
+            language?: string | null;
+            month?: string | null;
+            segment?: string | null;
+            speaker?: string | null;
+            typology?: string | null;
+            year: string;
+        };
+        CourseSpeaker: {
+            country?: string | null;
+            name: string;
+            preview?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CourseVideo: {
+            label?: string | null;
+            preview?: string | null;
+            url?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CreateFolderBody: {
+            name?: string | null;
+            /** @description The folder to create it in; null for the root. */
+            parent?: string | null;
+            /** @description Always `my`: folders are added only in My Docs. */
+            type?: string | null;
+        };
+        DateAndTime: {
+            date: string;
+            time: string;
+        } & {
+            [key: string]: unknown;
+        };
+        DayContent: {
+            events?: components["schemas"]["DaySchedule"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        DayEvent: {
+            calendar?: string | null;
+            description?: string | null;
+            subtitle?: string | null;
+            time: string;
+            title: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The events of one day. */
+        DaySchedule: {
+            date: string;
+            events?: components["schemas"]["DayEvent"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        DayTab: {
+            content: components["schemas"]["DayContent"];
+            title: string;
+        };
+        /** @description What a deletion removed. */
+        Deleted: {
+            id: string;
+            /** @description The items that went with a folder, at every level. */
+            removed: string[];
+        };
+        /** @description A block of rich text. */
+        Described: {
+            description?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        DetailsContent: {
+            congress_venue?: null | components["schemas"]["Venue"];
+            main_topics?: null | components["schemas"]["Described"];
+            timing_dates?: null | components["schemas"]["TimingDates"];
+            useful_information?: null | components["schemas"]["Described"];
+        } & {
+            [key: string]: unknown;
+        };
+        DetailsTab: {
+            content: components["schemas"]["DetailsContent"];
+            title: string;
+        };
+        DeviceRequest: {
+            app_version?: string | null;
+            browser?: string | null;
+            device?: string | null;
+            os?: string | null;
+            push_id?: string | null;
+            uuid?: string | null;
+        };
+        /** @description A library document as lists show it (catalogues, #ThinkClinical, attachments, downloads). */
+        DocumentItem: {
+            /** @description Extra actions offered on the item; open and download are always available. */
+            actions: string[];
+            code_points: string;
+            controlled_release: boolean;
+            for_internal_use: boolean;
+            /** Format: int64 */
+            id: number;
+            languages_in_file: string;
+            /** @description The file name. */
+            name: string;
+            size: string;
+            subtitle: string;
+            title: string;
+            /** @description Always `file`. */
+            type: string;
+            upon_request: boolean;
+            /** @description Where the signed-in app opens the file (`/api/library/{id}/file`). */
+            url: string;
+        };
+        DownloadsContent: {
+            files: components["schemas"]["LibraryDocument"][];
+        } & {
+            [key: string]: unknown;
+        };
+        DownloadsTab: {
+            content: components["schemas"]["DownloadsContent"];
+            title: string;
+        };
+        /** @description The JSON body of every error response. */
+        ErrorBody: {
+            /** @description A machine-readable reason, when the app acts on it (`terms_not_accepted`). */
+            code?: string | null;
+            message: string;
+        };
+        ExchangeRequest: {
+            /** @description The `token` query parameter single sign-on returned to `/login` with. */
+            code?: string | null;
+        };
+        Expert: {
+            description?: string | null;
+            image?: string | null;
+            name: string;
+            preview?: string | null;
+            subtitle?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description What an external share answers. */
+        ExternalShare: {
+            /**
+             * Format: int64
+             * @description When the link stops working (ms since the epoch).
+             */
+            expires_at: number;
+            recipient: string;
+        };
+        FavoriteBody: {
+            file?: string | null;
+            /** @description A folder of the user's My Docs; null for the root. */
+            folder?: string | null;
+        };
+        Feature: {
+            anchor: string;
+            description: string;
+            image: string;
+            title: string;
+        };
+        /** @description An entry of a filter list (spec 3: value/id and label/name). */
+        FilterOption: {
+            label: string;
+            /** @description The value sent back in the query (a string or a number). */
+            value: Record<string, never>;
+        };
+        /** @description A folder's contents at a past time. */
+        FolderAsOf: {
+            list: components["schemas"]["ItemView"][];
+            name: string;
+        };
+        /** @description A folder's contents as one user sees them. */
+        FolderContents: {
+            back?: null | components["schemas"]["FolderRef"];
+            list: components["schemas"]["ItemView"][];
+            name: string;
+            /** @description `my`, `shared` or `us`. */
+            type: string;
+        };
+        /** @description A node of the move dialog's tree. */
+        FolderNode: {
+            folders: components["schemas"]["FolderNode"][];
+            id: string;
+            name: string;
+        };
+        /** @description `{id, name}` of a folder (`back` of a folder's contents). */
+        FolderRef: {
+            id: string;
+            name: string;
+        };
+        GalleryImage: {
+            big: string;
+        };
+        GalleryInput: string | {
+            big: string;
+            title?: string | null;
+        };
+        GalleryView: {
+            /** @description The big image. */
+            big: string;
+            title?: string | null;
+        };
+        GuideResponse: {
+            steps: components["schemas"]["GuideStep"][];
+        };
+        /** @description One step of the tour: the screen it explains and what to know about it. */
+        GuideStep: {
+            /** @description Optional picture (`/media/...`). */
+            image?: string | null;
+            /** @description In-app path of the screen, offered as "Go to" (`/documents`). */
+            path: string;
+            /** @description The screen's key (`home`, `products`, `documents`...): an info button opens the tour here. */
+            screen: string;
+            /** @description Plain text. */
+            text: string;
+            title: string;
+        };
+        Health: {
+            /** @description Always `ok`. */
+            status: string;
+        };
+        History: {
+            entries: components["schemas"]["HistoryEntry"][];
+            item: components["schemas"]["HistoryItem"];
+        };
+        HistoryEntry: {
+            /**
+             * @description created, uploaded, renamed, moved, shared, shared_externally, saved_to_mydocs,
+             *     moved_to_mydocs, opened, downloaded, removed or deleted.
+             */
+            action: string;
+            /** @description Who, by name. */
+            actor: string;
+            actor_email: string;
+            /**
+             * Format: int64
+             * @description When, in ms since the epoch.
+             */
+            at: number;
+            detail: string;
+            from?: string | null;
+            to?: string | null;
+        };
+        HistoryItem: {
+            /**
+             * @description The caller may look at this folder as of a past time (`GET /folders/{id}/as-of`):
+             *     auditors, and owners in their own tree; always false for files.
+             */
+            as_of: boolean;
+            id: string;
+            /** @description The latest name. */
+            name: string;
+            /** @description `folder` or `file`. */
+            type: string;
+        };
+        HomeData: {
+            /** @description Upcoming congresses and events. Placeholder: the congresses feature fills it. */
+            congresses: unknown[];
+            /** @description My Docs, Shared with me and US (3 each). Placeholder: the documents feature fills it. */
+            documents: components["schemas"]["HomeDocuments"];
+            /** @description The latest news. */
+            news: components["schemas"]["NewsItem"][];
+            /** @description One entry per product segment. */
+            products: components["schemas"]["SegmentTile"][];
+        };
+        /** @description The three document groups of the home carousel, the first items of each. */
+        HomeDocuments: {
+            my: unknown[];
+            shared: unknown[];
+            us: unknown[];
+        };
+        Hotel: {
+            address?: string | null;
+            calendar?: string | null;
+            checkin_date: string;
+            checkout_date: string;
+            googlemaps?: string | null;
+            image?: string | null;
+            info?: string | null;
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        HotelContent: {
+            additional_hotels?: components["schemas"]["Hotel"][] | null;
+            additional_transfers?: components["schemas"]["Transfer"][] | null;
+            hotel?: null | components["schemas"]["Hotel"];
+            transfer?: null | components["schemas"]["Transfer"];
+        } & {
+            [key: string]: unknown;
+        };
+        HotelTab: {
+            content: components["schemas"]["HotelContent"];
+            title: string;
+        };
+        ImageList: {
+            filters: components["schemas"]["MultimediaFilters"];
+            list: components["schemas"]["MultimediaImage"][];
+        };
+        InDepthCarousel: {
+            items: components["schemas"]["InDepthCarouselItem"][];
+            title: string;
+        };
+        InDepthCarouselItem: {
+            image: string;
+            link: components["schemas"]["InDepthLink"];
+            title: string;
+        };
+        InDepthLink: {
+            anchor?: string | null;
+            /** @description The section path (tab) of the in-depth page. */
+            path: string;
+        };
+        InDepthPage: {
+            /**
+             * Format: int64
+             * @description The product.
+             */
+            id: number;
+            name: string;
+            /**
+             * @description As in the content; the app orders the tabs (info, details, hotel, day, activities,
+             *     download, contacts, then the others).
+             */
+            sections: components["schemas"]["InDepthSection"][];
+            title: string;
+        };
+        InDepthSection: {
+            content: components["schemas"]["SectionContent"];
+            features: components["schemas"]["Feature"][];
+            label: string;
+            path: string;
+        };
+        /** @description Present (an object) when the product has an in-depth page. */
+        InDepthSummary: {
+            carousel?: null | components["schemas"]["InDepthCarousel"];
+        };
+        InfoContent: {
+            calendar?: string | null;
+            description?: string | null;
+            description_short?: string | null;
+            first_date: string;
+            first_date_time?: string | null;
+            image?: string | null;
+            intro_video?: null | components["schemas"]["IntroVideo"];
+            last_date: string;
+            last_date_time?: string | null;
+            link?: string | null;
+            name?: string | null;
+            registration?: null | components["schemas"]["RegistrationLink"];
+            subtitle?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        InfoTab: {
+            content: components["schemas"]["InfoContent"];
+            title: string;
+        };
+        IntroVideo: {
+            preview_image: string;
+            url?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A list of items (`GET /documents/my`, `/documents/shared`, `/usadocs`). */
+        ItemList: {
+            list: components["schemas"]["ItemView"][];
+            /** @description `my`, `shared` or `us`. */
+            type: string;
+        };
+        /** @description A document or folder as the API shows it to one user (spec 3 "Document or folder item"). */
+        ItemView: {
+            /**
+             * @description Exactly what this user may do: a subset of rename, delete, move, internal_share,
+             *     storage_internal_share, external_share, save_to_mydocs, move_to_mydocs.
+             */
+            actions: string[];
+            /**
+             * Format: int64
+             * @description Folders: how many items they hold.
+             */
+            children?: number | null;
+            code_points?: string | null;
+            controlled_release: boolean;
+            for_internal_use: boolean;
+            /** @description UUID. */
+            id: string;
+            /** @description 'For internal use', 'Controlled release' or 'Upon request' (the first that applies). */
+            label?: string | null;
+            languages_in_file?: string | null;
+            /** @description Folders: the name; files: the file name. */
+            name: string;
+            /** @description The owner's name (none for the company's US set). */
+            owner?: string | null;
+            /**
+             * @description The folder holding the item, for its owner only (none at the root, and never shown to
+             *     others): the move dialog of a search result disables it and offers the root.
+             */
+            parent?: string | null;
+            /**
+             * Format: int64
+             * @description Files: bytes.
+             */
+            size?: number | null;
+            subtitle?: string | null;
+            title: string;
+            /** @description `folder` or `file`. */
+            type: string;
+            /** @description The item reached this user (a share, the US set) and they have not opened it yet. */
+            unread: boolean;
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            updated_at: number;
+            upon_request: boolean;
+            /** @description Files: where the content is (`/api/documents/{id}/file`, signed in). */
+            url?: string | null;
+        };
+        KeyMessage: {
+            description?: string | null;
+            images?: string[] | null;
+            title: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The learn team's mailbox for 'Ask for more information'. */
+        LearnContact: {
+            email: string;
+            subject: string;
+        };
+        /** @description A library document as programmes list it; `url` is where the signed-in app fetches the file. */
+        LibraryDocument: {
+            code_points?: string | null;
+            controlled_release?: boolean | null;
+            for_internal_use?: boolean | null;
+            /** Format: int64 */
+            id: number;
+            languages_in_file?: string | null;
+            name?: string | null;
+            size?: string | null;
+            subtitle?: string | null;
+            title: string;
+            /** @description Always `file`. */
+            type: string;
+            upon_request?: boolean | null;
+            url: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Where a notification leads (spec 2.9): `products`, `training`, `learn`, `congress`, `news` with
+         *     an optional id, or a section of the app without id (`useful`, `documents`, `contacts`, ...).
+         */
+        LinkRequest: {
+            /** Format: int64 */
+            id?: number | null;
+            type?: string;
+        };
+        LinkView: {
+            /** Format: int64 */
+            id?: number | null;
+            type: string;
+        };
+        /**
+         * @description An entry of a segment or category list: a category (goes to /products/category/{id}) or a
+         *     product (goes to /products/detail/{id}).
+         */
+        ListItem: {
+            /** @description For products: the subcategory label, else the category name. */
+            category?: string | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            preview: string;
+            red_label?: string | null;
+            /** @description `category` or `product`. */
+            type: string;
+        };
+        LoginRequest: {
+            password?: string | null;
+            username?: string | null;
+        };
+        MediaAccordion: {
+            images?: string[] | null;
+            title: string;
+            videos?: components["schemas"]["MediaVideo"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MediaContent: {
+            accordions?: components["schemas"]["MediaAccordion"][] | null;
+            general_images?: string[] | null;
+            general_videos?: components["schemas"]["MediaVideo"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MediaTab: {
+            content: components["schemas"]["MediaContent"];
+            title: string;
+        };
+        MediaVideo: {
+            code?: string | null;
+            label?: string | null;
+            preview?: string | null;
+            title?: string | null;
+            url?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MessageResponse: {
+            message: string;
+        };
+        MessagesContent: {
+            messages?: components["schemas"]["KeyMessage"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MessagesResponse: {
+            data: components["schemas"]["MessageView"][];
+        };
+        MessagesTab: {
+            content: components["schemas"]["MessagesContent"];
+            title: string;
+        };
+        /** @description A message as the user sees it. */
+        MessageView: {
+            /** @description When it was sent, RFC 3339. */
+            date: string;
+            /** @description Sanitised HTML. */
+            message: string;
+            /** Format: int64 */
+            messageId: number;
+            /** @description The question the reply answers; none for plain messages. */
+            question?: string | null;
+            reply?: string | null;
+            /** Format: int64 */
+            roundId?: number | null;
+            /**
+             * Format: int64
+             * @description 0 new, 1 seen, 2 answered.
+             */
+            status: number;
+            title: string;
+        };
+        MoveFileBody: {
+            file?: string | null;
+            /** @description The folder to move it into; null for the root 'My docs'. */
+            folder?: string | null;
+        };
+        MoveFolderBody: {
+            /** @description The folder to move it into; null for the root 'My docs'. */
+            destination?: string | null;
+            folder?: string | null;
+        };
+        /** @description The filter lists of one section. */
+        MultimediaFilters: {
+            category: components["schemas"]["FilterOption"][];
+            segment: components["schemas"]["FilterOption"][];
+            year: components["schemas"]["FilterOption"][];
+        };
+        MultimediaImage: {
+            hd: string;
+            /** Format: int64 */
+            id: number;
+            image: string;
+            img: string;
+            label: string;
+            preview: string;
+            text: string;
+        };
+        MultimediaVideo: {
+            code?: string | null;
+            hero: boolean;
+            /** Format: int64 */
+            id: number;
+            label: string;
+            preview: string;
+            preview_image: string;
+            title: string;
+            /** @description The player is chosen from `code`, else from `url` (or its last path part). */
+            url?: string | null;
+        };
+        MyDocsBody: {
+            source?: string | null;
+            /** @description The item's type (`folder`/`file`) or its list (`shared`); informative only. */
+            type?: string | null;
+        };
+        NewsDetail: {
+            category: string;
+            date: string;
+            /** @description Sanitised HTML. */
+            description: string;
+            /** Format: int64 */
+            id: number;
+            preview: string;
+            title: string;
+        };
+        NewsFilters: {
+            category: components["schemas"]["FilterOption"][];
+            year: components["schemas"]["FilterOption"][];
+        };
+        NewsHome: {
+            /** @description The latest news, newest first. */
+            list: components["schemas"]["NewsItem"][];
+        };
+        NewsItem: {
+            category: string;
+            /** @description `YYYY-MM-DD`. */
+            date: string;
+            /** Format: int64 */
+            id: number;
+            preview: string;
+            title: string;
+        };
+        NewsList: {
+            category?: string | null;
+            filters: components["schemas"]["NewsFilters"];
+            list: components["schemas"]["NewsItem"][];
+            /**
+             * Format: int32
+             * @description The applied filters.
+             */
+            year: number;
+        };
+        /** @description A notification to publish. */
+        NotificationRequest: {
+            audience?: null | components["schemas"]["AudienceInput"];
+            link?: null | components["schemas"]["LinkRequest"];
+            /** @description HTML; sanitised on the server (scripts, styles, event handlers and unknown tags go). */
+            message?: string;
+            /** @description Preview image: a path of this app (`/media/...`) or an http(s) address. */
+            preview?: string | null;
+            /** @description Required, at most 200 characters. */
+            title?: string;
+        };
+        /** @description A notification as the user sees it. */
+        NotificationView: {
+            /** @description Publication time, RFC 3339. */
+            date: string;
+            /** Format: int64 */
+            id: number;
+            link?: null | components["schemas"]["LinkView"];
+            /** @description Sanitised HTML. */
+            message: string;
+            preview?: string | null;
+            read: boolean;
+            title: string;
+        };
+        OnboardingResponse: {
+            slides: components["schemas"]["Slide"][];
+        };
+        /** @description A tab of a key the app does not know. */
+        OtherTab: {
+            content: {
+                [key: string]: unknown;
+            };
+            title: string;
+        };
+        ProductAttachments: {
+            attachments: components["schemas"]["AttachmentGroup"][];
+            /** Format: int64 */
+            id: number;
+            name: string;
+            parent_first_level: boolean;
+            /** Format: int64 */
+            parent_id: number;
+        };
+        ProductComponents: {
+            /** Format: int64 */
+            id: number;
+            list: components["schemas"]["ComponentItem"][];
+            name: string;
+        };
+        ProductDetails: {
+            banner?: null | components["schemas"]["Banner"];
+            benefits: string[];
+            /** @description Sanitised HTML, empty paragraphs removed. */
+            description: string;
+            /** @description Sanitised HTML. */
+            disclaimers: string;
+            has_attachments: boolean;
+            has_components: boolean;
+            /** Format: int64 */
+            id: number;
+            images: string[];
+            inDepth?: null | components["schemas"]["InDepthSummary"];
+            name: string;
+            parent_first_level: boolean;
+            /** Format: int64 */
+            parent_id: number;
+            parent_name: string;
+            preview: string;
+            relatedProducts: components["schemas"]["RelatedProducts"];
+            videos: components["schemas"]["Video"][];
+        };
+        ProductsOverview: {
+            catalogues: components["schemas"]["Catalogues"];
+            categories: components["schemas"]["SegmentTile"][];
+        };
+        /** @description The tabs of a congress or a training, by key; each is `{title, content}`. */
+        ProgrammeTabs: {
+            activities?: null | components["schemas"]["ActivitiesTab"];
+            contacts?: null | components["schemas"]["ContactsTab"];
+            day?: null | components["schemas"]["DayTab"];
+            details?: null | components["schemas"]["DetailsTab"];
+            download?: null | components["schemas"]["DownloadsTab"];
+            downloads?: null | components["schemas"]["DownloadsTab"];
+            hotel?: null | components["schemas"]["HotelTab"];
+            info: components["schemas"]["InfoTab"];
+            key?: null | components["schemas"]["MessagesTab"];
+            media?: null | components["schemas"]["MediaTab"];
+            messages?: null | components["schemas"]["MessagesTab"];
+        } & {
+            [key: string]: components["schemas"]["OtherTab"];
+        };
+        /** @description The answer to a publication. */
+        Published: {
+            /** Format: int64 */
+            id: number;
+        };
+        Readiness: {
+            /** @description `ok`, or why the database could not be reached. */
+            database: string;
+            /**
+             * @description PostgreSQL: the id of the node holding the projector lease (its `DATA_DIR/node-id`), or
+             *     null while none holds a valid one (a take-over in progress).
+             */
+            lease_holder?: string | null;
+            /**
+             * Format: int64
+             * @description The lag above which this node reports not ready (`READY_MAX_PROJECTION_LAG`).
+             */
+            max_projection_lag: number;
+            /**
+             * Format: int64
+             * @description Events in the store the read models have not applied yet (null when unknown).
+             */
+            projection_lag?: number | null;
+            /**
+             * @description `single` (SQLite: this node runs everything), `projector` (PostgreSQL: this node holds the
+             *     projector lock) or `follower` (another node runs the projector).
+             */
+            role: string;
+            /** @description `ready` or `not_ready`. */
+            status: string;
+        };
+        /**
+         * @description The registration form (spec section 3): chosen days, name, e-mail, hospital, category,
+         *     newsletter, the course id and the two consents.
+         */
+        RegisterRequest: {
+            /** @description `surgeon` or `staff`. */
+            category?: string | null;
+            /** @description Consent to the use of the data for the course (data protection). */
+            data_consent?: boolean;
+            /** @description Chosen days (`date_value` of the course's days). */
+            days?: string[];
+            email?: string | null;
+            hospital?: string | null;
+            /**
+             * Format: int64
+             * @description The course id; when given it must be the one of the address.
+             */
+            id?: number | null;
+            name?: string | null;
+            newsletter?: boolean;
+            /** @description Consent to the privacy policy. */
+            privacy_consent?: boolean;
+        };
+        RegistrationLink: {
+            link?: string | null;
+            text?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One registered day of one user. */
+        RegistrationRow: {
+            category?: string | null;
+            day: string;
+            email: string;
+            hospital?: string | null;
+            name: string;
+            newsletter: boolean;
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            registered_at: number;
+            user_id: string;
+        };
+        RelatedProduct: {
+            /** Format: int64 */
+            id: number;
+            image: string;
+            name: string;
+        };
+        RelatedProducts: {
+            products: components["schemas"]["RelatedProduct"][];
+        };
+        RemoveBody: {
+            id?: string | null;
+        };
+        RenameBody: {
+            name?: string | null;
+        };
+        ReplyRequest: {
+            /** Format: int64 */
+            messageId?: number | null;
+            /** @description Plain text, at most 2000 characters. */
+            reply?: string | null;
+        };
+        ResetRequest: {
+            email?: string | null;
+        };
+        ResetResponse: {
+            result: boolean;
+        };
+        ResultResponse: {
+            result: boolean;
+        };
+        RevokeResponse: {
+            result: boolean;
+        };
+        /** @enum {string} */
+        Role: "user" | "admin" | "auditor";
+        RoleRequest: {
+            role: string;
+        };
+        SaveOutlook: {
+            end_date: components["schemas"]["DateAndTime"];
+            /** @description The iCalendar file, or null when the course does not offer it. */
+            link: string | null;
+            start_date: components["schemas"]["DateAndTime"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One result (spec 3 "Search results"). */
+        SearchItem: {
+            /** @description yyyy-mm-dd */
+            date?: string | null;
+            document?: null | components["schemas"]["ItemView"];
+            id: string;
+            /** @description Documents: the list it is in (`my`, `shared` or `us`). */
+            list?: string | null;
+            name: string;
+            /** @description An image of the item, when it has one. */
+            preview?: string | null;
+            subtitle?: string | null;
+        };
+        /** @description Results grouped by type, best first; a type without results is left out. */
+        SearchResults: {
+            activities?: components["schemas"]["SearchItem"][];
+            components?: components["schemas"]["SearchItem"][];
+            congresses?: components["schemas"]["SearchItem"][];
+            contacts?: components["schemas"]["SearchItem"][];
+            /** @description Documents and folders of My Docs, Shared with me and (when the account shows it) US. */
+            documents?: components["schemas"]["SearchItem"][];
+            /** @description Medical-education courses. */
+            learn?: components["schemas"]["SearchItem"][];
+            /** @description Useful links. */
+            links?: components["schemas"]["SearchItem"][];
+            news?: components["schemas"]["SearchItem"][];
+            products?: components["schemas"]["SearchItem"][];
+            training?: components["schemas"]["SearchItem"][];
+        };
+        SectionContent: {
+            image: string;
+            mainText: string;
+            subText: string;
+            title: string;
+        };
+        /** @description One group of a segment page. The 'Shoulder' segment has two (categories 37 and 42 first). */
+        SegmentGroup: {
+            list: components["schemas"]["ListItem"][];
+        };
+        /** @description A product segment of a course, with its icon. */
+        SegmentIcon: {
+            /** Format: int64 */
+            id: number;
+            image?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        SegmentList: {
+            /** @description The product segments, in catalogue order. */
+            categories: components["schemas"]["SegmentTile"][];
+        };
+        SegmentPage: {
+            /** @description True for the 'Shoulder' segment: `groups` holds its two groups. */
+            grouped: boolean;
+            groups: components["schemas"]["SegmentGroup"][];
+            /** Format: int64 */
+            id: number;
+            /** @description Every entry, first group first. */
+            list: components["schemas"]["ListItem"][];
+            name: string;
+            preview: string;
+            red_label?: string | null;
+            /** @description The '#ThinkClinical' documents. */
+            thinkclinical: components["schemas"]["DocumentItem"][];
+            type: string;
+        };
+        /** @description A segment tile (home carousel, /products). */
+        SegmentTile: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            preview: string;
+            red_label?: string | null;
+            /** @description Always `segment`. */
+            type: string;
+        };
+        /** @description What the server sends. */
+        ServerMessage: {
+            /** Format: int64 */
+            at: number;
+            kind: string;
+            payload: Record<string, never>;
+            /** Format: int64 */
+            seq: number;
+            /** @enum {string} */
+            type: "message";
+        } | {
+            epoch: string;
+            /** Format: int64 */
+            seq: number;
+            /** @enum {string} */
+            type: "ready";
+        } | {
+            /** @enum {string} */
+            type: "reload";
+        } | {
+            /** @enum {string} */
+            type: "ping";
+        };
+        /** @description A session as administrators see it. */
+        SessionInfo: {
+            client_address?: string | null;
+            /** Format: int64 */
+            created_at: number;
+            device?: string | null;
+            /** Format: int64 */
+            expires_at: number;
+            id: string;
+            /** Format: int64 */
+            last_seen_at: number;
+            /** Format: int64 */
+            revoked_at?: number | null;
+        };
+        /** @description What sign-in and session restore answer. */
+        SessionResponse: {
+            /** @description The session token; replaces the one the app holds. */
+            jwt: string;
+            /** @description True when the terms must be accepted before anything else. */
+            need_accept_terms: boolean;
+            /** @description True when the onboarding slides must be shown. */
+            onboarding: boolean;
+            /** @description True when a device with a push id is registered for this user. */
+            push: boolean;
+            /**
+             * Format: int64
+             * @description An app update the user has not seen yet.
+             */
+            update_id?: number | null;
+            user: components["schemas"]["UserData"];
+        };
+        /** @description A successful internal share. */
+        Shared: {
+            item: components["schemas"]["ItemView"];
+            recipient: string;
+        };
+        ShareFileBody: {
+            email?: string | null;
+            file?: string | null;
+        };
+        ShareFolderBody: {
+            email?: string | null;
+            folder?: string | null;
+        };
+        Slide: {
+            image: string;
+        };
+        /** @description A speaker on a course card. */
+        SpeakerCard: {
+            /** @description Always present; `null` when the content has none. */
+            image: string | null;
+            name: string;
+        };
+        StaffContact: {
+            email?: string | null;
+            name?: string | null;
+            phone?: string | null;
+            role?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        StatusRequest: {
+            /** Format: int64 */
+            messageId?: number | null;
+            /**
+             * Format: int64
+             * @description 0 new, 1 seen, 2 answered; 1 when absent.
+             */
+            status?: number | null;
+        };
+        /** @description A directory entry's detail; absent fields are left out. */
+        Subsidiary: {
+            /** @description Sanitised HTML. */
+            address?: string | null;
+            email?: string | null;
+            fax?: string | null;
+            /** Format: int64 */
+            id: number;
+            phone?: string | null;
+            title: string;
+        };
+        TimingDates: {
+            calendar?: string | null;
+            description?: string | null;
+            description_short?: string | null;
+            from_date: string;
+            from_time?: string | null;
+            to_date: string;
+            to_time?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A sales training with its tabs, and `title` (its name). */
+        TrainingDetail: {
+            dates: string;
+            end_date: string;
+            /** Format: int64 */
+            id: number;
+            link?: string | null;
+            name: string;
+            preview?: string | null;
+            start_date: string;
+            subtitle?: string | null;
+            /** @description Always present; `null` when the content has none. */
+            tab_order: string[] | null;
+            tabs: components["schemas"]["ProgrammeTabs"];
+            text_over_website?: string | null;
+            timezone?: string | null;
+            /** @description The training's name again (the detail screen's heading). */
+            title?: string;
+            website?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        TrainingList: {
+            /** @description `{year: [{value, label}]}`. */
+            filters: components["schemas"]["BTreeMap"];
+            list: components["schemas"]["TrainingRow"][];
+            selected: components["schemas"]["TrainingSelection"];
+        };
+        /** @description A sales training of the list. */
+        TrainingRow: {
+            dates: string;
+            end_date: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description Always present; `null` when the content has none. */
+            preview: string | null;
+            start_date: string;
+            subtitle: string;
+        };
+        TrainingSelection: {
+            year: string;
+        };
+        Transfer: {
+            calendar?: string | null;
+            info?: string | null;
+            transfer_date: string;
+            transfer_return_date: string;
+            transfer_return_time: string;
+            transfer_time: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An app update to publish. */
+        UpdateRequest: {
+            /** @description The big images of the wizard, in order: at least one. */
+            gallery?: components["schemas"]["GalleryInput"][];
+            /** @description Required, at most 200 characters. */
+            name?: string;
+            preview?: string | null;
+            /** @description e.g. `2.7.0`; required. */
+            release?: string;
+            /**
+             * @description Where 'Discover more' leads (`/app/...` paths lose the `/app` prefix in the app); none
+             *     shows 'Close'.
+             */
+            url?: string | null;
+        };
+        /** @description An app update as the user sees it. */
+        UpdateView: {
+            date: string;
+            gallery: components["schemas"]["GalleryView"][];
+            /** Format: int64 */
+            id: number;
+            name: string;
+            preview?: string | null;
+            /** @description True once the user has viewed it. */
+            read: boolean;
+            release: string;
+            url?: string | null;
+        };
+        /** @description The multipart form of `POST /api/documents/upload`. */
+        UploadForm: {
+            /**
+             * Format: binary
+             * @description A PDF or XLS file.
+             */
+            file: string;
+            /** @description The name the file gets in the lists. */
+            name: string;
+            /** @description The folder to put it in; empty for the root of My Docs. */
+            parent?: string | null;
+        };
+        UsefulLink: {
+            /** Format: int64 */
+            id: number;
+            image: string;
+            link: string;
+            title: string;
+        };
+        /** @description The user as the app sees it (`user` in the login response, `GET /users/get-data`). */
+        UserData: {
+            /** @description e.g. `US`: such users see the US documents. */
+            certificate?: string | null;
+            email: string;
+            first_name: string;
+            id: string;
+            last_name: string;
+            /** @description `user`, `admin` (may publish notifications and app updates) or `auditor` (reads all history). */
+            role: components["schemas"]["Role"];
+            /** @description Whether the US tab and home section are shown. */
+            show_us: boolean;
+            teams?: string | null;
+        };
+        Variant: {
+            code: string;
+            size: string;
+            /** @description Shown with the red 'upon request' marker. */
+            upon_request: boolean;
+        };
+        VariantGroup: {
+            title: string;
+            variants: components["schemas"]["Variant"][];
+        };
+        Venue: {
+            description?: string | null;
+            gallery?: string[] | null;
+            link_download?: string | null;
+            link_download_label?: string | null;
+            link_googlemaps?: string | null;
+            link_googlemaps_label?: string | null;
+            name?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        Video: {
+            code?: string | null;
+            label: string;
+            preview: string;
+            url?: string | null;
+        };
+        VideoList: {
+            filters: components["schemas"]["MultimediaFilters"];
+            hero?: null | components["schemas"]["MultimediaVideo"];
+            list: components["schemas"]["MultimediaVideo"][];
+        };
+        Voice: {
+            /** Format: int64 */
+            id: number;
+            subtitle: string;
+            title: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    publish_notification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Published"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeResponse"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_terms_acceptances_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One user's acceptances (their id); everyone's when omitted. */
+                user: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publish_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Published"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_users: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddUserRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    user_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionInfo"][];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    badges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadgesView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    calendar_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `{id}.ics`; see the module documentation for the id of each kind */
+                file: string;
+                /** @description congress, activity, training, course, timing, hotel, transfer or day-event */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An iCalendar file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": unknown;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    component: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Component id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentDetails"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    congresses_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `congress` or `event`; all when absent. */
+                type: string | null;
+                /** @description Year of the first day; the current year when absent. */
+                year: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CongressList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    congresses_id_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Congress id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The congress */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CongressDetail"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    activity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Activity id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    congresses_home_home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CongressHome"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactSection"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    subsidiary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Entry (voice) id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subsidiary"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    courses_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Category class: course, online, third or other. */
+                category: string | null;
+                language: string | null;
+                /** @description Month of the first day, `01`..`12`. */
+                month: string | null;
+                /** @description Product segment id. */
+                segment: string | null;
+                /** @description A speaker's name. */
+                speaker: string | null;
+                typology: string | null;
+                /** @description Year of the first day; the current year when absent. */
+                year: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    courses_id_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Course id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The course */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseDetail"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Course id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterRequest"];
+            };
+        };
+        responses: {
+            /** @description 'You have been registered to the course' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description A rule of the form is broken */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already registered to a chosen day, or a concurrent change won */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    courses_id_registrations_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Course id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseRegistrations"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Course id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_by_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `my`, `shared` or `us`. */
+                type: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    documents_id_file_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `1` to download (attachment) rather than open (inline). */
+                download: string | null;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (application/pdf or application/vnd.ms-excel) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    documents_id_history_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["History"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    history_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv: at,actor,actor_email,action,detail,from,to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    external_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareFileBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalShare"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not allowed, 'For internal use', or internal-only labels */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_to_mydocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FavoriteBody"];
+            };
+        };
+        responses: {
+            /** @description the copy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    move_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveFileBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_my: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareFileBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shared"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_shared: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    storage_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareFileBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shared"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 'Only PDF and XLS files can be uploaded' */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_folders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `my`, `shared` or `us`. */
+                type: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFolderBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemView"];
+                };
+            };
+            /** @description no name, too long, or past the max depth */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description `my`, `shared` or `us`. */
+                type: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderContents"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    folder_as_of: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description RFC 3339, e.g. `2026-11-20T10:00:00Z`. */
+                at: string | null;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderAsOf"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 'You could not see this folder at that time' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderNode"][];
+                };
+            };
+        };
+    };
+    move_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveFolderBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemView"];
+                };
+            };
+            /** @description into itself or below itself, or past the max depth */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    move_to_mydocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MyDocsBody"];
+            };
+        };
+        responses: {
+            /** @description the copy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareFolderBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shared"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such item, or 'The user associated with that e-mail was not found. Check again the e-mail or try an external share.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tour: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuideResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    home_home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HomeData"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    library_id_file_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Library document id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_messages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only the messages of this round. */
+                roundId: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    images: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A value of `filters.category`. */
+                category: string | null;
+                /** @description A segment id of `filters.segment`. */
+                segment: string | null;
+                /** @description A value of `filters.year`. */
+                year: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    videos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A value of `filters.category`. */
+                category: string | null;
+                /** @description A segment id of `filters.segment`. */
+                segment: string | null;
+                /** @description A value of `filters.year`. */
+                year: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    news_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of `filters.category`; empty means all. */
+                category: string | null;
+                /** @description Four-digit year; default the current year. */
+                year: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    news_id_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description News id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsDetail"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    news_home_home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsHome"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    openapi_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document of the API */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    attachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Product id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductAttachments"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    components: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Product id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductComponents"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Product id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductDetails"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    indepth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Product id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InDepthPage"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    overview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductsOverview"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    categories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    category: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Category id */
+                id: number;
+                /** @description One of the `filters.order` values (default `featured`). */
+                order: string | null;
+                /** @description One of the `filters.subcategory` values; empty means all. */
+                subcategory: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    segment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Segment id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentPage"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    open_notification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notification id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description What to look for: at least 2 characters; words may be incomplete or have one typo. */
+                term: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description Search at least 2 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shared_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown or expired link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    training_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Year of the first day; the current year when absent. */
+                year: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    training_id_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Training id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The training */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingDetail"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_updates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    open_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App update id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    url_cta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_us: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemList"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    links: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsefulLink"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_terms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_domain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckDomainResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserData"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start: {
+        parameters: {
+            query?: {
+                /** @description Passed to the provider as a login hint. */
+                email?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description the `source` of the domain check */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description to the provider's sign-in page (setting the `companion_sso` cookie), or to `/login?error=...` when single sign-on is unavailable */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    onboarding_slides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    onboarding_done: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Part of an e-mail (at least 1 character). */
+                search: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    callback: {
+        parameters: {
+            query?: {
+                code?: string | null;
+                error?: string | null;
+                error_description?: string | null;
+                state?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description to `/login?token=<single-use code>`, or `/login?error=...` */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    exchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    welcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upgrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching to the WebSocket protocol; frames are `ClientMessage` and `ServerMessage` */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a WebSocket upgrade request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+}
