@@ -20,7 +20,7 @@ use crate::state::AppState;
     // `OtherTab` is only reached through a flattened map, which the routes do not collect.
     components(schemas(crate::realtime::protocol::ClientMessage, crate::realtime::protocol::ServerMessage,
         crate::programmes::items::OtherTab)),
-    modifiers(&BearerAuth, &IdempotencyKeyHeader),
+    modifiers(&BearerAuth),
     tags((name = "session", description = "Sign-in, session and user"),
         (name = "admin", description = "Accounts and sessions, for administrators"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
@@ -39,6 +39,8 @@ pub struct ApiDoc;
 pub fn document() -> utoipa::openapi::OpenApi {
     let mut document = ApiDoc::openapi().nest("/api", crate::http::api_routes(None).document());
     unique_operation_ids(&mut document);
+    // After the routers' paths are in: the header goes on every command operation.
+    IdempotencyKeyHeader.modify(&mut document);
     document
 }
 

@@ -3193,7 +3193,10 @@ export interface operations {
     publish_notification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3240,7 +3243,10 @@ export interface operations {
     revoke_session: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3315,7 +3321,10 @@ export interface operations {
     publish_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3397,7 +3406,10 @@ export interface operations {
     add_user: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3444,7 +3456,10 @@ export interface operations {
     disable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3489,7 +3504,10 @@ export interface operations {
     enable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3526,7 +3544,10 @@ export interface operations {
     set_role: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4023,7 +4044,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Course id */
                 id: number;
@@ -4312,7 +4336,10 @@ export interface operations {
     external_share: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4360,7 +4387,10 @@ export interface operations {
     save_to_mydocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4408,7 +4438,10 @@ export interface operations {
     move_file: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4482,7 +4515,10 @@ export interface operations {
     remove_file: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4529,7 +4565,10 @@ export interface operations {
     share_file: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4603,7 +4642,10 @@ export interface operations {
     storage_share: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4650,7 +4692,10 @@ export interface operations {
     upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4752,7 +4797,10 @@ export interface operations {
     create_folder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4839,7 +4887,10 @@ export interface operations {
     rename: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4944,7 +4995,10 @@ export interface operations {
     delete_folder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5000,7 +5054,10 @@ export interface operations {
     move_folder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5048,7 +5105,10 @@ export interface operations {
     move_to_mydocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5096,7 +5156,10 @@ export interface operations {
     share_folder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5294,7 +5357,10 @@ export interface operations {
     set_status: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5341,7 +5407,10 @@ export interface operations {
     reply: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6500,7 +6569,10 @@ export interface operations {
     onboarding_done: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6597,7 +6669,10 @@ export interface operations {
     register_device: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
