@@ -120,7 +120,10 @@ describe('keyboard', () => {
     const menu = page.getByRole('dialog', { name: 'Alpine Arthroplasty Meeting 2026: Programme' });
     await menu.waitFor();
     // Focus stays inside the menu: Close, Open, Download, then back to Close.
-    const focused = async () => page.evaluate(() => document.activeElement?.textContent?.trim() || document.activeElement?.getAttribute('aria-label'));
+    const focused = async () =>
+      page.evaluate(
+        () => document.activeElement?.textContent?.trim() || document.activeElement?.getAttribute('aria-label'),
+      );
     const seen: (string | null | undefined)[] = [];
     for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab');

@@ -89,7 +89,11 @@ describe('catalogue', () => {
       'Reverse Shoulder',
     ]);
     const rest = await groups.nth(1).getByTestId('product-list-item').allInnerTexts();
-    expect(rest.map((t) => t.split('\n').pop())).toEqual(['Planning & Guides', 'Revision & Conversion', 'Fracture Solutions']);
+    expect(rest.map((t) => t.split('\n').pop())).toEqual([
+      'Planning & Guides',
+      'Revision & Conversion',
+      'Fracture Solutions',
+    ]);
     expect(rest[0]?.toLowerCase()).toContain('limited release');
     await page.getByRole('button', { name: '#ThinkClinical' }).click();
     await page.getByRole('button', { name: /#ThinkClinical: Glenoid bone loss/ }).waitFor();
@@ -137,7 +141,9 @@ describe('catalogue', () => {
     await open(page, '/news');
     await page.waitForURL((url) => url.searchParams.get('year') === String(year));
     await page.getByTestId('news-list').waitFor();
-    const current = await page.locator('[data-testid="news-list"] time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')));
+    const current = await page
+      .locator('[data-testid="news-list"] time')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('datetime')));
     expect(current.every((d) => d?.startsWith(String(year)))).toBe(true);
 
     await page.getByRole('button', { name: 'Filters' }).click();

@@ -63,7 +63,18 @@ describe('content security policy', () => {
   it('every main screen of a signed-in rep loads without a violation', async () => {
     await open(page, '/login');
     await loginAs(page, 'anna');
-    const screens = ['/home', '/products', '/documents', '/news', '/congresses', '/training', '/learn', '/search', '/menu', '/multimedia'];
+    const screens = [
+      '/home',
+      '/products',
+      '/documents',
+      '/news',
+      '/congresses',
+      '/training',
+      '/learn',
+      '/search',
+      '/menu',
+      '/multimedia',
+    ];
     const news = await firstId('/news');
     if (news) screens.push(`/news/${news}`);
     const congress = await firstId('/congresses');

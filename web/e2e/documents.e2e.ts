@@ -249,7 +249,9 @@ describe('documents', () => {
     for (let level = 1; level <= 8 && !refused; level += 1) {
       const name = `Deep ${stamp} ${level}`;
       await createFolder(name);
-      const created = tile(name).waitFor({ timeout: 8_000 }).then(() => 'created' as const);
+      const created = tile(name)
+        .waitFor({ timeout: 8_000 })
+        .then(() => 'created' as const);
       const limit = waitForToast(page, MAX_DEPTH_MESSAGE).then(() => 'limit' as const);
       const outcome = await Promise.race([created, limit]);
       if (outcome === 'limit') {
@@ -278,12 +280,14 @@ describe('documents', () => {
     await open(page, `/documents/history/${encodeURIComponent(fileId)}`);
     await page.getByRole('heading', { name: RENAMED }).waitFor();
     await page.getByTestId('history-entry').first().waitFor();
-    const actions = await page.getByTestId('history-entry').evaluateAll((nodes) =>
-      nodes.map((node) => node.getAttribute('data-action')),
-    );
+    const actions = await page
+      .getByTestId('history-entry')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-action')));
     for (const action of ['uploaded', 'renamed', 'moved', 'shared', 'opened']) expect(actions).toContain(action);
     expect(await page.getByText(`${UPLOADED} → ${RENAMED}`).count()).toBeGreaterThan(0);
-    const shared = (await page.locator('[data-testid="history-entry"][data-action="shared"]').first().innerText()).toLowerCase();
+    const shared = (
+      await page.locator('[data-testid="history-entry"][data-action="shared"]').first().innerText()
+    ).toLowerCase();
     expect(shared).toContain('john');
     await page.getByRole('button', { name: 'Export CSV' }).waitFor();
     await shot('16-history-auditor');

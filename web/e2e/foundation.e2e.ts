@@ -252,7 +252,7 @@ describe('shell and menu', () => {
     await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('string') === 'knee');
   });
 
-  it('goes from the home bell to the notifications of What\'s New', async () => {
+  it("goes from the home bell to the notifications of What's New", async () => {
     await loginAs(page, 'anna');
     await page.getByRole('link', { name: /^Notifications/ }).click();
     await page.waitForURL((url) => url.pathname === '/new' && url.searchParams.get('section') === 'notifications');

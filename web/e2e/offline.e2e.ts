@@ -3,7 +3,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, baseURL, launchBrowser, loginAs, newPage, open, PASSWORD, waitForPath, waitForSplash } from './helpers';
+import {
+  ACCOUNTS,
+  baseURL,
+  launchBrowser,
+  loginAs,
+  newPage,
+  open,
+  PASSWORD,
+  waitForPath,
+  waitForSplash,
+} from './helpers';
 
 /**
  * Offline use against the real backend and the production build's service worker, with the
@@ -60,7 +70,10 @@ const post = <T>(path: string, token: string, body: unknown) =>
   api<T>(path, token, { method: 'POST', body: JSON.stringify(body) });
 
 async function tokenOf(account: keyof typeof ACCOUNTS): Promise<string> {
-  const { jwt } = await post<{ jwt: string }>('/users/login', '', { username: ACCOUNTS[account].email, password: PASSWORD });
+  const { jwt } = await post<{ jwt: string }>('/users/login', '', {
+    username: ACCOUNTS[account].email,
+    password: PASSWORD,
+  });
   return jwt;
 }
 
@@ -178,7 +191,9 @@ describe('offline use', () => {
     await menu.getByRole('button', { name: 'Open', exact: true }).click();
     const viewer = page.getByTestId('pdf-viewer');
     await viewer.waitFor();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="pdf-viewer"]')?.getAttribute('data-pages')) > 0);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="pdf-viewer"]')?.getAttribute('data-pages')) > 0,
+    );
     expect(await page.getByText('An error occurred while obtaining the file').count()).toBe(0);
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
@@ -232,7 +247,11 @@ describe('offline use', () => {
 
   it('removes from the device a document the recipient lost access to while offline, when they reconnect', async () => {
     const annaToken = await tokenOf('anna');
-    const { id: folderId } = await post<{ id: string }>('/folders', annaToken, { name: SHARED_FOLDER, type: 'my', parent: null });
+    const { id: folderId } = await post<{ id: string }>('/folders', annaToken, {
+      name: SHARED_FOLDER,
+      type: 'my',
+      parent: null,
+    });
     const notesId = await upload(annaToken, NOTES, folderId);
     await post('/folders/share', annaToken, { email: ACCOUNTS.john.email, folder: folderId });
 
@@ -254,7 +273,10 @@ describe('offline use', () => {
 
     await john.context.setOffline(false);
     await expect
-      .poll(async () => (await cachedUrls(john.page, 'files'))['companion-files'] ?? [], { timeout: 20_000, interval: 500 })
+      .poll(async () => (await cachedUrls(john.page, 'files'))['companion-files'] ?? [], {
+        timeout: 20_000,
+        interval: 500,
+      })
       .not.toContain(fileUrl);
     await open(john.page, '/offline');
     expect(await john.page.getByTestId('offline-item').filter({ hasText: NOTES }).count()).toBe(0);
@@ -266,7 +288,11 @@ describe('offline use', () => {
     await tile(page, BRIEF).waitFor();
     const before = await cachedUrls(page);
     // There was something to remove: answers and the kept file.
-    expect(Object.values(before).flat().filter((u) => u.startsWith('/api/')).length).toBeGreaterThan(0);
+    expect(
+      Object.values(before)
+        .flat()
+        .filter((u) => u.startsWith('/api/')).length,
+    ).toBeGreaterThan(0);
     expect(await databases(page)).toEqual(expect.arrayContaining(['companion-pins', 'companion-queue']));
 
     await open(page, '/menu');

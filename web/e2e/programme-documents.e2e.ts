@@ -152,7 +152,10 @@ describe('programme documents', () => {
     await openAndDownload('Reverse Shoulder Arthroplasty: Cadaver Course: Programme');
 
     await open(page, '/learn/1?tab=agenda');
-    await page.getByRole('button', { name: /Reverse Shoulder Arthroplasty: Cadaver Course: Programme/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /Reverse Shoulder Arthroplasty: Cadaver Course: Programme/ })
+      .first()
+      .waitFor();
     await openAndDownload('Reverse Shoulder Arthroplasty: Cadaver Course: Programme');
   });
 
@@ -197,6 +200,8 @@ describe('programme documents', () => {
     await waitForPath(page, '/login');
     await waitForToast(page, 'Your session has expired. Please sign in again.');
     expect(await page.getByTestId('pdf-viewer').count()).toBe(0);
-    expect(await page.locator('[data-tone]', { hasText: 'An error occurred while obtaining the file' }).count()).toBe(0);
+    expect(await page.locator('[data-tone]', { hasText: 'An error occurred while obtaining the file' }).count()).toBe(
+      0,
+    );
   });
 });

@@ -92,7 +92,10 @@ describe('congresses and events', () => {
     await page.getByRole('heading', { name: 'Videos' }).waitFor();
 
     await openTab(page, 'Downloads');
-    await page.getByRole('button', { name: /Programme/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /Programme/ })
+      .first()
+      .waitFor();
 
     await openTab(page, 'Contacts');
     await page.getByRole('heading', { name: 'Main Contact' }).waitFor();
@@ -184,8 +187,12 @@ describe('medical education', () => {
       const form = page.getByRole('dialog', { name: 'Register to this course' });
       await form.waitFor();
       // The day chosen in the agenda is pre-selected; the other is not.
-      expect(await form.getByRole('button', { name: /Day 2 - 20 March 2026/ }).getAttribute('aria-pressed')).toBe('true');
-      expect(await form.getByRole('button', { name: /Day 1 - 19 March 2026/ }).getAttribute('aria-pressed')).toBe('false');
+      expect(await form.getByRole('button', { name: /Day 2 - 20 March 2026/ }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+      expect(await form.getByRole('button', { name: /Day 1 - 19 March 2026/ }).getAttribute('aria-pressed')).toBe(
+        'false',
+      );
       expect(await form.getByLabel(/E-mail/).getAttribute('type')).toBe('email');
       await form.getByLabel(/^Name/).fill('Anna Rossi');
       await form.getByLabel(/E-mail/).fill('anna.rossi@example.com');
@@ -203,7 +210,9 @@ describe('medical education', () => {
 
     const form = await register();
     await waitForToast(page, 'You have been registered to the course');
-    expect(await page.locator('[data-tone="dark"]', { hasText: 'You have been registered to the course' }).count()).toBe(1);
+    expect(
+      await page.locator('[data-tone="dark"]', { hasText: 'You have been registered to the course' }).count(),
+    ).toBe(1);
     await form.waitFor({ state: 'detached' });
     // The tab bar is back once the form is closed.
     await page.getByRole('navigation', { name: 'Main' }).waitFor();

@@ -33,7 +33,6 @@ afterEach(async () => {
   for (const context of contexts.splice(0)) await context.close();
 });
 
-
 async function shot(page: Page, name: string): Promise<void> {
   if (!shotsDir) return;
   await page.screenshot({ path: join(shotsDir, `${name}.png`) });

@@ -87,10 +87,16 @@ describe.skipIf(!shotsDir)('screenshots', () => {
     const { context, page } = await newPage(browser());
     await loginAs(page, 'anna');
     await open(page, '/congresses/1?tab=downloads');
-    await page.getByRole('button', { name: /Programme/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /Programme/ })
+      .first()
+      .waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(dir, 'congress-downloads.png') });
-    await page.getByRole('button', { name: /Programme/ }).first().click();
+    await page
+      .getByRole('button', { name: /Programme/ })
+      .first()
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Open' }).waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(dir, 'document-menu.png') });

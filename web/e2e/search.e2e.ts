@@ -147,18 +147,24 @@ describe('search', () => {
     expect(labels).toContain('Products');
     expect(labels).toContain('News');
     // One chip per group on screen, in the same order.
-    const groupTypes = await page.getByTestId('search-group').evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
+    const groupTypes = await page
+      .getByTestId('search-group')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
     expect(labels.length).toBe(groupTypes.length + 1);
     expect(groupTypes.indexOf('products')).toBeLessThan(groupTypes.indexOf('news'));
     expect(await chips().first().getAttribute('aria-checked')).toBe('true');
     await shot('results');
 
-    await chips().filter({ hasText: /^News$/ }).click();
+    await chips()
+      .filter({ hasText: /^News$/ })
+      .click();
     await page.waitForURL((url) => url.searchParams.get('section') === 'news');
     await page.locator('[data-testid="search-group"][data-type="products"]').waitFor({ state: 'detached' });
     expect(await page.getByTestId('search-group').count()).toBe(1);
     expect(await page.getByTestId('search-group').getAttribute('data-type')).toBe('news');
-    const rowTypes = await page.getByTestId('search-result').evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
+    const rowTypes = await page
+      .getByTestId('search-result')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
     expect(rowTypes.length).toBeGreaterThan(0);
     expect(rowTypes.every((type) => type === 'news')).toBe(true);
     expect(await result(BRIGHTLINE_PRODUCT).count()).toBe(0);
@@ -172,7 +178,9 @@ describe('search', () => {
 
   it('a product result opens /products/detail/{id}', async () => {
     await openSearch('anna', BRIGHTLINE);
-    await chips().filter({ hasText: /^Products$/ }).click();
+    await chips()
+      .filter({ hasText: /^Products$/ })
+      .click();
     await result(BRIGHTLINE_PRODUCT).first().click();
     await waitForPath(page, '/products/detail/164');
     await page.locator('h1', { hasText: BRIGHTLINE_PRODUCT }).waitFor();
@@ -217,14 +225,18 @@ describe('search', () => {
 
   it("a document result opens the document's action menu", async () => {
     await openSearch('anna', 'expense');
-    await chips().filter({ hasText: /^Documents$/ }).click();
+    await chips()
+      .filter({ hasText: /^Documents$/ })
+      .click();
     await page.waitForURL((url) => url.searchParams.get('section') === 'documents');
     const row = result(ANNA_DOCUMENT).first();
     expect(await row.getAttribute('data-type')).toBe('documents');
     await row.click();
     const menu = page.getByRole('dialog', { name: ANNA_DOCUMENT });
     await menu.waitFor();
-    const actions = (await menu.getByRole('list', { name: 'Actions' }).getByRole('button').allInnerTexts()).map((t) => t.trim());
+    const actions = (await menu.getByRole('list', { name: 'Actions' }).getByRole('button').allInnerTexts()).map((t) =>
+      t.trim(),
+    );
     // Anna owns it: the full menu of a file of hers.
     expect(actions.slice(0, 3)).toEqual(['Open', 'Rename', 'Download']);
     // The menu opens over the results: the screen stays.

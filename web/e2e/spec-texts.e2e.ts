@@ -32,7 +32,9 @@ describe('messages', () => {
 
     await row.getByText('Answered').waitFor();
     await row.click();
-    expect(await page.getByTestId('message-answer').innerText()).toBe('The live reverse-shoulder demo on the saw bone.');
+    expect(await page.getByTestId('message-answer').innerText()).toBe(
+      'The live reverse-shoulder demo on the saw bone.',
+    );
     expect(await page.getByRole('dialog', { name: title }).getByRole('button', { name: 'Send' }).count()).toBe(0);
   });
 
@@ -52,7 +54,10 @@ describe('messages', () => {
     await open(page, '/new');
     await waitForToast(page, 'Failed to get messages');
     // The notifications still show.
-    await page.getByTestId(/^notification-\d+$/).first().waitFor();
+    await page
+      .getByTestId(/^notification-\d+$/)
+      .first()
+      .waitFor();
   });
 });
 
@@ -126,4 +131,3 @@ describe('guided tour', () => {
     await waitForPath(page, '/search');
   });
 });
-

@@ -221,7 +221,10 @@ describe("What's New", () => {
   it('an update that cannot be shown sends the user home with the message', async () => {
     await loginAs(page, 'anna');
     await page.goto('/new/update/9999');
-    await waitForToast(page, 'An error occurred while showing you the last addition to the app. Check in "What\'s new"');
+    await waitForToast(
+      page,
+      'An error occurred while showing you the last addition to the app. Check in "What\'s new"',
+    );
     await waitForPath(page, '/home');
   });
 

@@ -53,7 +53,7 @@ if (process.argv.includes('--check')) {
   const current = existsSync(checkedIn) ? readFileSync(checkedIn, 'utf8') : '';
   if (current !== types) {
     console.error(
-      'api-types: web/src/lib/api/schema.d.ts is not the server\'s current API; run `npm -w web run api:types` and commit it',
+      "api-types: web/src/lib/api/schema.d.ts is not the server's current API; run `npm -w web run api:types` and commit it",
     );
     process.exit(1);
   }

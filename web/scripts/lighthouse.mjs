@@ -67,7 +67,10 @@ async function measure(chrome, path, prepare) {
 }
 
 const session = await signIn();
-const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: FLAGS });
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: FLAGS,
+});
 try {
   const results = [];
   results.push(await measure(chrome, '/login'));
@@ -84,7 +87,9 @@ try {
     }),
   );
   for (const r of results) {
-    console.log(`${r.path}\tperformance ${r.score}\tFCP ${r.fcp}\tLCP ${r.lcp}\tTBT ${r.tbt}\tCLS ${r.cls}\t(${r.finalUrl})`);
+    console.log(
+      `${r.path}\tperformance ${r.score}\tFCP ${r.fcp}\tLCP ${r.lcp}\tTBT ${r.tbt}\tCLS ${r.cls}\t(${r.finalUrl})`,
+    );
     if (process.env.LIGHTHOUSE_DETAILS === '1') {
       console.log(`  LCP element: ${r.lcpElement}`);
       for (const shift of r.shifts) console.log(`  shift: ${shift}`);

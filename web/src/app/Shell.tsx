@@ -53,7 +53,9 @@ export function Shell() {
         </Suspense>
       ) : (
         <BackToLogin
-          launch={location.key === INITIAL_LOCATION_KEY ? `${location.pathname}${location.search}${location.hash}` : null}
+          launch={
+            location.key === INITIAL_LOCATION_KEY ? `${location.pathname}${location.search}${location.hash}` : null
+          }
         />
       )}
       {withTabBar && <TabBar />}

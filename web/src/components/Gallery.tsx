@@ -9,12 +9,7 @@ export function Gallery({ images, label }: { images: string[] | null | undefined
     <ul className={styles.gallery} aria-label={label} tabIndex={0}>
       {images.map((src, index) => (
         <li key={`${src}-${index}`} className={`${styles.item} ${images.length === 1 ? styles.single : ''}`}>
-          <img
-            className={styles.image}
-            src={src}
-            alt={`${label} ${index + 1}`}
-            loading="lazy"
-          />
+          <img className={styles.image} src={src} alt={`${label} ${index + 1}`} loading="lazy" />
         </li>
       ))}
     </ul>

@@ -22,7 +22,11 @@ export function ListRow({
   return (
     <li>
       <Link className={styles.row} to={to}>
-        {preview ? <img className={styles.preview} src={preview} alt="" loading="lazy" /> : <span className={styles.preview} />}
+        {preview ? (
+          <img className={styles.preview} src={preview} alt="" loading="lazy" />
+        ) : (
+          <span className={styles.preview} />
+        )}
         <span className={styles.text}>
           {badge && <span className={styles.badge}>{badge}</span>}
           <strong className={styles.title}>{title}</strong>

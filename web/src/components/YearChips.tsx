@@ -2,7 +2,15 @@ import type { FilterOption } from '@/lib/filters';
 import styles from './YearChips.module.css';
 
 /** The year filter of a list as a row of chips (the selected one highlighted). */
-export function YearChips({ options, value, onChange }: { options: FilterOption[] | undefined; value: string; onChange: (year: string) => void }) {
+export function YearChips({
+  options,
+  value,
+  onChange,
+}: {
+  options: FilterOption[] | undefined;
+  value: string;
+  onChange: (year: string) => void;
+}) {
   if (!options || options.length === 0) return null;
   return (
     <div className={styles.row} role="radiogroup" aria-label="Year">

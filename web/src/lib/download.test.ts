@@ -7,7 +7,7 @@ describe('fileNameFromDisposition', () => {
     expect(fileNameFromDisposition('attachment; filename=list.csv')).toBe('list.csv');
   });
   it('prefers the encoded name', () => {
-    expect(fileNameFromDisposition("attachment; filename=\"a.ics\"; filename*=UTF-8''caf%C3%A9.ics")).toBe('café.ics');
+    expect(fileNameFromDisposition('attachment; filename="a.ics"; filename*=UTF-8\'\'caf%C3%A9.ics')).toBe('café.ics');
   });
   it('gives null without a name', () => {
     expect(fileNameFromDisposition(null)).toBeNull();

@@ -18,14 +18,27 @@ export interface DocumentMenuProps<T extends OpenableDocument> {
  * The action menu of a read-only document (catalogues, attachments, programme files): files
  * always get Open and Download (spec section 4); these documents carry no other action.
  */
-export function DocumentMenu<T extends OpenableDocument>({ doc, meta, onClose, onOpen, onDownload }: DocumentMenuProps<T>) {
+export function DocumentMenu<T extends OpenableDocument>({
+  doc,
+  meta,
+  onClose,
+  onOpen,
+  onDownload,
+}: DocumentMenuProps<T>) {
   return (
     <Modal open={doc !== null} onClose={onClose} title={doc?.title ?? ''}>
       {doc && (
         <>
           {meta && <p className={styles.menuMeta}>{meta}</p>}
           <AvailableOffline
-            target={{ kind: 'file', id: doc.url, title: doc.title, name: doc.name ?? doc.title, url: doc.url, library: true }}
+            target={{
+              kind: 'file',
+              id: doc.url,
+              title: doc.title,
+              name: doc.name ?? doc.title,
+              url: doc.url,
+              library: true,
+            }}
           />
           <ul className={menuStyles.menu} aria-label="Actions">
             <li>

@@ -65,19 +65,22 @@ export function useDocumentOpener(): {
   const [viewer, setViewer] = useState<{ doc: OpenableDocument; blob: Blob } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const withFile = useCallback(async (doc: OpenableDocument, consume: (blob: Blob, type: string, doc: OpenableDocument) => void) => {
-    setBusy(true);
-    try {
-      const file = await fileOrOfflineCopy(doc.url);
-      // The served file name completes documents known only by a label (a venue's floor plan).
-      const named = doc.name ? doc : { ...doc, name: file.fileName };
-      consume(file.blob, file.contentType, named);
-    } catch (error) {
-      if (!hasStatus(error, 401)) toast.danger(FILE_ERROR);
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  const withFile = useCallback(
+    async (doc: OpenableDocument, consume: (blob: Blob, type: string, doc: OpenableDocument) => void) => {
+      setBusy(true);
+      try {
+        const file = await fileOrOfflineCopy(doc.url);
+        // The served file name completes documents known only by a label (a venue's floor plan).
+        const named = doc.name ? doc : { ...doc, name: file.fileName };
+        consume(file.blob, file.contentType, named);
+      } catch (error) {
+        if (!hasStatus(error, 401)) toast.danger(FILE_ERROR);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [],
+  );
 
   const open = useCallback(
     (doc: OpenableDocument) =>

@@ -43,7 +43,12 @@ export function ImageGallery({
   };
 
   return (
-    <Modal open={index !== null && image !== undefined} onClose={onClose} title={image?.label ?? 'Image'} variant="fullscreen">
+    <Modal
+      open={index !== null && image !== undefined}
+      onClose={onClose}
+      title={image?.label ?? 'Image'}
+      variant="fullscreen"
+    >
       {image && (
         <div className={styles.gallery} data-testid="image-gallery">
           <div className={styles.stage}>
@@ -60,10 +65,22 @@ export function ImageGallery({
           </div>
           {image.text && <p className={styles.caption}>{image.text}</p>}
           <div className={styles.controls}>
-            <button type="button" className="btn btn-outline" onClick={() => go(-1)} aria-label="Previous image" disabled={images.length < 2}>
+            <button
+              type="button"
+              className="btn btn-outline"
+              onClick={() => go(-1)}
+              aria-label="Previous image"
+              disabled={images.length < 2}
+            >
               <ChevronRightIcon size={18} style={{ transform: 'scaleX(-1)' }} />
             </button>
-            <button type="button" className="btn btn-outline" onClick={() => setZoom((z) => Math.max(0, z - 1))} aria-label="Zoom out" disabled={zoom === 0}>
+            <button
+              type="button"
+              className="btn btn-outline"
+              onClick={() => setZoom((z) => Math.max(0, z - 1))}
+              aria-label="Zoom out"
+              disabled={zoom === 0}
+            >
               −
             </button>
             <span className={styles.counter}>
@@ -78,7 +95,13 @@ export function ImageGallery({
             >
               +
             </button>
-            <button type="button" className="btn btn-outline" onClick={() => go(1)} aria-label="Next image" disabled={images.length < 2}>
+            <button
+              type="button"
+              className="btn btn-outline"
+              onClick={() => go(1)}
+              aria-label="Next image"
+              disabled={images.length < 2}
+            >
               <ChevronRightIcon size={18} />
             </button>
           </div>

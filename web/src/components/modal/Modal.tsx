@@ -86,7 +86,14 @@ export function Modal({ open, onClose, title, children, footer, variant = 'sheet
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div ref={panelRef} className={styles.panel} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+      <div
+        ref={panelRef}
+        className={styles.panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+      >
         {/* Plain blocks: a header or footer here would count as a second page banner or footer. */}
         <div className={styles.header}>
           <h2 id={titleId} className={styles.title}>

@@ -11,8 +11,7 @@ export const SAVE_FAILED = 'Could not save it on this device';
 export const NEEDS_NETWORK = 'Connect to the network to save it';
 
 export type PinTarget =
-  | ({ kind: 'file' } & PinnableFile)
-  | { kind: 'folder'; id: string; title: string; type: 'my' | 'shared' | 'us' };
+  ({ kind: 'file' } & PinnableFile) | { kind: 'folder'; id: string; title: string; type: 'my' | 'shared' | 'us' };
 
 /** The "Available offline" switch of a document or folder: keeps it (and a folder's files) on the device. */
 export function AvailableOffline({ target }: { target: PinTarget }) {

@@ -19,7 +19,14 @@ export function PendingActions({ filter }: PendingActionsProps) {
     <ul className={styles.pending} aria-label="Waiting to be sent" data-testid="pending-actions">
       {shown.map((command) => (
         <li key={command.id} className={styles.pendingRow} data-state={command.state} data-testid="pending-action">
-          <svg className={styles.clock} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <svg
+            className={styles.clock}
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            aria-hidden="true"
+          >
             <circle cx="12" cy="12" r="9" />
             <path d="M12 7v5l3 2" strokeLinecap="round" />
           </svg>

@@ -229,7 +229,13 @@ export default function PdfViewer({ title, blob, onClose, onDownload }: PdfViewe
           <button type="submit" className={styles.tool} disabled={!doc || !query.trim()}>
             Find
           </button>
-          <button type="button" className={`btn btn-primary ${styles.download}`} onClick={onDownload} aria-label="Download" title="Download">
+          <button
+            type="button"
+            className={`btn btn-primary ${styles.download}`}
+            onClick={onDownload}
+            aria-label="Download"
+            title="Download"
+          >
             <DownloadIcon size={20} />
           </button>
         </form>
@@ -389,9 +395,12 @@ function PdfPage({ doc, number, count, scale, root, runs, matches, active }: Pdf
   useEffect(() => {
     const el = boxRef.current;
     if (!el || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
-    }, { root: root.current, rootMargin: '100% 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { root: root.current, rootMargin: '100% 0px' },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [near, root]);

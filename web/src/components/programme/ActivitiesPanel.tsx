@@ -18,7 +18,9 @@ export function ActivityCard({ event, actions }: { event: ActivityEvent; actions
       )}
       <span className={styles.meta}>
         {formatLongDateTime(event.start_date, event.start_date_time)}
-        {event.end_date_time ? ` – ${event.end_date === event.start_date ? event.end_date_time : formatLongDateTime(event.end_date, event.end_date_time)}` : ''}
+        {event.end_date_time
+          ? ` – ${event.end_date === event.start_date ? event.end_date_time : formatLongDateTime(event.end_date, event.end_date_time)}`
+          : ''}
       </span>
       <Avatars people={(event.experts ?? []).map((e) => ({ name: e.name, image: e.preview ?? e.image }))} />
       {actions && <div className={styles.actions}>{actions}</div>}

@@ -1,7 +1,13 @@
 import styles from './programme.module.css';
 
 /** Overlapping round photos (experts, speakers). */
-export function Avatars({ people, max = 4 }: { people: { name: string; image?: string | null }[] | undefined; max?: number }) {
+export function Avatars({
+  people,
+  max = 4,
+}: {
+  people: { name: string; image?: string | null }[] | undefined;
+  max?: number;
+}) {
   if (!people || people.length === 0) return null;
   const shown = people.slice(0, max);
   const more = people.length - shown.length;

@@ -5,7 +5,13 @@ import { toast } from '@/lib/stores/toast';
 import styles from './programme.module.css';
 
 /** 'Save in calendar': downloads the iCalendar file at `href`. */
-export function CalendarButton({ href, label = 'Save in calendar' }: { href: string | null | undefined; label?: string }) {
+export function CalendarButton({
+  href,
+  label = 'Save in calendar',
+}: {
+  href: string | null | undefined;
+  label?: string;
+}) {
   const [busy, setBusy] = useState(false);
   if (!href) return null;
   const save = async () => {

@@ -20,7 +20,13 @@ export function InfoPanel({ content, name, subtitle, website }: InfoPanelProps) 
   return (
     <div className={styles.stack}>
       {video?.preview_image ? (
-        <a className={styles.hero} href={video.url ?? undefined} target="_blank" rel="noopener noreferrer" aria-label="Play the intro video">
+        <a
+          className={styles.hero}
+          href={video.url ?? undefined}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label="Play the intro video"
+        >
           <img src={video.preview_image} alt="" />
           <span className={styles.videoChip}>
             <PlayIcon size={16} /> Intro video
@@ -33,7 +39,12 @@ export function InfoPanel({ content, name, subtitle, website }: InfoPanelProps) 
         <h2 className={styles.name}>{content.name ?? name}</h2>
         {(content.subtitle ?? subtitle) && <p className={styles.subtitle}>{content.subtitle ?? subtitle}</p>}
       </div>
-      <DateRange from={content.first_date} fromTime={content.first_date_time} to={content.last_date} toTime={content.last_date_time} />
+      <DateRange
+        from={content.first_date}
+        fromTime={content.first_date_time}
+        to={content.last_date}
+        toTime={content.last_date_time}
+      />
       <CalendarButton href={content.calendar} />
       {content.link && (
         <a className={styles.link} href={content.link} target="_blank" rel="noopener noreferrer">
@@ -48,7 +59,12 @@ export function InfoPanel({ content, name, subtitle, website }: InfoPanelProps) 
       {content.registration?.link && (
         <Section title="Link for Registration">
           {content.registration.text && <p className={styles.text}>{content.registration.text}</p>}
-          <a className="btn btn-primary btn-block" href={content.registration.link} target="_blank" rel="noopener noreferrer">
+          <a
+            className="btn btn-primary btn-block"
+            href={content.registration.link}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
             <LinkIcon size={18} /> Register
           </a>
         </Section>

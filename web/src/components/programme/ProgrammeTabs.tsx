@@ -12,14 +12,7 @@ import { InfoPanel, type InfoPanelProps } from './InfoPanel';
 import { KeyMessagesPanel } from './KeyMessagesPanel';
 import { MediaPanel } from './MediaPanel';
 import { activeTab, orderTabs } from './tab-order';
-import type {
-  ActivityEvent,
-  ActivityGroup,
-  DocumentFile,
-  InfoContent,
-  KeyMessage,
-  TabsMap,
-} from './types';
+import type { ActivityEvent, ActivityGroup, DocumentFile, InfoContent, KeyMessage, TabsMap } from './types';
 
 export interface ProgrammeTabsProps {
   tabs: TabsMap;
@@ -36,7 +29,14 @@ function Panel({ tabKey, content, props }: { tabKey: string; content: unknown; p
   const c = (content ?? {}) as Record<string, unknown>;
   switch (tabKey) {
     case 'info':
-      return <InfoPanel content={c as unknown as InfoContent} name={props.name} subtitle={props.subtitle} website={props.website} />;
+      return (
+        <InfoPanel
+          content={c as unknown as InfoContent}
+          name={props.name}
+          subtitle={props.subtitle}
+          website={props.website}
+        />
+      );
     case 'details':
       return <DetailsPanel content={c} />;
     case 'hotel':
@@ -72,7 +72,12 @@ export function ProgrammeTabs(props: ProgrammeTabsProps) {
     window.scrollTo({ top: 0 });
   };
   return (
-    <Tabs tabs={ordered.map((t) => ({ key: t.key, label: t.title }))} active={active} onChange={choose} label="Sections">
+    <Tabs
+      tabs={ordered.map((t) => ({ key: t.key, label: t.title }))}
+      active={active}
+      onChange={choose}
+      label="Sections"
+    >
       {active && <Panel key={active} tabKey={active} content={props.tabs[active]?.content} props={props} />}
     </Tabs>
   );

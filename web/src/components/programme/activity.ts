@@ -13,9 +13,13 @@ export function videoUrl(video: { url?: string | null; code?: string | null }): 
 }
 
 /** 'meridian_booth' -> 'Meridian booth': the booth's field carries the company's short name. */
-export function boothOf(details: Record<string, unknown> | null | undefined): { title: string; booth: { gallery?: string[]; description?: string } } | null {
+export function boothOf(
+  details: Record<string, unknown> | null | undefined,
+): { title: string; booth: { gallery?: string[]; description?: string } } | null {
   if (!details) return null;
-  const entry = Object.entries(details).find(([key, value]) => key.endsWith('_booth') && value && typeof value === 'object');
+  const entry = Object.entries(details).find(
+    ([key, value]) => key.endsWith('_booth') && value && typeof value === 'object',
+  );
   if (!entry) return null;
   const company = entry[0].slice(0, -'_booth'.length).replace(/_/g, ' ');
   const title = company ? `${company.charAt(0).toUpperCase()}${company.slice(1)} booth` : 'Booth';

@@ -10,7 +10,10 @@ describe('orderTabs', () => {
       faq: { content: {} },
     };
     expect(orderTabs(tabs, ['info', 'contacts', 'details', 'missing', 3]).map((t) => t.key)).toEqual([
-      'info', 'contacts', 'details', 'faq',
+      'info',
+      'contacts',
+      'details',
+      'faq',
     ]);
   });
   it('keeps the order of the response map when no order is sent', () => {
@@ -19,7 +22,11 @@ describe('orderTabs', () => {
     expect(orderTabs(tabs, null).map((t) => t.key)).toEqual(['day', 'info', 'activities']);
   });
   it('uses the titles of the response, with fallbacks', () => {
-    const ordered = orderTabs({ key: { content: {} }, hotel: { title: 'Hotel & Transfer', content: {} }, faq: { content: {} } });
+    const ordered = orderTabs({
+      key: { content: {} },
+      hotel: { title: 'Hotel & Transfer', content: {} },
+      faq: { content: {} },
+    });
     expect(ordered).toEqual([
       { key: 'key', title: 'Key messages' },
       { key: 'hotel', title: 'Hotel & Transfer' },

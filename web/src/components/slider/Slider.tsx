@@ -16,7 +16,14 @@ export interface SliderProps<T> {
 }
 
 /** Full-width slides moved by transform; swipe or drag to change, dots to jump. */
-export function Slider<T>({ items, index, onIndexChange, renderSlide, label, speedMs = SLIDE_SPEED_MS }: SliderProps<T>) {
+export function Slider<T>({
+  items,
+  index,
+  onIndexChange,
+  renderSlide,
+  label,
+  speedMs = SLIDE_SPEED_MS,
+}: SliderProps<T>) {
   const start = useRef<number | null>(null);
   const last = items.length - 1;
   const go = (next: number) => onIndexChange(Math.max(0, Math.min(last, next)));

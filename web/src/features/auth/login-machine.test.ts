@@ -82,7 +82,10 @@ describe('login steps', () => {
   });
 
   it('does not change the e-mail once on step 2', () => {
-    const step2 = run([{ type: 'emailChanged', email: 'a@b.co' }, { type: 'checkSucceeded', azure: false, source: null }]);
+    const step2 = run([
+      { type: 'emailChanged', email: 'a@b.co' },
+      { type: 'checkSucceeded', azure: false, source: null },
+    ]);
     expect(loginReducer(step2, { type: 'emailChanged', email: 'other@b.co' }).email).toBe('a@b.co');
   });
 

@@ -8,6 +8,9 @@ const BADGES: Record<string, { label: string; tone: BadgeTone }> = {
 };
 
 /** The category badge of a course card (spec 2.20); an unknown class shows as 'Other'. */
-export function courseBadge(category: { class?: string | null } | null | undefined): { label: string; tone: BadgeTone } {
+export function courseBadge(category: { class?: string | null } | null | undefined): {
+  label: string;
+  tone: BadgeTone;
+} {
   return BADGES[category?.class ?? ''] ?? BADGES.other!;
 }

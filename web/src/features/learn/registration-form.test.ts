@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canSubmit, initialForm, NEWSLETTER_LABEL, toggleDay, toPayload, type RegistrationForm } from './registration-form';
+import {
+  canSubmit,
+  initialForm,
+  NEWSLETTER_LABEL,
+  toggleDay,
+  toPayload,
+  type RegistrationForm,
+} from './registration-form';
 
 const ready: RegistrationForm = {
   ...initialForm('2026-03-19', { name: 'Anna Rossi', email: 'anna.rossi@example.com' }),

@@ -20,7 +20,10 @@ export interface RegistrationForm {
 }
 
 /** A new form: the day chosen in the agenda pre-selected, name and e-mail of the user. */
-export function initialForm(preselectedDay: string | null | undefined, user?: { name?: string; email?: string } | null): RegistrationForm {
+export function initialForm(
+  preselectedDay: string | null | undefined,
+  user?: { name?: string; email?: string } | null,
+): RegistrationForm {
   return {
     days: preselectedDay ? [preselectedDay] : [],
     name: user?.name ?? '',

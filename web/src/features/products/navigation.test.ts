@@ -45,7 +45,17 @@ describe('orderInDepthSections', () => {
   it('uses the fixed order, others after in their own order', () => {
     const paths = ['faq', 'download', 'training', 'info', 'contacts', 'day', 'details', 'activities', 'hotel'];
     const ordered = orderInDepthSections(paths.map((path) => ({ path }))).map((s) => s.path);
-    expect(ordered).toEqual(['info', 'details', 'hotel', 'day', 'activities', 'download', 'contacts', 'faq', 'training']);
+    expect(ordered).toEqual([
+      'info',
+      'details',
+      'hotel',
+      'day',
+      'activities',
+      'download',
+      'contacts',
+      'faq',
+      'training',
+    ]);
   });
   it('does not change its input', () => {
     const input = [{ path: 'day' }, { path: 'info' }];

@@ -30,7 +30,10 @@ export function listItemTarget(item: { id: number; type: string }): string {
 }
 
 /** The in-depth page of a product, at a section (tab) and an anchor. */
-export function inDepthPath(productId: number | string, link?: { path?: string | null; anchor?: string | null }): string {
+export function inDepthPath(
+  productId: number | string,
+  link?: { path?: string | null; anchor?: string | null },
+): string {
   const parts = [`/products/detail/${productId}/indepth`];
   if (link?.path) {
     parts.push(encodeURIComponent(link.path));

@@ -46,10 +46,7 @@ describe('api client', () => {
   });
 
   it('uses the replaced token on the next call', async () => {
-    const { client, fetchImpl } = setup(
-      [jsonResponse(200, { jwt: 'second' }), jsonResponse(200, {})],
-      'first',
-    );
+    const { client, fetchImpl } = setup([jsonResponse(200, { jwt: 'second' }), jsonResponse(200, {})], 'first');
     await client.post('/users/login', { username: 'a', password: 'b' });
     await client.get('/users/get-data');
     expect(sentHeaders(fetchImpl, 1).get('Authorization')).toBe('Bearer second');

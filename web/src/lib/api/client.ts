@@ -82,14 +82,14 @@ function isJsonResponse(response: Response): boolean {
 /** Stores a `jwt` carried by any JSON response: it replaces the current token. */
 function takeToken(payload: unknown, tokens: TokenStore): void {
   if (payload && typeof payload === 'object' && 'jwt' in payload) {
-    const jwt = (payload).jwt;
+    const jwt = payload.jwt;
     if (typeof jwt === 'string' && jwt.length > 0) tokens.set(jwt);
   }
 }
 
 function codeOf(payload: unknown): string | null {
   if (payload && typeof payload === 'object' && 'code' in payload) {
-    const code = (payload).code;
+    const code = payload.code;
     if (typeof code === 'string') return code;
   }
   return null;
@@ -97,7 +97,7 @@ function codeOf(payload: unknown): string | null {
 
 function messageOf(payload: unknown): string | null {
   if (payload && typeof payload === 'object' && 'message' in payload) {
-    const message = (payload).message;
+    const message = payload.message;
     if (typeof message === 'string') return message;
   }
   return null;

@@ -21,7 +21,12 @@ async function databaseNames(): Promise<string[]> {
 
 describe('clearing the device at sign-out', () => {
   it('deletes every cache but the app shell', async () => {
-    const caches = cacheNames(['workbox-precache-v2-http://x/', 'companion-api', 'companion-content', 'companion-files']);
+    const caches = cacheNames([
+      'workbox-precache-v2-http://x/',
+      'companion-api',
+      'companion-content',
+      'companion-files',
+    ]);
     await clearOfflineData({ caches });
     expect([...caches.kept]).toEqual(['workbox-precache-v2-http://x/']);
     expect(isAppShellCache('companion-files')).toBe(false);

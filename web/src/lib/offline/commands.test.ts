@@ -7,7 +7,8 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-const keyOf = (call: unknown[] | undefined) => new Headers((call?.[1] as RequestInit | undefined)?.headers).get('Idempotency-Key');
+const keyOf = (call: unknown[] | undefined) =>
+  new Headers((call?.[1] as RequestInit | undefined)?.headers).get('Idempotency-Key');
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -18,7 +19,12 @@ describe('runCommand', () => {
   it('sends at once when online, with an Idempotency-Key', async () => {
     const fetchMock = vi.fn<typeof fetch>().mockResolvedValue(json(201, { id: 'f9' }));
     vi.stubGlobal('fetch', fetchMock);
-    const result = await runCommand<{ id: string }>({ kind: 'create_folder', path: '/folders', body: { name: 'A' }, label: 'A' });
+    const result = await runCommand<{ id: string }>({
+      kind: 'create_folder',
+      path: '/folders',
+      body: { name: 'A' },
+      label: 'A',
+    });
     expect(result).toEqual({ queued: false, value: { id: 'f9' } });
     expect(keyOf(fetchMock.mock.calls[0])).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -29,7 +29,10 @@ function memoryStorage(): PinStorage & { urls: () => string[] } {
   };
 }
 
-function server(visible: Record<string, string | ApiError>, folder: Record<string, string[] | ApiError> = {}): PinServer {
+function server(
+  visible: Record<string, string | ApiError>,
+  folder: Record<string, string[] | ApiError> = {},
+): PinServer {
   return {
     download: (url) => Promise.resolve({ blob: new Blob([`bytes of ${url}`]), contentType: 'application/pdf' }),
     check: (id) => {
@@ -40,7 +43,9 @@ function server(visible: Record<string, string | ApiError>, folder: Record<strin
     folderFiles: (f) => {
       const answer = folder[f.id];
       if (answer instanceof ApiError) return Promise.reject(answer);
-      return Promise.resolve((answer ?? []).map((id) => ({ id, title: id, name: id, url: `/api/documents/${id}/file` })));
+      return Promise.resolve(
+        (answer ?? []).map((id) => ({ id, title: id, name: id, url: `/api/documents/${id}/file` })),
+      );
     },
   };
 }
@@ -68,7 +73,12 @@ describe('documents kept offline', () => {
     for (const id of ['gone', 'forbidden', 'renamed', 'offline', 'library']) await pins.pinFile(file(id));
     await pins.pinFile({ ...file('lib'), library: true });
 
-    visible = { forbidden: new ApiError(403, 'no'), renamed: 'New name', offline: new ApiError(0, null), library: 'library' };
+    visible = {
+      forbidden: new ApiError(403, 'no'),
+      renamed: 'New name',
+      offline: new ApiError(0, null),
+      library: 'library',
+    };
     const report = await pins.revalidate();
 
     expect(report.removed.sort()).toEqual(['forbidden', 'gone']);

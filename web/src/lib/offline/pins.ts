@@ -129,7 +129,9 @@ export function createPins({ storage, server, now = Date.now, onChange }: PinsOp
     const cache = await storage.files();
     await cache.put(
       file.url,
-      new Response(blob, { headers: { 'Content-Type': contentType || 'application/octet-stream', 'Content-Length': String(blob.size) } }),
+      new Response(blob, {
+        headers: { 'Content-Type': contentType || 'application/octet-stream', 'Content-Length': String(blob.size) },
+      }),
     );
     const item: OfflineFile = {
       kind: 'file',

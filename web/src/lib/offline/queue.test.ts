@@ -19,7 +19,14 @@ function setup(send: (command: QueuedCommand) => Promise<unknown>) {
 }
 
 const folder = (name: string) =>
-  ({ kind: 'create_folder', method: 'POST', path: '/folders', body: { name }, label: `Create folder ${name}`, folder: null }) as const;
+  ({
+    kind: 'create_folder',
+    method: 'POST',
+    path: '/folders',
+    body: { name },
+    label: `Create folder ${name}`,
+    folder: null,
+  }) as const;
 
 describe('offline queue', () => {
   it('sends queued actions in the order they were taken, each with its own key', async () => {

@@ -83,7 +83,13 @@ export type NewCommand = Omit<QueuedCommand, 'id' | 'queuedAt' | 'seq' | 'state'
 };
 
 /** The device's queue of actions waiting for the network, sent in order, one at a time. */
-export function createQueue({ store, send, now = Date.now, newId = () => crypto.randomUUID(), onChange }: QueueOptions) {
+export function createQueue({
+  store,
+  send,
+  now = Date.now,
+  newId = () => crypto.randomUUID(),
+  onChange,
+}: QueueOptions) {
   let seq = 0;
   let running: Promise<FlushReport> | null = null;
   // An action queued while a flush runs is sent by one more pass right after it.
@@ -140,15 +146,22 @@ export function createQueue({ store, send, now = Date.now, newId = () => crypto.
   function flush(): Promise<FlushReport> {
     if (running) return running;
     queuedMeanwhile = false;
-    running = sendAll().then(async (report) => {
-      running = null;
-      if (!queuedMeanwhile || report.stopped) return report;
-      const more = await flush();
-      return { sent: [...report.sent, ...more.sent], conflicts: [...report.conflicts, ...more.conflicts], stopped: more.stopped };
-    }, (error: unknown) => {
-      running = null;
-      throw error;
-    });
+    running = sendAll().then(
+      async (report) => {
+        running = null;
+        if (!queuedMeanwhile || report.stopped) return report;
+        const more = await flush();
+        return {
+          sent: [...report.sent, ...more.sent],
+          conflicts: [...report.conflicts, ...more.conflicts],
+          stopped: more.stopped,
+        };
+      },
+      (error: unknown) => {
+        running = null;
+        throw error;
+      },
+    );
     return running;
   }
 

@@ -17,7 +17,11 @@ export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000, fac
  * the upper half of the exponential step ("equal jitter"), so it grows for sure
  * while staying spread out. `random` returns [0, 1).
  */
-export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  options: BackoffOptions = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
   const step = Math.min(options.maxMs, options.baseMs * Math.pow(options.factor, Math.max(0, attempt)));
   const half = step / 2;
   return Math.round(half + random() * half);

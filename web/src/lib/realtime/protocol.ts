@@ -10,9 +10,7 @@ export type ServerMessage =
   | { type: 'ping' };
 
 /** Client -> server. */
-export type ClientMessage =
-  | { type: 'auth'; token: string; last_seq?: number; epoch?: string }
-  | { type: 'pong' };
+export type ClientMessage = { type: 'auth'; token: string; last_seq?: number; epoch?: string } | { type: 'pong' };
 
 /** Close codes the server uses. */
 export const CLOSE = {

@@ -6,12 +6,18 @@ describe('route guard', () => {
     expect(checkAccess(path, false)).toEqual({ allow: true });
   });
 
-  it.each(['/home', '/documents', '/documents/folder/3', '/menu', '/terms', '/onboarding', '/new/update/1', '/nowhere'])(
-    'sends a logged-out visitor from %s to /login',
-    (path) => {
-      expect(checkAccess(path, false)).toEqual({ allow: false, redirectTo: '/login' });
-    },
-  );
+  it.each([
+    '/home',
+    '/documents',
+    '/documents/folder/3',
+    '/menu',
+    '/terms',
+    '/onboarding',
+    '/new/update/1',
+    '/nowhere',
+  ])('sends a logged-out visitor from %s to /login', (path) => {
+    expect(checkAccess(path, false)).toEqual({ allow: false, redirectTo: '/login' });
+  });
 
   it.each(['/home', '/documents', '/login', '/privacy', '/products/detail/3/documents'])(
     'lets a logged-in user open %s',

@@ -43,9 +43,10 @@ describe('decideDestination', () => {
   });
 
   it('goes to a pending update notice before any stored link', () => {
-    expect(
-      decideDestination({ ...settled, updateId: 7, launchLink: '/news/1', notificationLink: '/news/2' }),
-    ).toEqual({ path: '/new/update/7', reason: 'update' });
+    expect(decideDestination({ ...settled, updateId: 7, launchLink: '/news/1', notificationLink: '/news/2' })).toEqual({
+      path: '/new/update/7',
+      reason: 'update',
+    });
   });
 
   it('accepts update id 0', () => {
@@ -78,12 +79,20 @@ describe('isInAppLink', () => {
     expect(isInAppLink(link)).toBe(true);
   });
 
-  it.each(['', '/', '//evil.example/x', 'https://evil.example', 'news/1', '/login', '/login?token=x', '/terms', '/onboarding', '/\\evil'])(
-    'rejects %s',
-    (link) => {
-      expect(isInAppLink(link)).toBe(false);
-    },
-  );
+  it.each([
+    '',
+    '/',
+    '//evil.example/x',
+    'https://evil.example',
+    'news/1',
+    '/login',
+    '/login?token=x',
+    '/terms',
+    '/onboarding',
+    '/\\evil',
+  ])('rejects %s', (link) => {
+    expect(isInAppLink(link)).toBe(false);
+  });
 
   it('rejects missing values', () => {
     expect(isInAppLink(null)).toBe(false);

@@ -11,7 +11,7 @@ describe('badges store', () => {
     expect([notificationsUnread, updatesUnread, sharedNew]).toEqual([0, 0, 0]);
   });
 
-  it('sets counters and adds notifications and updates for What\'s New', () => {
+  it("sets counters and adds notifications and updates for What's New", () => {
     useBadges.getState().setNotificationsUnread(3);
     useBadges.getState().setUpdatesUnread(2);
     useBadges.getState().setSharedNew(5);

@@ -136,82 +136,86 @@ export default function LoginPage() {
           <ResetPasswordForm token={resetToken} onDone={() => setParams({}, { replace: true })} />
         ) : (
           <>
-        <p className={styles.step} data-testid="login-step">
-          {stepLabel(state.step)}
-        </p>
+            <p className={styles.step} data-testid="login-step">
+              {stepLabel(state.step)}
+            </p>
 
-        {state.step === 'email' && (
-          <form className={styles.form} onSubmit={(e) => void submitEmail(e)} noValidate>
-            <h2 className={styles.heading}>Sign in</h2>
-            <p className={styles.lead}>Enter your work e-mail to continue.</p>
-            <label className="field">
-              <span className="field-label">E-mail</span>
-              <span className={styles.inputWrap}>
-                <MailIcon size={20} className={styles.inputIcon} />
-                <input
-                  className={`input ${styles.withIcon}`}
-                  type="email"
-                  name="email"
-                  autoComplete="username"
-                  inputMode="email"
-                  placeholder="name@company.com"
-                  aria-required="true"
-                  value={state.email}
-                  onChange={(e) => dispatch({ type: 'emailChanged', email: e.target.value })}
-                />
-              </span>
-            </label>
-            <button className="btn btn-primary btn-block" type="submit" disabled={state.busy}>
-              {state.busy ? 'Checking…' : 'Next'}
-            </button>
-          </form>
-        )}
+            {state.step === 'email' && (
+              <form className={styles.form} onSubmit={(e) => void submitEmail(e)} noValidate>
+                <h2 className={styles.heading}>Sign in</h2>
+                <p className={styles.lead}>Enter your work e-mail to continue.</p>
+                <label className="field">
+                  <span className="field-label">E-mail</span>
+                  <span className={styles.inputWrap}>
+                    <MailIcon size={20} className={styles.inputIcon} />
+                    <input
+                      className={`input ${styles.withIcon}`}
+                      type="email"
+                      name="email"
+                      autoComplete="username"
+                      inputMode="email"
+                      placeholder="name@company.com"
+                      aria-required="true"
+                      value={state.email}
+                      onChange={(e) => dispatch({ type: 'emailChanged', email: e.target.value })}
+                    />
+                  </span>
+                </label>
+                <button className="btn btn-primary btn-block" type="submit" disabled={state.busy}>
+                  {state.busy ? 'Checking…' : 'Next'}
+                </button>
+              </form>
+            )}
 
-        {state.step === 'password' && (
-          <form className={styles.form} onSubmit={(e) => void submitPassword(e)} noValidate>
-            <h2 className={styles.heading}>Enter your password</h2>
-            <p className={styles.account}>{state.email}</p>
-            <label className="field">
-              <span className="field-label">Password</span>
-              <span className={styles.inputWrap}>
-                <LockIcon size={20} className={styles.inputIcon} />
-                <input
-                  ref={passwordRef}
-                  className={`input ${styles.withIcon}`}
-                  type="password"
-                  name="password"
-                  autoComplete="current-password"
-                  aria-required="true"
-                  value={state.password}
-                  onChange={(e) => dispatch({ type: 'passwordChanged', password: e.target.value })}
-                />
-              </span>
-            </label>
-            <button className="btn btn-primary btn-block" type="submit" disabled={state.busy}>
-              {state.busy ? 'Signing in…' : 'Sign in'}
-            </button>
-            <a className={styles.forgot} href={FORGOT_PASSWORD_URL} target="_blank" rel="noopener noreferrer">
-              Forgot your password?
-            </a>
-          </form>
-        )}
+            {state.step === 'password' && (
+              <form className={styles.form} onSubmit={(e) => void submitPassword(e)} noValidate>
+                <h2 className={styles.heading}>Enter your password</h2>
+                <p className={styles.account}>{state.email}</p>
+                <label className="field">
+                  <span className="field-label">Password</span>
+                  <span className={styles.inputWrap}>
+                    <LockIcon size={20} className={styles.inputIcon} />
+                    <input
+                      ref={passwordRef}
+                      className={`input ${styles.withIcon}`}
+                      type="password"
+                      name="password"
+                      autoComplete="current-password"
+                      aria-required="true"
+                      value={state.password}
+                      onChange={(e) => dispatch({ type: 'passwordChanged', password: e.target.value })}
+                    />
+                  </span>
+                </label>
+                <button className="btn btn-primary btn-block" type="submit" disabled={state.busy}>
+                  {state.busy ? 'Signing in…' : 'Sign in'}
+                </button>
+                <a className={styles.forgot} href={FORGOT_PASSWORD_URL} target="_blank" rel="noopener noreferrer">
+                  Forgot your password?
+                </a>
+              </form>
+            )}
 
-        {state.step === 'sso' && (
-          <div className={styles.form}>
-            <h2 className={styles.heading}>Corporate sign-in</h2>
-            <p className={styles.account}>{state.email}</p>
-            <p className={styles.lead}>Your organisation signs in with its corporate account.</p>
-            <button className="btn btn-primary btn-block" type="button" onClick={startSso} disabled={state.busy}>
-              Login with Azure
-            </button>
-          </div>
-        )}
+            {state.step === 'sso' && (
+              <div className={styles.form}>
+                <h2 className={styles.heading}>Corporate sign-in</h2>
+                <p className={styles.account}>{state.email}</p>
+                <p className={styles.lead}>Your organisation signs in with its corporate account.</p>
+                <button className="btn btn-primary btn-block" type="button" onClick={startSso} disabled={state.busy}>
+                  Login with Azure
+                </button>
+              </div>
+            )}
 
-        {state.step !== 'email' && (
-          <button className={`btn btn-ghost ${styles.back}`} type="button" onClick={() => dispatch({ type: 'back' })}>
-            <BackIcon size={18} /> Back
-          </button>
-        )}
+            {state.step !== 'email' && (
+              <button
+                className={`btn btn-ghost ${styles.back}`}
+                type="button"
+                onClick={() => dispatch({ type: 'back' })}
+              >
+                <BackIcon size={18} /> Back
+              </button>
+            )}
           </>
         )}
       </main>

@@ -57,7 +57,9 @@ export default function ActivityPage() {
                   {activity.experts.map((person) => (
                     <li key={person.name}>
                       <button type="button" className={styles.person} onClick={() => setExpert(person)}>
-                        {(person.preview ?? person.image) && <img src={person.preview ?? person.image ?? undefined} alt="" />}
+                        {(person.preview ?? person.image) && (
+                          <img src={person.preview ?? person.image ?? undefined} alt="" />
+                        )}
                         <span>
                           <strong>{person.name}</strong>
                           {person.subtitle && <small>{person.subtitle}</small>}

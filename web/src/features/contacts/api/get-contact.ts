@@ -8,7 +8,11 @@ export function fetchContact(id: number): Promise<Subsidiary> {
 }
 
 export const contactQuery = (id: number | null) =>
-  queryOptions({ queryKey: ['contacts', 'entry', id] as const, queryFn: () => fetchContact(id ?? 0), enabled: id !== null });
+  queryOptions({
+    queryKey: ['contacts', 'entry', id] as const,
+    queryFn: () => fetchContact(id ?? 0),
+    enabled: id !== null,
+  });
 
 export function useContact(id: number | null) {
   return useQuery(contactQuery(id));

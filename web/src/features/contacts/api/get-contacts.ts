@@ -7,7 +7,8 @@ export function fetchContacts(): Promise<ContactSection[]> {
   return api.get<ContactSection[]>('/contacts');
 }
 
-export const contactsQuery = () => queryOptions({ queryKey: ['contacts', 'sections'] as const, queryFn: fetchContacts });
+export const contactsQuery = () =>
+  queryOptions({ queryKey: ['contacts', 'sections'] as const, queryFn: fetchContacts });
 
 export function useContacts() {
   return useQuery(contactsQuery());

@@ -37,11 +37,19 @@ afterEach(() => {
 
 describe('documents API calls', () => {
   it('reads the three lists from their paths', async () => {
-    const fetchMock = mockFetch(json(200, { list: [], type: 'my' }), json(200, { list: [], type: 'shared' }), json(200, { list: [], type: 'us' }));
+    const fetchMock = mockFetch(
+      json(200, { list: [], type: 'my' }),
+      json(200, { list: [], type: 'shared' }),
+      json(200, { list: [], type: 'us' }),
+    );
     await getDocuments('my');
     await getDocuments('shared');
     await getDocuments('us');
-    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/documents/my', '/api/documents/shared', '/api/usadocs']);
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/api/documents/my',
+      '/api/documents/shared',
+      '/api/usadocs',
+    ]);
   });
 
   it('reads a folder by id and type', async () => {
@@ -54,7 +62,11 @@ describe('documents API calls', () => {
     const fetchMock = mockFetch();
     await createFolder({ name: 'Plans', parent: null });
     await createFolder({ name: 'Sub', parent: '9' });
-    expect(call(fetchMock, 0)).toEqual({ url: '/api/folders', method: 'POST', body: { name: 'Plans', type: 'my', parent: null } });
+    expect(call(fetchMock, 0)).toEqual({
+      url: '/api/folders',
+      method: 'POST',
+      body: { name: 'Plans', type: 'my', parent: null },
+    });
     expect(call(fetchMock, 1).body).toEqual({ name: 'Sub', type: 'my', parent: '9' });
   });
 
@@ -104,7 +116,9 @@ describe('documents API calls', () => {
     const error = await createFolder({ name: 'Deep', parent: '5' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).serverMessage).toBe('You cannot create further folders, you have reached max depth level');
+    expect((error as ApiError).serverMessage).toBe(
+      'You cannot create further folders, you have reached max depth level',
+    );
   });
 });
 
@@ -123,9 +137,11 @@ describe('file fetch', () => {
   const tokens = tokenStoreOn(memoryStore({ [STORAGE_KEYS.token]: 'tok' }));
 
   it('sends the bearer token and returns the bytes with their type', async () => {
-    const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(
-      new Response(new Uint8Array([37, 80, 68, 70]), { status: 200, headers: { 'Content-Type': 'application/pdf' } }),
-    );
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockResolvedValue(
+        new Response(new Uint8Array([37, 80, 68, 70]), { status: 200, headers: { 'Content-Type': 'application/pdf' } }),
+      );
     const file = await fetchFile('/api/documents/3/file', true, { tokens, fetchImpl });
     const [url, init] = fetchImpl.mock.calls[0] ?? [];
     expect(url).toBe('/api/documents/3/file?download=1');

@@ -13,4 +13,3 @@ export function fetchFile(url: string, download = false, options?: BinaryOptions
 export function fetchHistoryCsv(id: string, options?: BinaryOptions): Promise<FetchedFile> {
   return fetchBinary(api.url(`/documents/${encodeURIComponent(id)}/history.csv`), options);
 }
-

@@ -10,7 +10,11 @@ export interface MoveInput {
 }
 
 /** Moves a folder or a file within My Docs. Queued when offline. */
-export function moveItem({ item, destination, title }: MoveInput & { title?: string }): Promise<CommandResult<unknown>> {
+export function moveItem({
+  item,
+  destination,
+  title,
+}: MoveInput & { title?: string }): Promise<CommandResult<unknown>> {
   const label = `Move “${title ?? item.id}”`;
   return item.type === 'folder'
     ? runCommand({ kind: 'move', path: '/folders/move', body: { destination, folder: item.id }, label })
@@ -19,5 +23,8 @@ export function moveItem({ item, destination, title }: MoveInput & { title?: str
 
 export function useMoveItem() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: (input: MoveInput & { title?: string }) => moveItem(input), onSuccess: () => reloadDocuments(queryClient) });
+  return useMutation({
+    mutationFn: (input: MoveInput & { title?: string }) => moveItem(input),
+    onSuccess: () => reloadDocuments(queryClient),
+  });
 }

@@ -32,7 +32,16 @@ interface DialogFrameProps {
 }
 
 /** A 300 px dialog with a form and Cancel / submit buttons. */
-function DialogFrame({ title, formId, submitLabel, submitDisabled, danger, onClose, onSubmit, children }: DialogFrameProps) {
+function DialogFrame({
+  title,
+  formId,
+  submitLabel,
+  submitDisabled,
+  danger,
+  onClose,
+  onSubmit,
+  children,
+}: DialogFrameProps) {
   return (
     <Modal
       open

@@ -112,11 +112,11 @@ export function DocumentActions({ item, onClose, parent, listType }: DocumentAct
         save.mutate(
           { id: target.id, title: displayName(target) },
           {
-          // Queued offline: the queue has said so.
-          onSuccess: (result) => {
-            if (!result.queued) toast.dark(MESSAGES.savedToMyDocs);
-          },
-          onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
+            // Queued offline: the queue has said so.
+            onSuccess: (result) => {
+              if (!result.queued) toast.dark(MESSAGES.savedToMyDocs);
+            },
+            onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
           },
         );
         return;

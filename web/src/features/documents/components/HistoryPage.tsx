@@ -10,7 +10,14 @@ import { useFolderAsOf } from '../api/get-folder-as-of';
 import { fetchHistoryCsv, saveBlob } from '../api/get-file';
 import { useHistory } from '../api/get-history';
 import { displayName } from '../logic/file';
-import { formatWhen, historyActionLabel, historyChange, localInputToIso, newestFirst, toLocalInput } from '../logic/history';
+import {
+  formatWhen,
+  historyActionLabel,
+  historyChange,
+  localInputToIso,
+  newestFirst,
+  toLocalInput,
+} from '../logic/history';
 import { MESSAGES } from '../logic/messages';
 import type { HistoryEntry } from '../types';
 import styles from './Documents.module.css';
@@ -149,8 +156,8 @@ function FolderAsOf({ id, at, onAt }: { id: string; at: string | null; onAt: (at
         <>
           <div className={styles.asOfBanner} role="status" data-testid="as-of-banner">
             <span>
-              <strong>As of {formatWhen(new Date(at).getTime())}</strong>: “{contents.data.name}” as it was then, not its
-              current contents.
+              <strong>As of {formatWhen(new Date(at).getTime())}</strong>: “{contents.data.name}” as it was then, not
+              its current contents.
             </span>
             <button type="button" className={styles.linkButton} onClick={() => onAt(null)}>
               Back to now
@@ -162,7 +169,11 @@ function FolderAsOf({ id, at, onAt }: { id: string; at: string | null; onAt: (at
             <ul className={styles.asOfList}>
               {contents.data.list.map((item) => (
                 <li key={`${item.type}-${item.id}`} className={styles.asOfItem}>
-                  {item.type === 'folder' ? <FolderIcon size={18} /> : <ItemIcon item={{ ...item, unread: false }} size={16} />}
+                  {item.type === 'folder' ? (
+                    <FolderIcon size={18} />
+                  ) : (
+                    <ItemIcon item={{ ...item, unread: false }} size={16} />
+                  )}
                   {displayName(item)}
                 </li>
               ))}

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { menuActions, shareKind } from './actions';
 
-const ALL = [
-  'delete',
-  'move',
-  'move_to_mydocs',
-  'save_to_mydocs',
-  'external_share',
-  'internal_share',
-  'rename',
-];
+const ALL = ['delete', 'move', 'move_to_mydocs', 'save_to_mydocs', 'external_share', 'internal_share', 'rename'];
 
 describe('menuActions', () => {
   it('orders a file with every action as spec section 4 says, history last', () => {

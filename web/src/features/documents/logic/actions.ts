@@ -71,7 +71,10 @@ export function menuActions(item: Pick<DocItem, 'type' | 'actions'>): MenuAction
 }
 
 /** The call behind an item's share entry. */
-export function shareKind(item: Pick<DocItem, 'type' | 'actions'>, action: 'internal_share' | 'external_share'): ShareKind {
+export function shareKind(
+  item: Pick<DocItem, 'type' | 'actions'>,
+  action: 'internal_share' | 'external_share',
+): ShareKind {
   if (item.type === 'folder') return 'folder';
   if (action === 'external_share') return 'external';
   return item.actions.includes('storage_internal_share') ? 'storage' : 'internal';

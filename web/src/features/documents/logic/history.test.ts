@@ -19,7 +19,12 @@ describe('history', () => {
 
   it('sorts newest first, stable for equal times', () => {
     const e = (at: number, detail: string) => ({ at, actor: 'A', actor_email: 'a@x', action: 'opened', detail });
-    expect(newestFirst([e(1, 'a'), e(3, 'b'), e(3, 'c'), e(2, 'd')]).map((x) => x.detail)).toEqual(['c', 'b', 'd', 'a']);
+    expect(newestFirst([e(1, 'a'), e(3, 'b'), e(3, 'c'), e(2, 'd')]).map((x) => x.detail)).toEqual([
+      'c',
+      'b',
+      'd',
+      'a',
+    ]);
   });
 
   it('round-trips a datetime-local value to the end of that minute', () => {

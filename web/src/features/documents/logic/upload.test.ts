@@ -14,7 +14,9 @@ describe('upload checks', () => {
 
   it('refuses anything else', () => {
     expect(isAcceptedFile({ name: 'setup.exe', type: 'application/x-msdownload' })).toBe(false);
-    expect(isAcceptedFile({ name: 'sheet.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' })).toBe(false);
+    expect(
+      isAcceptedFile({ name: 'sheet.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }),
+    ).toBe(false);
     expect(isAcceptedFile({ name: 'photo.pdf', type: 'image/png' })).toBe(false);
     expect(isAcceptedFile({ name: 'noext', type: '' })).toBe(false);
   });

@@ -36,8 +36,7 @@ export default function HomePage() {
 
   // Pull-to-refresh: reload the home data and log in again with the token.
   const onRefresh = useCallback(
-    () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: homeKeys.all }), refreshSession(), refreshBadges()]),
+    () => Promise.all([queryClient.invalidateQueries({ queryKey: homeKeys.all }), refreshSession(), refreshBadges()]),
     [queryClient, refreshSession],
   );
 

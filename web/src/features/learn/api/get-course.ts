@@ -8,7 +8,8 @@ export function getCourse(id: string): Promise<Course> {
   return api.get<Course>(`/courses/${encodeURIComponent(id)}`);
 }
 
-export const courseQuery = (id: string) => queryOptions({ queryKey: learnKeys.detail(id), queryFn: () => getCourse(id) });
+export const courseQuery = (id: string) =>
+  queryOptions({ queryKey: learnKeys.detail(id), queryFn: () => getCourse(id) });
 
 export function useCourse(id: string | undefined) {
   return useQuery({ ...courseQuery(id ?? ''), enabled: Boolean(id) });

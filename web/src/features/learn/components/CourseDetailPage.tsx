@@ -60,12 +60,7 @@ export default function CourseDetailPage() {
             </div>
           )}
           {registration && (
-            <RegistrationModal
-              course={course}
-              open
-              day={registration.day}
-              onClose={() => setRegistration(null)}
-            />
+            <RegistrationModal course={course} open day={registration.day} onClose={() => setRegistration(null)} />
           )}
         </>
       ) : (

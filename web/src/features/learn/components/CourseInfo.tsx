@@ -8,7 +8,13 @@ import { DateRange, Section } from '@/components/programme/Section';
 import { ReadMore } from '@/components/ReadMore';
 import type { Course } from '../api/types';
 import { courseBadge } from '../course-badge';
-import { courseLocation, learnContactHref, registrationPlatform, speakersToggle, visibleSpeakers } from '../course-view';
+import {
+  courseLocation,
+  learnContactHref,
+  registrationPlatform,
+  speakersToggle,
+  visibleSpeakers,
+} from '../course-view';
 import styles from './learn.module.css';
 
 /** The Info tab of a course (spec 2.20). */
@@ -99,7 +105,11 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
           <ul className={styles.speakers}>
             {visibleSpeakers(speakers, allSpeakers).map((s) => (
               <li key={s.name} className={styles.speaker}>
-                {s.preview ? <img src={s.preview} alt="" /> : <span className={styles.speakerInitial}>{s.name.charAt(0)}</span>}
+                {s.preview ? (
+                  <img src={s.preview} alt="" />
+                ) : (
+                  <span className={styles.speakerInitial}>{s.name.charAt(0)}</span>
+                )}
                 <span>
                   <strong>{s.name}</strong>
                   {s.country && <small>{s.country}</small>}

@@ -43,7 +43,12 @@ export default function LearnListPage() {
       <div className={styles.summary} aria-label="Selected filters">
         <span className={styles.chip}>{year}</span>
         {chips.map((f) => (
-          <button key={f.key} type="button" className={`${styles.chip} ${styles.removable}`} onClick={() => change(f.key, '')}>
+          <button
+            key={f.key}
+            type="button"
+            className={`${styles.chip} ${styles.removable}`}
+            onClick={() => change(f.key, '')}
+          >
             {optionLabel(options[f.key], filters[f.key])} <span aria-hidden="true">×</span>
             <span className="visually-hidden">Remove the {f.label.toLowerCase()} filter</span>
           </button>

@@ -37,7 +37,8 @@ export function RegistrationModal({ course, open, day, onClose }: RegistrationMo
     initialForm(day, user ? { name: `${user.first_name} ${user.last_name}`.trim(), email: user.email } : null),
   );
   const register = useRegisterToCourse();
-  const set = <K extends keyof RegistrationForm>(key: K, value: RegistrationForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof RegistrationForm>(key: K, value: RegistrationForm[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
   const ready = canSubmit(form) && !register.isPending;
 
   const submit = () => {
@@ -109,7 +110,14 @@ export function RegistrationModal({ course, open, day, onClose }: RegistrationMo
           <label className="field-label" htmlFor={`${id}-name`}>
             Name <span className={styles.required}>*</span>
           </label>
-          <input id={`${id}-name`} className="input" value={form.name} onChange={(e) => set('name', e.target.value)} autoComplete="name" required />
+          <input
+            id={`${id}-name`}
+            className="input"
+            value={form.name}
+            onChange={(e) => set('name', e.target.value)}
+            autoComplete="name"
+            required
+          />
         </div>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-email`}>
@@ -129,7 +137,12 @@ export function RegistrationModal({ course, open, day, onClose }: RegistrationMo
           <label className="field-label" htmlFor={`${id}-hospital`}>
             Hospital
           </label>
-          <input id={`${id}-hospital`} className="input" value={form.hospital} onChange={(e) => set('hospital', e.target.value)} />
+          <input
+            id={`${id}-hospital`}
+            className="input"
+            value={form.hospital}
+            onChange={(e) => set('hospital', e.target.value)}
+          />
         </div>
 
         <fieldset className={styles.fieldset}>
@@ -137,7 +150,13 @@ export function RegistrationModal({ course, open, day, onClose }: RegistrationMo
           <div className={styles.categories}>
             {(['surgeon', 'staff'] as Category[]).map((c) => (
               <label key={c} className={styles.radio}>
-                <input type="radio" name={`${id}-category`} value={c} checked={form.category === c} onChange={() => set('category', c)} />
+                <input
+                  type="radio"
+                  name={`${id}-category`}
+                  value={c}
+                  checked={form.category === c}
+                  onChange={() => set('category', c)}
+                />
                 {c === 'surgeon' ? 'Surgeon' : 'Staff'}
               </label>
             ))}
@@ -149,7 +168,12 @@ export function RegistrationModal({ course, open, day, onClose }: RegistrationMo
           <span>{NEWSLETTER_LABEL}</span>
         </label>
         <label className={styles.check}>
-          <input type="checkbox" checked={form.privacyConsent} onChange={(e) => set('privacyConsent', e.target.checked)} required />
+          <input
+            type="checkbox"
+            checked={form.privacyConsent}
+            onChange={(e) => set('privacyConsent', e.target.checked)}
+            required
+          />
           <span>
             I have read and accept the{' '}
             <a href="/privacy" target="_blank" rel="noopener noreferrer">
@@ -159,10 +183,15 @@ export function RegistrationModal({ course, open, day, onClose }: RegistrationMo
           </span>
         </label>
         <label className={styles.check}>
-          <input type="checkbox" checked={form.dataConsent} onChange={(e) => set('dataConsent', e.target.checked)} required />
+          <input
+            type="checkbox"
+            checked={form.dataConsent}
+            onChange={(e) => set('dataConsent', e.target.checked)}
+            required
+          />
           <span>
-            I consent to the use of my personal data for the organisation of the course, as described in the data-protection
-            notice <span className={styles.required}>*</span>
+            I consent to the use of my personal data for the organisation of the course, as described in the
+            data-protection notice <span className={styles.required}>*</span>
           </span>
         </label>
         <p className={styles.muted}>

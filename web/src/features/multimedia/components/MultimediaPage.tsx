@@ -53,7 +53,11 @@ export default function MultimediaPage() {
       {FILTER_KEYS.map((key) => (
         <label key={key} className="field">
           <span className="field-label">{FILTER_LABELS[key]}</span>
-          <select className="input" value={draft[key]} onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))}>
+          <select
+            className="input"
+            value={draft[key]}
+            onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))}
+          >
             <option value="">All</option>
             {(options?.[key] ?? []).map((o) => (
               <option key={String(o.value)} value={String(o.value)}>

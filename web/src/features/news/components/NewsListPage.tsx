@@ -41,7 +41,11 @@ export default function NewsListPage() {
     <div style={{ display: 'grid', gap: 12 }}>
       <label className="field">
         <span className="field-label">Year</span>
-        <select className="input" value={draft.year} onChange={(e) => setDraft((d) => ({ ...d, year: e.target.value }))}>
+        <select
+          className="input"
+          value={draft.year}
+          onChange={(e) => setDraft((d) => ({ ...d, year: e.target.value }))}
+        >
           {(data?.filters.year ?? [{ value: currentYear, label: currentYear }]).map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -51,7 +55,11 @@ export default function NewsListPage() {
       </label>
       <label className="field">
         <span className="field-label">Category</span>
-        <select className="input" value={draft.category} onChange={(e) => setDraft((d) => ({ ...d, category: e.target.value }))}>
+        <select
+          className="input"
+          value={draft.category}
+          onChange={(e) => setDraft((d) => ({ ...d, category: e.target.value }))}
+        >
           <option value="">All</option>
           {(data?.filters.category ?? []).map((o) => (
             <option key={o.value} value={o.value}>

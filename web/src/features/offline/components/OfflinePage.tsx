@@ -62,7 +62,11 @@ export default function OfflinePage() {
               </li>
             ))}
           </ul>
-          <button type="button" className={`btn btn-outline ${styles.removeAll}`} onClick={() => void offlinePins().unpinAll()}>
+          <button
+            type="button"
+            className={`btn btn-outline ${styles.removeAll}`}
+            onClick={() => void offlinePins().unpinAll()}
+          >
             {REMOVE_ALL}
           </button>
         </>

@@ -4,7 +4,6 @@ import { selectLoggedIn, useSession } from '@/lib/session/store';
 import { useCtaUrl } from '@/lib/cta';
 import styles from './PrivacyPage.module.css';
 
-
 export default function PrivacyPage() {
   const loggedIn = useSession(selectLoggedIn);
   const privacyUrl = useCtaUrl('privacy_policy');
@@ -55,8 +54,8 @@ export default function PrivacyPage() {
         <h2>3. Purposes and legal bases</h2>
         <ul>
           <li>
-            To provide the App, manage your account and show you the content meant for you: performance of the
-            contract or of your working relationship with the Company.
+            To provide the App, manage your account and show you the content meant for you: performance of the contract
+            or of your working relationship with the Company.
           </li>
           <li>
             To keep the App secure, prevent misuse and keep a history of document operations for audit purposes:
@@ -64,9 +63,7 @@ export default function PrivacyPage() {
           </li>
           <li>To send you notifications about new content and updates: your consent, which you can withdraw.</li>
           <li>To manage your registrations to courses and events: performance of your request.</li>
-          <li>
-            To send you information about products, services and events, only if you ask for it: your consent.
-          </li>
+          <li>To send you information about products, services and events, only if you ask for it: your consent.</li>
         </ul>
 
         <h2>4. Who receives your data</h2>
@@ -80,18 +77,17 @@ export default function PrivacyPage() {
 
         <h2>5. Retention</h2>
         <p>
-          Account data are kept while your account is active and deleted within twelve months after it is closed,
-          unless a longer period is required by law. Documents you store in My Docs are deleted when your account is
-          closed. The history of document operations is kept for up to ten years to meet our quality and audit
-          obligations. Course registration data are kept for the time needed to organise the course and to meet the
-          transparency obligations that apply to it. Aggregated usage statistics do not identify you and may be kept
-          longer.
+          Account data are kept while your account is active and deleted within twelve months after it is closed, unless
+          a longer period is required by law. Documents you store in My Docs are deleted when your account is closed.
+          The history of document operations is kept for up to ten years to meet our quality and audit obligations.
+          Course registration data are kept for the time needed to organise the course and to meet the transparency
+          obligations that apply to it. Aggregated usage statistics do not identify you and may be kept longer.
         </p>
 
         <h2>6. Cookies and local storage</h2>
         <p>
-          The web version of the App uses only technical storage on your device: your session token, your profile
-          data and your app preferences are kept in the browser&apos;s local storage so that you stay signed in. No
+          The web version of the App uses only technical storage on your device: your session token, your profile data
+          and your app preferences are kept in the browser&apos;s local storage so that you stay signed in. No
           advertising or third-party profiling cookies are used. Aggregated, anonymous statistics about the use of the
           App are collected to improve it. You can clear this storage at any time from your browser settings; you will
           then need to sign in again.
@@ -100,10 +96,10 @@ export default function PrivacyPage() {
         <h2>7. Your rights</h2>
         <p>
           You have the right to access your personal data, to have them corrected or erased, to restrict or object to
-          their processing, and to receive them in a portable format. Where processing is based on your consent, you
-          can withdraw it at any time without affecting earlier processing. To exercise your rights write to{' '}
-          <a href="mailto:privacy@example.com">privacy@example.com</a>. You also have the right to lodge a complaint with
-          the data protection authority of your country.
+          their processing, and to receive them in a portable format. Where processing is based on your consent, you can
+          withdraw it at any time without affecting earlier processing. To exercise your rights write to{' '}
+          <a href="mailto:privacy@example.com">privacy@example.com</a>. You also have the right to lodge a complaint
+          with the data protection authority of your country.
         </p>
 
         <h2>8. Security</h2>
@@ -119,7 +115,12 @@ export default function PrivacyPage() {
           will be announced in the App.
         </p>
 
-        <a className={`btn btn-outline btn-block ${styles.full}`} href={privacyUrl} target="_blank" rel="noopener noreferrer">
+        <a
+          className={`btn btn-outline btn-block ${styles.full}`}
+          href={privacyUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           Read the full Privacy Policy <ExternalIcon size={18} />
         </a>
       </article>

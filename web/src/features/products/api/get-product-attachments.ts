@@ -9,7 +9,11 @@ export function fetchProductAttachments(id: string): Promise<ProductAttachments>
 }
 
 export const attachmentsQuery = (id: string) =>
-  queryOptions({ queryKey: productKeys.attachments(id), queryFn: () => fetchProductAttachments(id), enabled: id !== '' });
+  queryOptions({
+    queryKey: productKeys.attachments(id),
+    queryFn: () => fetchProductAttachments(id),
+    enabled: id !== '',
+  });
 
 export function useProductAttachments(id: string | undefined) {
   return useQuery(attachmentsQuery(id ?? ''));

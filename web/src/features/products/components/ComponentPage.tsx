@@ -24,7 +24,12 @@ export default function ComponentPage() {
           <>
             <div className={styles.gallery}>
               {c.gallery.map((g, i) => (
-                <button key={g.big} type="button" onClick={() => setGalleryAt(i)} aria-label={`Image ${i + 1} of ${c.gallery.length}`}>
+                <button
+                  key={g.big}
+                  type="button"
+                  onClick={() => setGalleryAt(i)}
+                  aria-label={`Image ${i + 1} of ${c.gallery.length}`}
+                >
                   <img src={g.big} alt="" />
                 </button>
               ))}

@@ -15,7 +15,10 @@ export default function ComponentsPage() {
   const data = query.data;
 
   return (
-    <PageFrame title={data ? `${data.name}: components` : 'Components'} back={id ? `/products/detail/${id}` : '/products'}>
+    <PageFrame
+      title={data ? `${data.name}: components` : 'Components'}
+      back={id ? `/products/detail/${id}` : '/products'}
+    >
       <div className={styles.page}>
         {query.isPending && id && <Loader />}
         {data && data.list.length === 0 && <EmptyState title="No components for this product" />}
@@ -28,7 +31,9 @@ export default function ComponentsPage() {
                   <span className={styles.rowText}>
                     <span className={styles.rowName}>{c.title}</span>
                     <span className={styles.rowSub}>{c.material}</span>
-                    <span className={c.sterile ? styles.sterile : styles.notSterile}>{c.sterile ? 'Sterile' : 'Not sterile'}</span>
+                    <span className={c.sterile ? styles.sterile : styles.notSterile}>
+                      {c.sterile ? 'Sterile' : 'Not sterile'}
+                    </span>
                   </span>
                 </Link>
               </li>

@@ -22,7 +22,11 @@ function InDepthCarousel({ product }: { product: ProductDetails }) {
     <div className={styles.inDepthHero}>
       <Carousel title={carousel.title}>
         {carousel.items.map((item) => (
-          <Link key={`${item.link.path}-${item.link.anchor ?? ''}`} to={inDepthPath(product.id, item.link)} className={`${styles.card} ${styles.cardWide}`}>
+          <Link
+            key={`${item.link.path}-${item.link.anchor ?? ''}`}
+            to={inDepthPath(product.id, item.link)}
+            className={`${styles.card} ${styles.cardWide}`}
+          >
             <img src={item.image} alt="" loading="lazy" />
             {item.title}
           </Link>
@@ -42,7 +46,12 @@ function Details({ product }: { product: ProductDetails }) {
     <>
       <div className={styles.gallery} data-testid="product-gallery">
         {product.images.map((src, i) => (
-          <button key={src} type="button" onClick={() => setGalleryAt(i)} aria-label={`Image ${i + 1} of ${product.images.length}`}>
+          <button
+            key={src}
+            type="button"
+            onClick={() => setGalleryAt(i)}
+            aria-label={`Image ${i + 1} of ${product.images.length}`}
+          >
             <img src={src} alt="" />
           </button>
         ))}
@@ -107,7 +116,11 @@ function Details({ product }: { product: ProductDetails }) {
           </span>
         </Link>
       )}
-      <ImageGallery images={product.images.map((src) => ({ src, label: product.name }))} index={galleryAt} onClose={() => setGalleryAt(null)} />
+      <ImageGallery
+        images={product.images.map((src) => ({ src, label: product.name }))}
+        index={galleryAt}
+        onClose={() => setGalleryAt(null)}
+      />
       <VideoModal video={video} onClose={() => setVideo(null)} />
     </>
   );

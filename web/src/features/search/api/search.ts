@@ -31,7 +31,8 @@ export const searchQuery = (term: string) =>
     placeholderData: (previous, previousQuery) =>
       previousQuery && continuesTerm(String(previousQuery.queryKey[1]), term) ? previous : undefined,
     // One more try for a network or server failure, none for a refusal.
-    retry: (failureCount, error) => failureCount < 1 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+    retry: (failureCount, error) =>
+      failureCount < 1 && !(isApiError(error) && error.status >= 400 && error.status < 500),
   });
 
 export function useSearch(term: string) {

@@ -3,7 +3,15 @@ import type { SectionChip } from '../logic/groups';
 import styles from './Search.module.css';
 
 /** 'All' and one chip per result type; the selected one is highlighted. */
-export function SectionChips({ chips, value, onChange }: { chips: SectionChip[]; value: string; onChange: (value: string) => void }) {
+export function SectionChips({
+  chips,
+  value,
+  onChange,
+}: {
+  chips: SectionChip[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
   const row = useRef<HTMLDivElement>(null);
 
   // The selected chip is in view, also when the screen opens on one far right (?section=).

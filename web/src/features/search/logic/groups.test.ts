@@ -21,7 +21,18 @@ describe('search groups', () => {
   });
 
   it('labels every known type', () => {
-    const all = ['products', 'components', 'news', 'congresses', 'activities', 'training', 'learn', 'contacts', 'links', 'documents'];
+    const all = [
+      'products',
+      'components',
+      'news',
+      'congresses',
+      'activities',
+      'training',
+      'learn',
+      'contacts',
+      'links',
+      'documents',
+    ];
     const results = Object.fromEntries(all.reverse().map((type) => [type, [item(type)]]));
     expect(sectionChips(groupResults(results)).map((c) => c.label)).toEqual([
       'All',

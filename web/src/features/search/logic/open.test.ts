@@ -19,7 +19,13 @@ describe('opening a search result', () => {
   });
 
   it('opens the action menu of a document', () => {
-    const document: SearchDocument = { id: 'a-1', type: 'file', title: 'Expense policy summary', name: 'x.pdf', actions: [] };
+    const document: SearchDocument = {
+      id: 'a-1',
+      type: 'file',
+      title: 'Expense policy summary',
+      name: 'x.pdf',
+      actions: [],
+    };
     expect(openTarget('documents', { id: 'a-1', document })).toEqual({ kind: 'document', document });
     expect(openTarget('documents', { id: 'a-1' })).toEqual({ kind: 'route', path: '/home' });
   });

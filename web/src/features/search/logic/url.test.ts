@@ -19,7 +19,9 @@ describe('search addresses', () => {
   });
 
   it('starts a new term from the All chip and keeps other parameters', () => {
-    expect(paramsWithTerm(new URLSearchParams('string=knee&section=news&x=1'), 'hip').toString()).toBe('string=hip&x=1');
+    expect(paramsWithTerm(new URLSearchParams('string=knee&section=news&x=1'), 'hip').toString()).toBe(
+      'string=hip&x=1',
+    );
   });
 
   it('keeps the selected chip in ?section, All removes it', () => {

@@ -30,7 +30,14 @@ export default function TrainingListPage() {
       ) : query.data && query.data.list.length > 0 ? (
         <ul className={styles.list}>
           {query.data.list.map((t) => (
-            <ListRow key={t.id} to={`/training/${t.id}`} preview={t.preview} title={t.name} subtitle={t.subtitle} meta={t.dates} />
+            <ListRow
+              key={t.id}
+              to={`/training/${t.id}`}
+              preview={t.preview}
+              title={t.name}
+              subtitle={t.subtitle}
+              meta={t.dates}
+            />
           ))}
         </ul>
       ) : (

@@ -3,8 +3,7 @@ import { LIVE_QUERY_KEYS } from '@/lib/realtime/dispatch';
 import { notificationsQuery } from './get-notifications';
 import { updatesQuery } from './get-updates';
 
-const startsWith = (key: readonly unknown[], prefix: readonly unknown[]) =>
-  prefix.every((part, i) => key[i] === part);
+const startsWith = (key: readonly unknown[], prefix: readonly unknown[]) => prefix.every((part, i) => key[i] === part);
 
 describe("What's New query keys", () => {
   it('keep the lists under the prefixes the realtime feed refreshes', () => {

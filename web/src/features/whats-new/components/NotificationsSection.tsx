@@ -64,8 +64,7 @@ export function NotificationsSection() {
   }, [queryClient, setOpenId]);
 
   // What the list already knows shows at once; the server's answer replaces it.
-  const shown =
-    openId === null ? null : (opened.data ?? data?.find((n) => n.id === openId) ?? null);
+  const shown = openId === null ? null : (opened.data ?? data?.find((n) => n.id === openId) ?? null);
 
   let body;
   if (isPending) body = <Loader />;

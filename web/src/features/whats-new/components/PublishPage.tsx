@@ -111,9 +111,14 @@ function NotificationForm() {
   return (
     <form className={styles.form} onSubmit={(e) => void submit(e)} aria-label="New notification">
       <Field label="Title">
-        {(id) => <input id={id} className="input" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />}
+        {(id) => (
+          <input id={id} className="input" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
+        )}
       </Field>
-      <Field label="Message (HTML)" hint="Paragraphs, bold, italics, lists and links are kept; anything else is removed.">
+      <Field
+        label="Message (HTML)"
+        hint="Paragraphs, bold, italics, lists and links are kept; anything else is removed."
+      >
         {(id) => (
           <textarea
             id={id}
@@ -220,11 +225,19 @@ function UpdateForm() {
   return (
     <form className={styles.form} onSubmit={(e) => void submit(e)} aria-label="New app update">
       <Field label="Name">
-        {(id) => <input id={id} className="input" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />}
+        {(id) => (
+          <input id={id} className="input" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+        )}
       </Field>
       <Field label="Release">
         {(id) => (
-          <input id={id} className="input" value={release} placeholder="2.7.0" onChange={(e) => setRelease(e.target.value)} />
+          <input
+            id={id}
+            className="input"
+            value={release}
+            placeholder="2.7.0"
+            onChange={(e) => setRelease(e.target.value)}
+          />
         )}
       </Field>
       <Field label="Preview image (optional)">

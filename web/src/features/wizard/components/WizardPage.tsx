@@ -61,12 +61,7 @@ export default function WizardPage() {
             ))}
           </ol>
           <div className={styles.nav}>
-            <button
-              type="button"
-              className="btn btn-ghost"
-              onClick={() => setIndex(index - 1)}
-              disabled={index === 0}
-            >
+            <button type="button" className="btn btn-ghost" onClick={() => setIndex(index - 1)} disabled={index === 0}>
               Previous
             </button>
             {index < steps.length - 1 ? (

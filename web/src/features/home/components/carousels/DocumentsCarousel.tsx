@@ -87,12 +87,22 @@ export function DocumentsCarousel() {
   return (
     <>
       {sections.map((section) => (
-        <Carousel key={section.type} title={section.title} to={`/documents?tab=${section.type}`} accent={section.type === 'us'}>
+        <Carousel
+          key={section.type}
+          title={section.title}
+          to={`/documents?tab=${section.type}`}
+          accent={section.type === 'us'}
+        >
           {section.items.map((item) => {
             const name = item.title?.trim() || item.name;
             const flags = labels(item);
             return (
-              <button key={`${item.type}-${item.id}`} type="button" className={styles.card} onClick={() => onTap(section.type, item)}>
+              <button
+                key={`${item.type}-${item.id}`}
+                type="button"
+                className={styles.card}
+                onClick={() => onTap(section.type, item)}
+              >
                 <span className={`${styles.icon} ${item.type === 'file' ? styles.file : ''}`}>
                   {item.type === 'folder' ? <DocumentsIcon size={20} /> : <FileTextIcon size={20} />}
                   {item.unread && <span className={styles.unread} aria-label="Unread" role="img" />}
