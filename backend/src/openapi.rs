@@ -45,6 +45,7 @@ use crate::programmes;
         docs::create_folder, docs::rename, docs::delete_folder, docs::remove_file, docs::move_folder,
         docs::move_file, docs::share_folder, docs::share_file, docs::storage_share, docs::external_share,
         docs::save_to_mydocs, docs::move_to_mydocs, docs::share_list, docs::history, docs::folder_as_of,
+        docs::access_as_of,
         doc_files::upload, doc_files::file, doc_files::shared_link, doc_files::history_csv,
         crate::search::api::search,
         crate::health::health, crate::health::ready,

@@ -74,6 +74,7 @@ pub fn router(recipient_lookups: crate::edge::limits::Layer) -> Router<AppState>
         .route("/folders/{id}", get(api::folder).post(api::rename))
         .route("/folders/{id}/delete", post(api::delete_folder))
         .route("/folders/{id}/as-of", get(api::folder_as_of))
+        .route("/items/{id}/access-as-of", get(api::access_as_of))
         .route("/documents/remove", post(api::remove_file))
         .route("/documents/move", post(api::move_file))
         .route("/documents/share", post(api::share_file))
