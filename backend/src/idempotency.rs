@@ -1,3 +1,6 @@
+//! Over 600 lines: the middleware, its claim table and the recovery of the crash windows belong
+//! together.
+//!
 //! `Idempotency-Key` on command calls: a retried command answers its first result and records
 //! nothing again (see `docs/offline.md`, "Idempotent commands").
 //!

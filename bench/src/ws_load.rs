@@ -1,3 +1,5 @@
+//! Over 600 lines: one load tool whose connection, measurement and report code share one state.
+//!
 //! `ws-load`: a load tool for the realtime channel.
 //!
 //! Opens N authenticated WebSockets on loopback against one or more `companion serve` nodes

@@ -1,3 +1,5 @@
+//! Over 600 lines: the projector loop, its lease, retries and dead letters share one batch state.
+//!
 //! Runs projections over the global event stream.
 //!
 //! Each projection keeps its own checkpoint in `projection_checkpoints`, written in the same

@@ -1,3 +1,6 @@
+//! Over 600 lines: the whole OpenID Connect flow (start, callback, exchange, discovery and key
+//! refresh) kept in one place, so its security checks read in order.
+//!
 //! Single sign-on: the OpenID Connect authorization-code flow (with PKCE and a nonce) against a
 //! configurable issuer.
 //!

@@ -505,17 +505,114 @@ pub async fn folder_as_of(
     Path(id): Path<String>,
     AppQuery(query): AppQuery<AsOfQuery>,
 ) -> AppResult<AppJson<FolderAsOf>> {
-    let at = query
+    let at = at_of(&query)?;
+    let id = item_id(&id)?;
+    let (name, list) = state.documents.folder_as_of(&actor, &id, at).await?;
+    Ok(AppJson(FolderAsOf { list, name }))
+}
+
+/// Someone who could see an item at a past time.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PersonThen {
+    /// User id.
+    pub id: String,
+    /// Their name (now; the owner's as recorded on the item); none for an account since removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+}
+
+/// A share valid at the time asked about.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShareThenView {
+    pub user: PersonThen,
+    /// The item the share was on: the item itself, or a folder above it then.
+    pub through: String,
+    /// True when the share was on the item itself.
+    pub direct: bool,
+    /// `internal` or `storage`.
+    pub via: String,
+    /// When that share began, milliseconds since the epoch.
+    pub since: i64,
+}
+
+/// Who could see a document or folder at a past time (`GET /api/items/{id}/access-as-of`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AccessAsOf {
+    pub id: String,
+    /// `folder` or `file`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The title then.
+    pub title: String,
+    /// The time asked about, milliseconds since the epoch.
+    pub at: i64,
+    /// The owner (none for the company's US set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<PersonThen>,
+    /// The item was in the US set: every user with a US certificate could see it.
+    pub us_set: bool,
+    /// The users it was shared with then, directly or through a folder above it, by user id.
+    pub shared_with: Vec<ShareThenView>,
+}
+
+/// Who could see a document or folder at `at`: its owner and everyone it was shared with then,
+/// directly or through a shared folder above it (the folders as they were then), read from the
+/// temporal tables. For auditors, and owners for their own items.
+#[utoipa::path(get, path = "/api/items/{id}/access-as-of", tag = "documents", params(("id" = String, Path), AsOfQuery),
+    security(("bearer" = [])),
+    responses((status = 200, body = AccessAsOf), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "'Only auditors and the item's owner can see who could see it'"),
+        (status = 404, body = ErrorBody, description = "Unknown item, or 'The item did not exist at that time'")))]
+pub async fn access_as_of(
+    State(state): State<AppState>,
+    actor: Actor,
+    Path(id): Path<String>,
+    AppQuery(query): AppQuery<AsOfQuery>,
+) -> AppResult<AppJson<AccessAsOf>> {
+    let at = at_of(&query)?;
+    let id = item_id(&id)?;
+    let (item, shares) = state.documents.access_as_of(&actor, &id, at).await?;
+    let owner = item.owner_id.as_ref().map(|owner| PersonThen {
+        id: owner.clone(),
+        name: item.owner_name.clone(),
+        email: None,
+    });
+    let mut shared_with = Vec::with_capacity(shares.len());
+    for share in shares {
+        let user = users::find_by_id(&state.db, &share.user_id).await?;
+        shared_with.push(ShareThenView {
+            user: PersonThen {
+                id: share.user_id,
+                name: user.as_ref().map(super::services::full_name),
+                email: user.map(|u| u.email),
+            },
+            direct: share.through == item.id,
+            through: share.through,
+            via: share.via,
+            since: share.since,
+        });
+    }
+    Ok(AppJson(AccessAsOf {
+        id: item.id.clone(),
+        us_set: item.space == "us",
+        kind: item.kind,
+        title: item.title,
+        at,
+        owner,
+        shared_with,
+    }))
+}
+
+/// The `at` of an as-of query in milliseconds since the epoch (400 when missing or not RFC 3339).
+fn at_of(query: &AsOfQuery) -> AppResult<i64> {
+    query
         .at
         .as_deref()
         .and_then(|t| chrono::DateTime::parse_from_rfc3339(t.trim()).ok())
+        .map(|at| at.timestamp_millis())
         .ok_or_else(|| {
             AppError::bad_request("Give the time as RFC 3339, e.g. 2026-11-20T10:00:00Z")
-        })?;
-    let id = item_id(&id)?;
-    let (name, list) = state
-        .documents
-        .folder_as_of(&actor, &id, at.timestamp_millis())
-        .await?;
-    Ok(AppJson(FolderAsOf { list, name }))
+        })
 }

@@ -82,6 +82,7 @@ pub fn router(recipient_lookups: Option<crate::edge::limits::Layer>) -> OpenApiR
         .routes(routes!(api::folder, api::rename))
         .routes(routes!(api::delete_folder))
         .routes(routes!(api::folder_as_of))
+        .routes(routes!(api::access_as_of))
         .routes(routes!(api::remove_file))
         .routes(routes!(api::move_file))
         .routes(routes!(api::share_file))

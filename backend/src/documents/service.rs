@@ -1,3 +1,6 @@
+//! Over 600 lines: one short operation per documents command and read, over one shared set of
+//! checks.
+//!
 //! What users do with documents and folders, as operations the HTTP handlers, the demo seed,
 //! the tests and the benchmark all call.
 //!
@@ -870,6 +873,36 @@ impl Documents {
                 .map(|r| r.view_with(Vec::new(), false))
                 .collect(),
         ))
+    }
+
+    /// Who could see `id` at `at_ms`, from the temporal tables: the item as it was then and the
+    /// shares on it or on a folder above it valid then. For auditors, and the owner for their
+    /// own items; 404 for an item the read model never held or that did not exist at `at_ms`.
+    pub async fn access_as_of(
+        &self,
+        actor: &Actor,
+        id: &str,
+        at_ms: i64,
+    ) -> AppResult<(ItemRow, Vec<temporal::ShareThen>)> {
+        let internal = |e: projections::ProjectionError| AppError::Internal(e.into());
+        let mut tx = Tx::begin(&self.db).await?;
+        let owner = temporal::owner_of(&mut tx, id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        if !actor.auditor && owner.as_deref() != Some(actor.id.as_str()) {
+            return Err(AppError::forbidden(
+                "Only auditors and the item's owner can see who could see it",
+            ));
+        }
+        let item = temporal::item_as_of(&mut tx, id, at_ms)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| AppError::not_found("The item did not exist at that time"))?;
+        let shares = temporal::shares_as_of(&mut tx, id, at_ms)
+            .await
+            .map_err(internal)?;
+        Ok((item, shares))
     }
 }
 

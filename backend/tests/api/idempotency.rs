@@ -1,3 +1,5 @@
+//! Over 600 lines: one test per kind of command and per refusal, over one shared harness.
+//!
 //! `Idempotency-Key` on command calls, on both databases: a repeat answers the first result and
 //! records nothing again, for every kind of command; racing repeats execute once; a key reused
 //! for another request, a malformed key, another user's key, an expired key; and the crash

@@ -1,6 +1,7 @@
 //! Integration tests: each starts the real server on a random port against a fresh SQLite file
 //! and, where PostgreSQL can be reached, a fresh PostgreSQL database.
 
+mod access_as_of;
 mod as_of;
 mod backup;
 mod catalogue;

@@ -1,3 +1,5 @@
+//! Over 600 lines: one handler per rule of the `Item` aggregate; split, the rules would scatter.
+//!
 //! The `Item` aggregate: one folder or one file.
 //!
 //! Why one aggregate for both, rather than `Folder` and `Document`: the app treats them alike.

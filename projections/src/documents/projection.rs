@@ -1,3 +1,5 @@
+//! Over 600 lines: one arm per document event, sharing the batch state.
+//!
 //! The "documents" projection: items, shares, unread marks, badges and external links from
 //! `document_item` events, plus the live feed messages they cause.
 //!

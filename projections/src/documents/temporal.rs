@@ -137,3 +137,48 @@ pub async fn rows_read_as_of(tx: &mut Tx, folder: &str, at_ms: i64) -> Result<i6
         .bind(folder).bind(at_ms).fetch_one(c).await)?;
     Ok(n)
 }
+
+/// A share valid at some time: `user` saw the item through the share on `through` (the item
+/// itself or a folder above it as the folders were then), given `via` (`internal` or `storage`).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ShareThen {
+    pub user_id: String,
+    pub through: String,
+    pub via: String,
+    pub since: i64,
+}
+
+/// The owner of `id` in its versions (`Some(None)` for the company's US set), or `None` when the
+/// read model never held the item. Owners never change: a copy is a new item.
+pub async fn owner_of(tx: &mut Tx, id: &str) -> Result<Option<Option<String>>> {
+    let owner: Option<Option<String>> = on_tx!(tx, c => sqlx::query_scalar(
+        "select owner_id from doc_item_versions where item_id = $1 order by valid_from limit 1")
+        .bind(id).fetch_optional(c).await)?;
+    Ok(owner)
+}
+
+/// The shares through which `id` could be seen at `at_ms`: those on the item and those on the
+/// folders above it as they were then, nearest first, one per user (the nearest share). Reads
+/// the item's chain of parents only (one version row and its shares per level).
+pub async fn shares_as_of(tx: &mut Tx, id: &str, at_ms: i64) -> Result<Vec<ShareThen>> {
+    let mut found: Vec<ShareThen> = Vec::new();
+    let mut current = Some(id.to_string());
+    // The chain of parents is at most the folder depth long; the bound guards a broken history.
+    for _ in 0..256 {
+        let Some(item) = current.take() else { break };
+        let shares: Vec<ShareThen> = on_tx!(tx, c => sqlx::query_as::<_, ShareThen>(
+            "select user_id, item_id as through, via, valid_from as since from doc_share_versions
+              where item_id = $2 and valid_from <= $1 and (valid_to is null or valid_to > $1)
+              order by user_id")
+            .bind(at_ms).bind(&item).fetch_all(c).await)?;
+        for share in shares {
+            if !found.iter().any(|s| s.user_id == share.user_id) {
+                found.push(share);
+            }
+        }
+        current = item_as_of(tx, &item, at_ms)
+            .await?
+            .and_then(|row| row.parent_id);
+    }
+    Ok(found)
+}

@@ -2,7 +2,7 @@
 //! the same database in the same run.
 //!
 //! ```text
-//! cargo run --release -p backend --example documents_bench -- [--clients 8] [--seconds 10]
+//! cargo run --release -p bench --bin documents_bench -- [--clients 8] [--seconds 10]
 //!     [--warmup 2] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
 //! ```
 //!

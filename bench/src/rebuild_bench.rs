@@ -1,8 +1,11 @@
+//! Over 600 lines: one program whose history generator, timed rebuild, read baseline and as-of
+//! timings share one setup.
+//!
 //! Rebuilding the documents projection from position 0 over a large event history: events per
 //! second and peak memory, next to a plain read of the same events in the same run.
 //!
 //! ```text
-//! cargo run --release -p backend --example rebuild_bench -- [--events 1000000] [--users 2000]
+//! cargo run --release -p bench --bin rebuild_bench -- [--events 1000000] [--users 2000]
 //!     [--rebuilds 3] [--timeout 3600] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
 //! ```
 //!
@@ -54,6 +57,11 @@ const READ_BATCH: i64 = 500;
 const MAX_DEPTH: usize = 5;
 /// A deleted folder takes at most this many items with it (larger ones are not deleted).
 const MAX_DELETE: usize = 60;
+/// The folder whose as-of latency is measured, and how many files it holds.
+const AS_OF_FOLDER: &str = "As-of folder";
+const AS_OF_ITEMS: usize = 50;
+/// As-of queries timed per rebuilt database.
+const AS_OF_QUERIES: usize = 500;
 
 fn usage() -> ! {
     eprintln!(
@@ -394,6 +402,32 @@ impl History {
 
     fn upload(&mut self, u: usize) {
         let parent = self.place(u, 0.3, MAX_DEPTH);
+        self.upload_into(u, parent);
+    }
+
+    /// The folder the as-of latency is measured on: [`AS_OF_ITEMS`] files uploaded by user 0
+    /// into a new folder at the start of the history; the random steps never touch it again,
+    /// so everything after is unrelated history.
+    fn as_of_folder(&mut self) {
+        let u = 0;
+        let folder = self.add_node(u, true, None, AS_OF_FOLDER.to_string());
+        let event = ItemEvent::FolderCreated {
+            id: self.nodes[folder].id.clone(),
+            space: Space::My,
+            owner: Some(self.user_ref(u)),
+            parent: None,
+            name: AS_OF_FOLDER.to_string(),
+            seed_key: None,
+        };
+        self.emit(folder, u, event);
+        for _ in 0..AS_OF_ITEMS {
+            self.upload_into(u, Some(folder));
+        }
+        self.mine[u].retain(|n| *n < folder);
+        self.folders[u].retain(|n| *n < folder);
+    }
+
+    fn upload_into(&mut self, u: usize, parent: Option<usize>) {
         self.counter += 1;
         let title = format!(
             "{} {}",
@@ -734,6 +768,7 @@ async fn commit(conn: Conn) -> anyhow::Result<()> {
 /// Generates `total` events into `db`; returns the expected (items, shares).
 async fn generate(db: &Db, total: u64, users: usize) -> anyhow::Result<(usize, usize)> {
     let mut history = History::new(users, 20_261_122);
+    history.as_of_folder();
     let mut conn = begin(db).await?;
     let mut in_tx = 0u64;
     let mut written = 0u64;
@@ -865,7 +900,10 @@ async fn rebuild_child(source: &str, target: &str, profile: bool) -> anyhow::Res
     let mut applied = projector.run_to_end().await?;
     // On PostgreSQL an event is readable only once older transactions of the cluster have
     // ended; wait for the last ones rather than stop short.
-    while projections::projector::checkpoint_of(&target, DocumentsProjection.name()).await? < head {
+    while projections::projector::checkpoint_of(&target, projections::documents::projection::NAME)
+        .await?
+        < head
+    {
         tokio::time::sleep(Duration::from_millis(20)).await;
         applied += projector.run_to_end().await?;
     }
@@ -878,6 +916,7 @@ async fn rebuild_child(source: &str, target: &str, profile: bool) -> anyhow::Res
         count(&target, "doc_unread").await?,
         count(&target, "user_feed").await?,
     );
+    println!("{}", as_of_latency(&target).await?);
     if profile {
         if let Ok(spent) = timed.spent.lock() {
             let mut by_time: Vec<_> = spent.iter().collect();
@@ -895,6 +934,60 @@ async fn rebuild_child(source: &str, target: &str, profile: bool) -> anyhow::Res
     source.close().await;
     target.close().await;
     Ok(())
+}
+
+/// p50 / p99 of `GET /api/folders/{id}/as-of` and `GET /api/items/{id}/access-as-of` as the
+/// server reads them (one read transaction each), on the [`AS_OF_ITEMS`]-file folder as of
+/// just after it was filled, with the rest of the history after it; and the version rows the
+/// folder's query reads. One `as-of ...` line.
+async fn as_of_latency(target: &Db) -> anyhow::Result<String> {
+    use projections::documents::temporal;
+    let folder: String = on_db!(target, pool => sqlx::query_scalar(
+        "select id from doc_items where title = $1").bind(AS_OF_FOLDER).fetch_one(pool).await)?;
+    let at: i64 = on_db!(target, pool => sqlx::query_scalar(
+        "select max(valid_from) from doc_item_versions where parent_id = $1")
+        .bind(&folder).fetch_one(pool).await)?;
+    let mut folder_ms = Vec::with_capacity(AS_OF_QUERIES);
+    let mut access_ms = Vec::with_capacity(AS_OF_QUERIES);
+    let mut file = None;
+    for _ in 0..AS_OF_QUERIES {
+        let start = Instant::now();
+        let mut tx = projections::Tx::begin(target).await?;
+        let found = temporal::item_as_of(&mut tx, &folder, at).await?;
+        let rows = temporal::children_as_of(&mut tx, &folder, at).await?;
+        tx.rollback().await?;
+        folder_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        anyhow::ensure!(
+            found.is_some() && rows.len() == AS_OF_ITEMS,
+            "as-of read {} items",
+            rows.len()
+        );
+        let file = file.get_or_insert_with(|| rows[rows.len() / 2].id.clone());
+        let start = Instant::now();
+        let mut tx = projections::Tx::begin(target).await?;
+        temporal::item_as_of(&mut tx, file, at).await?;
+        temporal::shares_as_of(&mut tx, file, at).await?;
+        tx.rollback().await?;
+        access_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    let mut tx = projections::Tx::begin(target).await?;
+    let rows_read = temporal::rows_read_as_of(&mut tx, &folder, at).await?;
+    tx.rollback().await?;
+    let versions = count(target, "doc_item_versions").await?;
+    Ok(format!(
+        "as-of folder_p50_ms={:.3} folder_p99_ms={:.3} access_p50_ms={:.3} access_p99_ms={:.3} rows_read={rows_read} versions={versions}",
+        percentile(&folder_ms, 0.5),
+        percentile(&folder_ms, 0.99),
+        percentile(&access_ms, 0.5),
+        percentile(&access_ms, 0.99),
+    ))
+}
+
+fn percentile(values: &[f64], p: f64) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v.get(i).copied().unwrap_or(f64::NAN)
 }
 
 /// Where the databases of one run live, and how to remove them.
@@ -999,6 +1092,7 @@ async fn run(a: &Args, place: &Place, names: &mut Vec<String>) -> anyhow::Result
     let exe = std::env::current_exe()?;
     let deadline = Instant::now() + Duration::from_secs(a.timeout);
     let mut rounds = Vec::new();
+    let mut as_of: Vec<(f64, f64)> = Vec::new();
     for round in 1..=a.rebuilds {
         let (scanned, scan_s) = scan(&source).await?;
         anyhow::ensure!(
@@ -1034,6 +1128,20 @@ async fn run(a: &Args, place: &Place, names: &mut Vec<String>) -> anyhow::Result
         }
         for l in stdout.lines().filter(|l| l.starts_with("profile ")) {
             println!("{l}");
+        }
+        if let Some(l) = stdout.lines().find(|l| l.starts_with("as-of ")) {
+            let get = |k: &str| field(l, k).unwrap_or(f64::NAN);
+            println!(
+                "round {round}: as-of of a {AS_OF_ITEMS}-file folder p50 {:.3} / p99 {:.3} ms, \
+                 who-could-see p50 {:.3} / p99 {:.3} ms; version rows read {} of {}",
+                get("folder_p50_ms"),
+                get("folder_p99_ms"),
+                get("access_p50_ms"),
+                get("access_p99_ms"),
+                get("rows_read"),
+                get("versions")
+            );
+            as_of.push((get("folder_p50_ms"), get("access_p50_ms")));
         }
         let get = |k: &str| field(line, k).unwrap_or(f64::NAN);
         let events = get("events");
@@ -1078,6 +1186,11 @@ async fn run(a: &Args, place: &Place, names: &mut Vec<String>) -> anyhow::Result
         rounds.len()
     );
     println!("read+decode: {scan:.0} events/s (median)");
+    println!(
+        "as-of of the {AS_OF_ITEMS}-file folder: p50 {:.3} ms; who could see one of its files: p50 {:.3} ms (medians)",
+        median(&as_of.iter().map(|a| a.0).collect::<Vec<_>>()),
+        median(&as_of.iter().map(|a| a.1).collect::<Vec<_>>())
+    );
     println!(
         "ratio: rebuild / read+decode = {:.4} ({:.1}x slower than reading the events)",
         rebuild / scan,

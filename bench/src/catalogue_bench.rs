@@ -2,7 +2,7 @@
 //! server in the same run.
 //!
 //! ```text
-//! cargo run --release -p backend --example catalogue_bench -- [--rate 500] [--seconds 10]
+//! cargo run --release -p bench --bin catalogue_bench -- [--rate 500] [--seconds 10]
 //! ```
 //!
 //! Starts the real server on a loopback port with a fresh SQLite database (or

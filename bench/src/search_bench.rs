@@ -2,7 +2,7 @@
 //! (p50 / p99) and queries per second for whole words, prefixes, typos and two-word queries,
 //! next to a baseline measured in the same run: a lookup of one entry by its exact key term.
 //!
-//! cargo run --release -p backend --example search_bench -- [--items 100000] [--queries 2000]
+//! cargo run --release -p bench --bin search_bench -- [--items 100000] [--queries 2000]
 //!     [--threads 2] [--seconds 5]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
