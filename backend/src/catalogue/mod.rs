@@ -75,9 +75,20 @@ pub(crate) fn raw(json: String) -> Result<Box<RawValue>, AppError> {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct FilterOption {
     /// The value sent back in the query (a string or a number).
-    #[schema(value_type = Object)]
+    #[schema(schema_with = text_or_number)]
     pub value: serde_json::Value,
     pub label: String,
+}
+
+/// The schema of a filter value: content files give texts or numbers.
+fn text_or_number() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+    Schema::OneOf(
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::String))
+            .item(ObjectBuilder::new().schema_type(Type::Number))
+            .build(),
+    )
 }
 
 impl FilterOption {

@@ -167,6 +167,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api/items/{id}/access-as-of": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who could see a document or folder at `at`: its owner and everyone it was shared with then,
+         *     directly or through a shared folder above it (the folders as they were then), read from the
+         *     temporal tables. For auditors, and owners for their own items.
+         */
+        get: operations["access_as_of"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/badges": {
         parameters: {
             query?: never;
@@ -1662,6 +1683,24 @@ export interface components {
             user_id: string;
             version: string;
         };
+        /** @description Who could see a document or folder at a past time (`GET /api/items/{id}/access-as-of`). */
+        AccessAsOf: {
+            /**
+             * Format: int64
+             * @description The time asked about, milliseconds since the epoch.
+             */
+            at: number;
+            id: string;
+            owner?: null | components["schemas"]["PersonThen"];
+            /** @description The users it was shared with then, directly or through a folder above it, by user id. */
+            shared_with: components["schemas"]["ShareThenView"][];
+            /** @description The title then. */
+            title: string;
+            /** @description `folder` or `file`. */
+            type: string;
+            /** @description The item was in the US set: every user with a US certificate could see it. */
+            us_set: boolean;
+        };
         /** @description An account as administrators see it. */
         AccountInfo: {
             disabled: boolean;
@@ -2164,8 +2203,7 @@ export interface components {
         /** @description An entry of a filter list (spec 3: value/id and label/name). */
         FilterOption: {
             label: string;
-            /** @description The value sent back in the query (a string or a number). */
-            value: Record<string, never>;
+            value: string | number;
         };
         /** @description A folder's contents at a past time. */
         FolderAsOf: {
@@ -2660,6 +2698,14 @@ export interface components {
             };
             title: string;
         };
+        /** @description Someone who could see an item at a past time. */
+        PersonThen: {
+            email?: string | null;
+            /** @description User id. */
+            id: string;
+            /** @description Their name (now; the owner's as recorded on the item); none for an account since removed. */
+            name?: string | null;
+        };
         ProductAttachments: {
             attachments: components["schemas"]["AttachmentGroup"][];
             /** Format: int64 */
@@ -2980,6 +3026,21 @@ export interface components {
         ShareFolderBody: {
             email?: string | null;
             folder?: string | null;
+        };
+        /** @description A share valid at the time asked about. */
+        ShareThenView: {
+            /** @description True when the share was on the item itself. */
+            direct: boolean;
+            /**
+             * Format: int64
+             * @description When that share began, milliseconds since the epoch.
+             */
+            since: number;
+            /** @description The item the share was on: the item itself, or a folder above it then. */
+            through: string;
+            user: components["schemas"]["PersonThen"];
+            /** @description `internal` or `storage`. */
+            via: string;
         };
         Slide: {
             image: string;
@@ -3628,6 +3689,55 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    access_as_of: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description RFC 3339, e.g. `2026-11-20T10:00:00Z`. */
+                at: string | null;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessAsOf"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 'Only auditors and the item's owner can see who could see it' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown item, or 'The item did not exist at that time' */
             404: {
                 headers: {
                     [name: string]: unknown;

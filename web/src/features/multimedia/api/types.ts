@@ -2,17 +2,8 @@ import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
-export interface FilterOption {
-  value: string | number;
-  label: string;
-}
-
-/** The server documents a filter value as any JSON; the app reads texts and numbers. */
-export interface MultimediaFilters {
-  segment: FilterOption[];
-  category: FilterOption[];
-  year: FilterOption[];
-}
+export type FilterOption = Schemas['FilterOption'];
+export type MultimediaFilters = Schemas['MultimediaFilters'];
 export type MultimediaVideo = Schemas['MultimediaVideo'];
 export type MultimediaImage = Schemas['MultimediaImage'];
 
