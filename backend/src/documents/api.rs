@@ -560,7 +560,7 @@ pub struct AccessAsOf {
 /// Who could see a document or folder at `at`: its owner and everyone it was shared with then,
 /// directly or through a shared folder above it (the folders as they were then), read from the
 /// temporal tables. For auditors, and owners for their own items.
-#[utoipa::path(get, path = "/api/items/{id}/access-as-of", tag = "documents", params(("id" = String, Path), AsOfQuery),
+#[utoipa::path(get, path = "/items/{id}/access-as-of", tag = "documents", params(("id" = String, Path), AsOfQuery),
     security(("bearer" = [])),
     responses((status = 200, body = AccessAsOf), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "'Only auditors and the item's owner can see who could see it'"),

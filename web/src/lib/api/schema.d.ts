@@ -167,27 +167,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/api/items/{id}/access-as-of": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Who could see a document or folder at `at`: its owner and everyone it was shared with then,
-         *     directly or through a shared folder above it (the folders as they were then), read from the
-         *     temporal tables. For auditors, and owners for their own items.
-         */
-        get: operations["access_as_of"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/badges": {
         parameters: {
             query?: never;
@@ -857,6 +836,27 @@ export interface paths {
         };
         /** Everything the home screen shows. */
         get: operations["home_home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/items/{id}/access-as-of": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who could see a document or folder at `at`: its owner and everyone it was shared with then,
+         *     directly or through a shared folder above it (the folders as they were then), read from the
+         *     temporal tables. For auditors, and owners for their own items.
+         */
+        get: operations["access_as_of"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3699,55 +3699,6 @@ export interface operations {
             };
         };
     };
-    access_as_of: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description RFC 3339, e.g. `2026-11-20T10:00:00Z`. */
-                at: string | null;
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccessAsOf"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description 'Only auditors and the item's owner can see who could see it' */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unknown item, or 'The item did not exist at that time' */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     badges: {
         parameters: {
             query?: never;
@@ -5378,6 +5329,55 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    access_as_of: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description RFC 3339, e.g. `2026-11-20T10:00:00Z`. */
+                at: string | null;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessAsOf"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 'Only auditors and the item's owner can see who could see it' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown item, or 'The item did not exist at that time' */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
