@@ -1,5 +1,4 @@
 import { DocumentActions } from '@/features/documents/components/DocumentActions';
-import type { DocItem } from '@/features/documents/types';
 import { SearchPage } from '@/features/search/components/SearchPage';
 import type { DocumentMenuProps } from '@/features/search/types';
 
@@ -10,8 +9,7 @@ import type { DocumentMenuProps } from '@/features/search/types';
 function SearchDocumentMenu({ document, onClose }: DocumentMenuProps) {
   // The search answer carries each document exactly as the documents lists give it, with its
   // folder for its owner: the move dialog disables that folder and offers the root otherwise.
-  const item = document as DocItem | null;
-  return <DocumentActions item={item} onClose={onClose} parent={item?.parent ?? null} />;
+  return <DocumentActions item={document} onClose={onClose} parent={document?.parent ?? null} />;
 }
 
 /** /search */

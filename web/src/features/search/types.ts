@@ -1,38 +1,27 @@
 /** Shapes of GET /search-new (spec section 3 "Search results", section 7). */
 
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
+
 /** The lists a document result comes from: the tabs of the documents screen. */
 export type SearchDocumentList = 'my' | 'shared' | 'us';
 
 /**
  * A document result's item exactly as the documents lists give it (the
- * documents feature's item type). Search only reads what is typed here and
+ * documents feature's item type). Search only reads a few of its fields and
  * hands the whole object to the document action menu.
  */
-export interface SearchDocument {
-  id: string;
-  type: 'folder' | 'file';
-  title: string;
-  name: string;
-  actions: string[];
-}
+export type SearchDocument = Schemas['ItemView'];
 
-/** One result, whatever its type. */
-export interface SearchItem {
-  id: string;
-  name: string;
-  subtitle: string | null;
-  /** Image address. */
-  preview: string | null;
-  /** YYYY-MM-DD */
-  date: string | null;
-  /** Results under `documents` only. */
-  document?: SearchDocument;
-  /** Results under `documents` only. */
-  list?: SearchDocumentList;
-}
+/** One result, whatever its type; `document` and `list` come with results under `documents` only. */
+export type SearchItem = Schemas['SearchItem'];
 
-/** The answer: one key per non-empty result type, each list best match first. */
-export type SearchResults = Record<string, SearchItem[] | undefined>;
+/**
+ * The answer: one key per non-empty result type, each list best match first.
+ * A type the server adds later is listed too (see `groupResults`).
+ */
+export type SearchResults = Schemas['SearchResults'];
 
 /**
  * The document action menu the screen opens for a document result. It

@@ -1,13 +1,9 @@
 import { useBadges } from '../stores/badges';
 import { api } from './client';
+import type { components } from './schema';
 
 /** `GET /badges`: the signed-in user's unread counters. */
-export interface BadgesResponse {
-  notifications: number;
-  updates: number;
-  /** New items shared with the user (documents). */
-  shared: number;
-}
+export type BadgesResponse = components['schemas']['BadgesView'];
 
 export function getBadges(): Promise<BadgesResponse> {
   return api.get<BadgesResponse>('/badges');

@@ -1,9 +1,7 @@
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 
-export interface DomainCheck {
-  azure: boolean;
-  source: string | null;
-}
+export type DomainCheck = components['schemas']['CheckDomainResponse'];
 
 /** Whether the e-mail's domain signs in through corporate single sign-on. */
 export function checkDomain(email: string): Promise<DomainCheck> {

@@ -1,6 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
+import type { components } from '@/lib/api/schema';
 import { runCommand, type CommandResult } from '@/lib/offline';
 import type { ShareKind } from '../logic/actions';
+
+type Schemas = components['schemas'];
 
 export interface ShareInput {
   kind: ShareKind;
@@ -9,7 +12,10 @@ export interface ShareInput {
 }
 
 /** The call and body of each kind of share. */
-export function shareRequest({ kind, id, email }: ShareInput): { path: string; body: Record<string, string> } {
+export function shareRequest({ kind, id, email }: ShareInput): {
+  path: string;
+  body: Schemas['ShareFileBody'] | Schemas['ShareFolderBody'];
+} {
   switch (kind) {
     case 'folder':
       return { path: '/folders/share', body: { email, folder: id } };
@@ -22,10 +28,11 @@ export function shareRequest({ kind, id, email }: ShareInput): { path: string; b
   }
 }
 
-/** What the server answers; internal shares name the recipient as it was matched. */
-export interface ShareResult {
-  recipient?: string;
-}
+/**
+ * What the server answers: internal shares name the recipient as it was matched
+ * and give the shared item; external shares say when the link expires.
+ */
+export type ShareResult = Schemas['Shared'] | Schemas['ExternalShare'];
 
 /** Shares an item; offline, the share is queued and sent when the network returns. */
 export function shareItem(input: ShareInput & { title?: string }): Promise<CommandResult<ShareResult | null>> {

@@ -1,19 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 import { homeKeys } from './home-keys';
 
-export interface HomeCongress {
-  id: number;
-  name: string;
-  subtitle: string;
-  type: string;
-  dates: string;
-  preview: string;
-}
+type Schemas = components['schemas'];
+
+export type HomeCongress = Schemas['CongressRow'];
 
 /** `GET /api/congresses/home`: congresses and events not over yet, soonest first. */
-export function getHomeCongresses(): Promise<{ list: HomeCongress[] }> {
-  return api.get<{ list: HomeCongress[] }>('/congresses/home');
+export function getHomeCongresses(): Promise<Schemas['CongressHome']> {
+  return api.get<Schemas['CongressHome']>('/congresses/home');
 }
 
 export const homeCongressesQuery = () => queryOptions({ queryKey: homeKeys.congresses(), queryFn: getHomeCongresses });

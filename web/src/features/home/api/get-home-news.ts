@@ -1,18 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 import { homeKeys } from './home-keys';
 
-export interface HomeNews {
-  id: number;
-  title: string;
-  date: string;
-  preview: string;
-  category: string;
-}
+type Schemas = components['schemas'];
+
+export type HomeNews = Schemas['NewsItem'];
 
 /** GET /news/home: the latest news of the home carousel. */
 export async function fetchHomeNews(): Promise<HomeNews[]> {
-  const body = await api.get<{ list: HomeNews[] }>('/news/home');
+  const body = await api.get<Schemas['NewsHome']>('/news/home');
   return body.list;
 }
 

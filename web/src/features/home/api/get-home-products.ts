@@ -1,18 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 import { homeKeys } from './home-keys';
 
-export interface HomeSegment {
-  id: number;
-  type: 'segment';
-  name: string;
-  preview: string;
-  red_label: string | null;
-}
+type Schemas = components['schemas'];
+
+export type HomeSegment = Schemas['SegmentTile'];
 
 /** GET /products/categories: the product segments of the home carousel. */
 export async function fetchHomeProducts(): Promise<HomeSegment[]> {
-  const body = await api.get<{ categories: HomeSegment[] }>('/products/categories');
+  const body = await api.get<Schemas['SegmentList']>('/products/categories');
   return body.categories;
 }
 

@@ -1,11 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
-import type { MultimediaFilters, MultimediaImage, MultimediaQuery } from './types';
+import type { components } from '@/lib/api/schema';
+import type { MultimediaQuery } from './types';
 
-export interface ImageList {
-  list: MultimediaImage[];
-  filters: MultimediaFilters;
-}
+export type ImageList = components['schemas']['ImageList'];
 
 /** GET /multimedia/images with the segment, category and year filters. */
 export function fetchImages(f: MultimediaQuery): Promise<ImageList> {

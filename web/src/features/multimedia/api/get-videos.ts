@@ -1,12 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
-import type { MultimediaFilters, MultimediaQuery, MultimediaVideo } from './types';
+import type { components } from '@/lib/api/schema';
+import type { MultimediaQuery } from './types';
 
-export interface VideoList {
-  hero: MultimediaVideo | null;
-  list: MultimediaVideo[];
-  filters: MultimediaFilters;
-}
+export type VideoList = components['schemas']['VideoList'];
 
 /** GET /multimedia/video with the segment, category and year filters. */
 export function fetchVideos(f: MultimediaQuery): Promise<VideoList> {

@@ -46,6 +46,10 @@ function typeIcon(type: string): ReactNode {
 /** The documents tab a document result comes from, named as on the documents screen. */
 const LIST_LABELS: Record<SearchDocumentList, string> = { my: 'My Docs', shared: 'Shared with me', us: 'US' };
 
+function isDocumentList(list: string | null | undefined): list is SearchDocumentList {
+  return list === 'my' || list === 'shared' || list === 'us';
+}
+
 export interface ResultRowProps {
   type: string;
   item: SearchItem;
@@ -55,7 +59,7 @@ export interface ResultRowProps {
 /** One result: preview, name, subtitle and date; opens its screen or, for a document, its action menu. */
 export function ResultRow({ type, item, onOpenDocument }: ResultRowProps) {
   const target = openTarget(type, item);
-  const listLabel = item.list ? LIST_LABELS[item.list] : undefined;
+  const listLabel = isDocumentList(item.list) ? LIST_LABELS[item.list] : undefined;
   const content = (
     <>
       {item.preview ? (

@@ -50,7 +50,8 @@ describe('search groups', () => {
   });
 
   it('puts a type it does not know after the known ones, with a readable label', () => {
-    const groups = groupResults({ case_studies: [item('x')], news: [item('n')] });
+    const newer = { case_studies: [item('x')], news: [item('n')] };
+    const groups = groupResults(newer);
     expect(groups.map((g) => [g.type, g.label])).toEqual([
       ['news', 'News'],
       ['case_studies', 'Case studies'],

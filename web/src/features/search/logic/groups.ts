@@ -50,13 +50,14 @@ function isItem(value: unknown): value is SearchItem {
 export function groupResults(results: SearchResults | null | undefined): ResultGroup[] {
   if (!results || typeof results !== 'object') return [];
   const knownOrder: string[] = SEARCH_TYPES.map((t) => t.type);
+  const byType = new Map<string, unknown>(Object.entries(results));
   const keys = [
-    ...knownOrder.filter((type) => Object.hasOwn(results, type)),
-    ...Object.keys(results).filter((type) => !knownOrder.includes(type)),
+    ...knownOrder.filter((type) => byType.has(type)),
+    ...[...byType.keys()].filter((type) => !knownOrder.includes(type)),
   ];
   const groups: ResultGroup[] = [];
   for (const type of keys) {
-    const raw = results[type];
+    const raw = byType.get(type);
     const items = Array.isArray(raw) ? raw.filter(isItem) : [];
     if (items.length > 0) groups.push({ type, label: typeLabel(type), items });
   }

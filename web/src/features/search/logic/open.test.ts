@@ -25,6 +25,11 @@ describe('opening a search result', () => {
       title: 'Expense policy summary',
       name: 'x.pdf',
       actions: [],
+      for_internal_use: false,
+      controlled_release: false,
+      upon_request: false,
+      unread: false,
+      updated_at: 0,
     };
     expect(openTarget('documents', { id: 'a-1', document })).toEqual({ kind: 'document', document });
     expect(openTarget('documents', { id: 'a-1' })).toEqual({ kind: 'route', path: '/home' });

@@ -1,12 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 
-export interface UsefulLink {
-  id: number;
-  title: string;
-  link: string;
-  image: string;
-}
+export type UsefulLink = components['schemas']['UsefulLink'];
 
 /** GET /useful-links-new */
 export function fetchUsefulLinks(): Promise<UsefulLink[]> {

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 import type { SurveyMessage } from '../types';
 import { whatsNewKeys } from './keys';
 
@@ -11,7 +12,10 @@ export const MAX_REPLY_LENGTH = 2000;
 
 /** `GET /messages` (with the round when one is asked for): the user's messages, newest first. */
 export async function getMessages(roundId: number | null): Promise<SurveyMessage[]> {
-  const response = await api.get<{ data: SurveyMessage[] }>('/messages', roundId === null ? {} : { roundId });
+  const response = await api.get<components['schemas']['MessagesResponse']>(
+    '/messages',
+    roundId === null ? {} : { roundId },
+  );
   return response.data;
 }
 

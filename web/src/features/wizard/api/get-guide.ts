@@ -1,21 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 
 /** One step of the guided tour (content `guide/tour.json`, served by `GET /guide`). */
-export interface GuideStep {
-  /** The screen's key, as its info button names it. */
-  screen: string;
-  title: string;
-  text: string;
-  /** In-app path of the screen. */
-  path: string;
-  image?: string | null;
-}
+export type GuideStep = components['schemas']['GuideStep'];
 
 export const guideQuery = () =>
   queryOptions({
     queryKey: ['guide'] as const,
-    queryFn: async () => (await api.get<{ steps: GuideStep[] }>('/guide')).steps,
+    queryFn: async () => (await api.get<components['schemas']['GuideResponse']>('/guide')).steps,
     staleTime: 5 * 60_000,
   });
 

@@ -15,7 +15,7 @@ export function CongressesCarousel() {
     <Carousel title="Congresses and Events" to="/congresses">
       {list.map((c) => (
         <Link key={c.id} to={`/congresses/${c.id}`} className={styles.card}>
-          <img src={c.preview} alt="" className={styles.image} loading="lazy" />
+          <img src={c.preview ?? undefined} alt="" className={styles.image} loading="lazy" />
           <span className={styles.text}>
             <span className={styles.badge}>{c.type === 'event' ? 'Event' : 'Congress'}</span>
             <strong>{c.name}</strong>

@@ -7,7 +7,7 @@ export interface SegmentCard {
   id: number;
   name: string;
   preview: string;
-  red_label: string | null;
+  red_label?: string | null;
 }
 
 export function ProductsCarousel({ segments }: { segments: SegmentCard[] }) {
