@@ -219,6 +219,7 @@ fn read(dir: &Path) -> Res<Rows> {
         ("training", read_filters(dir, "training/filters.json")?),
         ("courses", read_filters(dir, "courses/filters.json")?),
     ];
+    served_shapes(&congresses, &activity_rows, &trainings, &courses)?;
     Ok(Rows {
         congresses,
         activities: activity_rows,
@@ -226,6 +227,39 @@ fn read(dir: &Path) -> Res<Rows> {
         courses,
         filters,
     })
+}
+
+/// Every row as stored parses as the shape the API serves it in (`programmes::items`), so a
+/// field of the wrong type is refused here, naming the file, the entry and the field, rather than
+/// answered 500 by the detail call later.
+fn served_shapes(
+    congresses: &[CongressRow],
+    activities: &[ActivityRow],
+    trainings: &[TrainingRow],
+    courses: &[CourseRow],
+) -> Res<()> {
+    use crate::programmes::items;
+    fn shape<T: serde::de::DeserializeOwned>(file: &str, id: i64, json: &str) -> Res<()> {
+        serde_json::from_str::<T>(json).map(|_| ()).map_err(|e| {
+            check::Check::new(file).err(format!("id {id}"), format!("not a valid entry: {e}"))
+        })
+    }
+    for c in congresses {
+        shape::<items::CongressRow>("congresses/congresses.json", c.id, &c.item)?;
+        shape::<items::CongressDetail>("congresses/congresses.json", c.id, &c.data)?;
+    }
+    for a in activities {
+        shape::<items::Activity>("congresses/activities.json", a.id, &a.data)?;
+    }
+    for t in trainings {
+        shape::<items::TrainingRow>("training/trainings.json", t.id, &t.item)?;
+        shape::<items::TrainingDetail>("training/trainings.json", t.id, &t.data)?;
+    }
+    for c in courses {
+        shape::<items::CourseCard>("courses/courses.json", c.id, &c.item)?;
+        shape::<items::CourseDetail>("courses/courses.json", c.id, &c.data)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -243,6 +277,38 @@ mod tests {
         assert!(rows.trainings.len() >= 5);
         assert!(rows.courses.len() >= 12);
         assert!(!rows.activities.is_empty());
+    }
+
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("folder");
+        for entry in std::fs::read_dir(from).expect("content") {
+            let entry = entry.expect("entry");
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).expect("copy");
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_of_the_wrong_type_is_refused_naming_file_entry_and_field() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        copy(&content_dir(), dir.path());
+        let file = dir.path().join("training/trainings.json");
+        let mut trainings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
+        let first = &mut trainings[0];
+        let id = first["id"].as_i64().expect("id");
+        // Served as text: a number is not a valid preview image.
+        first["preview"] = serde_json::json!(42);
+        std::fs::write(&file, trainings.to_string()).expect("write");
+
+        let refusal = read(dir.path()).err().expect("refused").to_string();
+        assert!(refusal.contains("training/trainings.json"), "{refusal}");
+        assert!(refusal.contains(&format!("id {id}")), "{refusal}");
+        assert!(refusal.contains("invalid type: integer `42`"), "{refusal}");
     }
 
     #[test]
