@@ -119,18 +119,23 @@ describe('keyboard', () => {
     await page.keyboard.press('Enter');
     const menu = page.getByRole('dialog', { name: 'Alpine Arthroplasty Meeting 2026: Programme' });
     await menu.waitFor();
-    // Focus stays inside the menu: Close, Open, Download, then back to Close.
+    // Focus stays inside the menu: Close, the "Available offline" switch, Open, Download, then back
+    // to Close. A form control's name is its label.
     const focused = async () =>
-      page.evaluate(
-        () => document.activeElement?.textContent?.trim() || document.activeElement?.getAttribute('aria-label'),
-      );
+      page.evaluate(() => {
+        const element = document.activeElement;
+        const label = element instanceof HTMLInputElement ? element.labels?.[0]?.textContent?.trim() : undefined;
+        return label || element?.textContent?.trim() || element?.getAttribute('aria-label');
+      });
     const seen: (string | null | undefined)[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       await page.keyboard.press('Tab');
       seen.push(await focused());
     }
-    expect(seen).toEqual(['Close', 'Open', 'Download', 'Close']);
+    expect(seen).toEqual(['Close', 'Available offline', 'Open', 'Download', 'Close']);
     await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Open');
     await page.keyboard.press('Enter');
     await page.getByRole('img', { name: /^Page 1 of \d+$/ }).waitFor();
     await page.keyboard.press('Escape');
