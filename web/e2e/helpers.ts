@@ -152,3 +152,29 @@ export async function toastTexts(page: Page): Promise<string[]> {
 export async function waitForToast(page: Page, text: string): Promise<void> {
   await page.locator('[data-tone]', { hasText: text }).first().waitFor();
 }
+
+/** A JSON call of the API as `token` (none: signed out); throws on any status but 2xx. */
+export async function api<T>(path: string, token: string | null, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${baseURL()}/api${path}`, {
+    ...init,
+    headers: {
+      ...(typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** `api` with a JSON body, POST. */
+export const post = <T>(path: string, token: string, body: unknown) =>
+  api<T>(path, token, { method: 'POST', body: JSON.stringify(body) });
+
+/** Signs a demo account in through the API; its session token. */
+export async function tokenOf(account: keyof typeof ACCOUNTS): Promise<string> {
+  const { jwt } = await post<{ jwt: string }>('/users/login', '', {
+    username: ACCOUNTS[account].email,
+    password: PASSWORD,
+  });
+  return jwt;
+}

@@ -5,12 +5,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNTS,
-  baseURL,
+  api,
   launchBrowser,
   loginAs,
   newPage,
   open,
-  PASSWORD,
+  post,
+  tokenOf,
   waitForPath,
   waitForSplash,
 } from './helpers';
@@ -52,29 +53,6 @@ async function shot(page: Page, name: string): Promise<void> {
   if (!shotsDir) return;
   await page.waitForTimeout(350);
   await page.screenshot({ path: join(shotsDir, `${name}.png`) });
-}
-
-async function api<T>(path: string, token: string | null, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    ...init,
-    headers: {
-      ...(typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-const post = <T>(path: string, token: string, body: unknown) =>
-  api<T>(path, token, { method: 'POST', body: JSON.stringify(body) });
-
-async function tokenOf(account: keyof typeof ACCOUNTS): Promise<string> {
-  const { jwt } = await post<{ jwt: string }>('/users/login', '', {
-    username: ACCOUNTS[account].email,
-    password: PASSWORD,
-  });
-  return jwt;
 }
 
 async function upload(token: string, name: string, parent = ''): Promise<string> {

@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page, WebSocket } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, baseURL, browserPerFile, loginAs, newPage, open, PASSWORD, waitForToast } from './helpers';
+import { ACCOUNTS, api, browserPerFile, loginAs, newPage, open, post, tokenOf, waitForToast } from './helpers';
 
 const shotsDir = process.env.E2E_SHOTS_DIR ? join(process.env.E2E_SHOTS_DIR, 'realtime') : null;
 
@@ -36,29 +36,6 @@ afterEach(async () => {
 async function shot(page: Page, name: string): Promise<void> {
   if (!shotsDir) return;
   await page.screenshot({ path: join(shotsDir, `${name}.png`) });
-}
-
-async function api<T>(path: string, token: string | null, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    ...init,
-    headers: {
-      ...(typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-const post = <T>(path: string, token: string, body: unknown) =>
-  api<T>(path, token, { method: 'POST', body: JSON.stringify(body) });
-
-async function tokenOf(account: keyof typeof ACCOUNTS): Promise<string> {
-  const { jwt } = await post<{ jwt: string }>('/users/login', '', {
-    username: ACCOUNTS[account].email,
-    password: PASSWORD,
-  });
-  return jwt;
 }
 
 /** Uploads a small PDF into Anna's My Docs (or one of her folders); returns its id. */
