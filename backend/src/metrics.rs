@@ -107,6 +107,10 @@ fn describe() {
         "Projector batches refused because this node had lost the lease"
     );
     metrics::describe_counter!(
+        projections::documents::projection::STATEMENTS_TOTAL,
+        "Statements the documents projection ran for its batches, by kind (read, write)"
+    );
+    metrics::describe_counter!(
         crate::documents::orphans::ORPHANS_COLLECTED,
         "Stored files no event refers to, deleted"
     );

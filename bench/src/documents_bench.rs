@@ -20,7 +20,9 @@
 //!
 //! Every command is an event appended through cqrs-es and, before the answer, applied by the
 //! projections (read-your-own-write), as in production. Commands answered during the first
-//! `--warmup` seconds are not counted.
+//! `--warmup` seconds are not counted. Meanwhile, every 50 ms, the documents projection's lag
+//! is sampled as its gauges measure it: events appended and not applied yet, and the age of the
+//! oldest of them.
 //!
 //! The baseline is the simplest write the same database can do, in the same process, through
 //! the server's own connection pool, with the same number of concurrent clients: a loop of
@@ -426,6 +428,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
             client, i, colleague, mine, start, deadline,
         )));
     }
+    let lag = tokio::spawn(sample_lag(db.clone(), start + counted_from, deadline));
     let mut samples = Vec::new();
     let mut errors = Vec::new();
     for task in tasks {
@@ -439,6 +442,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
         .filter(|s| s.done >= counted_from && s.done <= window_end)
         .collect();
 
+    let mut lag = lag.await??;
     let after = raw_inserts(&db, a.clients, a.seconds, 1).await?;
     let baseline = (before + after) / 2.0;
 
@@ -494,11 +498,51 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
         baseline / commands
     );
 
+    lag.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let seconds: Vec<f64> = lag.iter().map(|l| l.1 * 1000.0).collect();
+    let mut events: Vec<f64> = lag.iter().map(|l| l.0 as f64).collect();
+    events.sort_by(f64::total_cmp);
+    println!(
+        "projection lag under load: {} samples, events behind p50 {:.0} / p99 {:.0} / max {:.0}; oldest unapplied event p50 {:.1} / p99 {:.1} / max {:.1} ms",
+        lag.len(),
+        quantile(&events, 0.5),
+        quantile(&events, 0.99),
+        events.last().copied().unwrap_or(0.0),
+        quantile(&seconds, 0.5),
+        quantile(&seconds, 0.99),
+        seconds.last().copied().unwrap_or(0.0)
+    );
+
     on_db!(&db, pool => sqlx::query("drop table bench_raw_inserts")
         .execute(pool).await.map(|r| r.rows_affected()))?;
     let _ = stop_tx.send(());
     let _ = serving.await;
     Ok(())
+}
+
+/// Every 50 ms of the counted window: how many events the documents projection has not applied
+/// yet, and how old the oldest of them is (seconds), as its lag gauges measure it.
+async fn sample_lag(db: Db, from: Instant, until: Instant) -> anyhow::Result<Vec<(i64, f64)>> {
+    tokio::time::sleep_until(from.into()).await;
+    let mut out = Vec::new();
+    while Instant::now() < until {
+        let checkpoint =
+            projections::projector::checkpoint_of(&db, projections::documents::projection::NAME)
+                .await?;
+        let lag = projections::dead_letters::lag(&db, checkpoint).await?;
+        out.push((lag.events, lag.seconds));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(out)
+}
+
+/// The value at `q` (0..1) of sorted `values`.
+fn quantile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let i = ((values.len() - 1) as f64 * q).round() as usize;
+    values[i.min(values.len() - 1)]
 }
 
 #[tokio::main]

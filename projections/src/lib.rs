@@ -25,6 +25,6 @@ pub mod terms;
 pub use db::{now_ms, Db, DbKind, Tx};
 pub use dead_letters::PoisonPolicy;
 pub use projector::{
-    Projection, ProjectionError, Projector, ProjectorHandle, TableSpec, WaitOutcome,
+    BatchFailure, Projection, ProjectionError, Projector, ProjectorHandle, TableSpec, WaitOutcome,
 };
 pub use stream::{Position, StoredEvent};

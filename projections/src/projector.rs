@@ -98,6 +98,15 @@ fn deterministic(e: &sqlx::Error) -> bool {
     }
 }
 
+/// Why a batch could not be applied: the error, and the event that caused it when known.
+#[derive(Debug)]
+pub struct BatchFailure {
+    /// Index in the batch of the event that failed; `None` when the failure came from the
+    /// batch as a whole (its final writes).
+    pub index: Option<usize>,
+    pub error: ProjectionError,
+}
+
 /// A read model built from events.
 #[async_trait]
 pub trait Projection: Send + Sync {
@@ -107,6 +116,17 @@ pub trait Projection: Send + Sync {
     fn tables(&self) -> &'static [TableSpec];
     /// Applies one event inside the batch's transaction. Events it does not care about are ignored.
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError>;
+    /// Applies `events` in order inside the batch's transaction. The default applies them one
+    /// by one; a projection may instead read and write the batch as a whole.
+    async fn apply_all(&self, tx: &mut Tx, events: &[&StoredEvent]) -> Result<(), BatchFailure> {
+        for (index, event) in events.iter().enumerate() {
+            self.apply(tx, event).await.map_err(|error| BatchFailure {
+                index: Some(index),
+                error,
+            })?;
+        }
+        Ok(())
+    }
     /// What to do with an event this projection cannot apply (the server's configuration may
     /// say otherwise).
     fn on_poison(&self) -> PoisonPolicy {
@@ -159,6 +179,14 @@ pub struct Projector {
     stopped: watch::Sender<BTreeSet<String>>,
     /// On several nodes: the lease this projector must hold to write a batch.
     fence: Option<Fence>,
+}
+
+/// How one try at a batch ended.
+enum Attempt {
+    /// Committed: the checkpoint moved past this many events (0: another projector's batch won).
+    Applied(usize),
+    /// Rolled back on a poison event.
+    Failed(BatchFailure),
 }
 
 /// What the rest of the server holds: wake the projector after a write, wait for it to catch up.
@@ -466,61 +494,104 @@ impl Projector {
         checkpoint: Position,
         pending: &[&StoredEvent],
     ) -> Result<usize, ProjectionError> {
-        let Some(last) = pending.last().map(|e| e.at) else {
-            return Ok(0);
+        let failed = match self
+            .try_batch(projection, checkpoint, pending, false)
+            .await?
+        {
+            Attempt::Applied(n) => return self.applied(projection, n).await,
+            Attempt::Failed(failed) => failed,
         };
-        let failed = {
-            let _guard = self.target.write_guard().await;
-            let mut tx = Tx::begin(&self.target).await?;
-            // Writing the checkpoint first takes SQLite's write lock before any read, so
-            // the transaction never has to upgrade from a stale read snapshot.
-            if !move_checkpoint(&mut tx, projection.name(), checkpoint, last).await? {
-                // Another projector moved it since we read it: its batch stands, ours is
-                // dropped (the transaction rolls back) and the next round starts from there.
-                tracing::debug!(
-                    projection = projection.name(),
-                    "checkpoint moved by another projector"
-                );
-                tx.rollback().await?;
-                return Ok(0);
-            }
-            if !self.fenced_in(&mut tx, projection.name()).await? {
-                tx.rollback().await?;
-                return Ok(0);
-            }
-            let mut failed = None;
-            for (index, event) in pending.iter().enumerate() {
-                if let Err(e) = projection.apply(&mut tx, event).await {
-                    if !e.is_poison() {
-                        return Err(e);
-                    }
-                    failed = Some((index, e));
-                    break;
-                }
-            }
-            match failed {
-                None => {
-                    tx.commit().await?;
-                    None
-                }
-                Some(failed) => {
-                    tx.rollback().await?;
-                    Some(failed)
-                }
-            }
+        // The batch failed as a whole without naming an event: applied one event at a time,
+        // the same events find the one that fails (or all go through).
+        let failed = match failed {
+            BatchFailure {
+                index: None,
+                error: _,
+            } => match self
+                .try_batch(projection, checkpoint, pending, true)
+                .await?
+            {
+                Attempt::Applied(n) => return self.applied(projection, n).await,
+                Attempt::Failed(failed) => failed,
+            },
+            named => named,
         };
-        let moved = match failed {
-            None => pending.len(),
-            Some((index, error)) => {
-                self.quarantine(projection, checkpoint, pending, index, &error)
-                    .await?
-            }
-        };
+        let index = failed.index.unwrap_or(0);
+        let moved = self
+            .quarantine(projection, checkpoint, pending, index, &failed.error)
+            .await?;
+        self.applied(projection, moved).await
+    }
+
+    async fn applied(
+        &self,
+        projection: &dyn Projection,
+        moved: usize,
+    ) -> Result<usize, ProjectionError> {
         if moved > 0 {
             self.batches.send_modify(|n| *n += 1);
             self.refresh_statistics(projection).await?;
         }
         Ok(moved)
+    }
+
+    /// One transaction: the checkpoint and `pending` (as one batch, or event after event when
+    /// `singly`). A failure of the moment is returned as an error, a poison event as
+    /// [`Attempt::Failed`] (rolled back).
+    async fn try_batch(
+        &self,
+        projection: &dyn Projection,
+        checkpoint: Position,
+        pending: &[&StoredEvent],
+        singly: bool,
+    ) -> Result<Attempt, ProjectionError> {
+        let Some(last) = pending.last().map(|e| e.at) else {
+            return Ok(Attempt::Applied(0));
+        };
+        let _guard = self.target.write_guard().await;
+        let mut tx = Tx::begin(&self.target).await?;
+        // Writing the checkpoint first takes SQLite's write lock before any read, so
+        // the transaction never has to upgrade from a stale read snapshot.
+        if !move_checkpoint(&mut tx, projection.name(), checkpoint, last).await? {
+            // Another projector moved it since we read it: its batch stands, ours is
+            // dropped (the transaction rolls back) and the next round starts from there.
+            tracing::debug!(
+                projection = projection.name(),
+                "checkpoint moved by another projector"
+            );
+            tx.rollback().await?;
+            return Ok(Attempt::Applied(0));
+        }
+        if !self.fenced_in(&mut tx, projection.name()).await? {
+            tx.rollback().await?;
+            return Ok(Attempt::Applied(0));
+        }
+        let result = if singly {
+            let mut result = Ok(());
+            for (index, event) in pending.iter().enumerate() {
+                if let Err(failure) = projection.apply_all(&mut tx, &[event]).await {
+                    result = Err(BatchFailure {
+                        index: Some(index),
+                        error: failure.error,
+                    });
+                    break;
+                }
+            }
+            result
+        } else {
+            projection.apply_all(&mut tx, pending).await
+        };
+        match result {
+            Ok(()) => {
+                tx.commit().await?;
+                Ok(Attempt::Applied(pending.len()))
+            }
+            Err(failure) if !failure.error.is_poison() => Err(failure.error),
+            Err(failure) => {
+                tx.rollback().await?;
+                Ok(Attempt::Failed(failure))
+            }
+        }
     }
 
     /// Records `pending[failed]` as a dead letter, with the events before it applied, in one
@@ -558,8 +629,11 @@ impl Projector {
                 tx.rollback().await?;
                 return Ok(0);
             }
-            for event in &pending[..failed] {
-                projection.apply(&mut tx, event).await?;
+            if failed > 0 {
+                projection
+                    .apply_all(&mut tx, &pending[..failed])
+                    .await
+                    .map_err(|f| f.error)?;
             }
             dead_letters::record(&mut tx, name, event, &error.to_string(), status).await?;
             tx.commit().await?;

@@ -2,11 +2,13 @@
 //! folder contents with unread marks, labels and each user's actions; the folder tree of the
 //! move dialog; external links; and the live feed messages about shared items.
 //!
-//! - [`projection`] - [`DocumentsProjection`], fed by `document_item` events.
+//! - [`projection`] - [`DocumentsProjection`], fed by `document_item` events, a batch at a time
+//!   ([`batch`]: the rows a batch reads and writes, in memory until its end).
 //! - [`read`] - the queries and the item JSON ([`ItemView`]) built from the tables.
 //! - [`temporal`] - every version of the rows with its validity: a folder and its shares as of
 //!   a past time.
 
+mod batch;
 pub mod projection;
 pub mod read;
 pub mod temporal;

@@ -19,12 +19,10 @@ use async_trait::async_trait;
 use events::documents::{FileFacts, ItemEvent, ItemRef, Kind, Space, ITEM_TYPE};
 use serde_json::json;
 
-use super::read::{self, in_subtree, path_ids, subtree_bounds, NodeRow, Viewer};
-use super::temporal;
+use super::batch::{Batch, Item, Link, Share};
+use super::read::{self, path_ids, NodeRow, Viewer};
 use crate::db::Tx;
-use crate::feed;
-use crate::on_tx;
-use crate::projector::{Projection, ProjectionError, TableSpec};
+use crate::projector::{BatchFailure, Projection, ProjectionError, TableSpec};
 use crate::stream::StoredEvent;
 
 pub struct DocumentsProjection;
@@ -88,118 +86,203 @@ impl Projection for DocumentsProjection {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
-        if event.aggregate_type != ITEM_TYPE {
-            return Ok(());
+        self.apply_all(tx, &[event]).await.map_err(|f| f.error)
+    }
+
+    /// The whole batch in memory, written at the end (see [`Batch`]).
+    async fn apply_all(
+        &self,
+        tx: &mut Tx,
+        events: &[&StoredEvent],
+    ) -> std::result::Result<(), BatchFailure> {
+        let mut decoded = Vec::with_capacity(events.len());
+        for (index, event) in events.iter().enumerate() {
+            if event.aggregate_type != ITEM_TYPE {
+                continue;
+            }
+            let item: ItemEvent = event.decode().map_err(|e| BatchFailure {
+                index: Some(index),
+                error: ProjectionError::bad_event(event, e),
+            })?;
+            decoded.push((*event, item));
         }
-        let decoded: ItemEvent = event
-            .decode()
-            .map_err(|e| ProjectionError::bad_event(event, e))?;
-        let id = event.aggregate_id.as_str();
-        let at = event.recorded_at;
-        match decoded {
-            ItemEvent::FolderCreated {
-                id: item_id,
-                space,
-                owner,
-                parent,
-                name,
-                seed_key,
-            } => {
-                let row = NewItem {
-                    id: &item_id,
-                    kind: Kind::Folder,
-                    space,
-                    owner_id: owner.as_ref().map(|o| o.id.as_str()),
-                    owner_name: owner.as_ref().map(|o| o.name.as_str()),
-                    parent: parent.as_ref(),
-                    title: &name,
-                    file: None,
-                    copied_from: None,
-                    seed_key: seed_key.as_deref(),
-                };
-                insert_item(tx, row, at).await
+        let mut batch = Batch::default();
+        let unplaced = |error| BatchFailure { index: None, error };
+        prefetch(tx, &mut batch, &decoded).await.map_err(unplaced)?;
+        for (event, item) in decoded {
+            apply_one(tx, &mut batch, event, item)
+                .await
+                .map_err(unplaced)?;
+        }
+        batch.flush(tx).await.map_err(unplaced)?;
+        let statements = batch.statements;
+        metrics::counter!(STATEMENTS_TOTAL, "kind" => "read").increment(statements.reads);
+        metrics::counter!(STATEMENTS_TOTAL, "kind" => "write").increment(statements.writes);
+        Ok(())
+    }
+}
+
+/// Statements the documents projection ran, by kind (`read`, `write`).
+pub const STATEMENTS_TOTAL: &str = "companion_documents_projection_statements_total";
+
+/// Loads in a few statements what the batch's events will read: their items and the folders
+/// they go into, the shares on those and on every folder above them, and the users concerned.
+async fn prefetch(
+    tx: &mut Tx,
+    batch: &mut Batch,
+    events: &[(&StoredEvent, ItemEvent)],
+) -> Result<()> {
+    let mut ids: Vec<&str> = Vec::new();
+    let mut users: Vec<&str> = Vec::new();
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for (event, item) in events {
+        ids.push(event.aggregate_id.as_str());
+        match item {
+            ItemEvent::FolderCreated { id, parent, .. }
+            | ItemEvent::FileUploaded { id, parent, .. }
+            | ItemEvent::Copied { id, parent, .. } => {
+                ids.push(id);
+                ids.extend(parent.as_ref().map(|p| p.id.as_str()));
             }
-            ItemEvent::FileUploaded {
-                id: item_id,
-                space,
-                owner,
-                parent,
-                file,
-                seed_key,
-            } => {
-                let row = NewItem {
-                    id: &item_id,
-                    kind: Kind::File,
-                    space,
-                    owner_id: owner.as_ref().map(|o| o.id.as_str()),
-                    owner_name: owner.as_ref().map(|o| o.name.as_str()),
-                    parent: parent.as_ref(),
-                    title: &file.title,
-                    file: Some(&file),
-                    copied_from: None,
-                    seed_key: seed_key.as_deref(),
-                };
-                insert_item(tx, row, at).await
+            ItemEvent::Moved { to, .. } => ids.extend(to.as_ref().map(|p| p.id.as_str())),
+            ItemEvent::Shared { with, .. } => {
+                users.push(&with.id);
+                pairs.push((&with.id, event.aggregate_id.as_str()));
             }
-            ItemEvent::Copied {
-                id: item_id,
+            ItemEvent::MovedToMyDocs { by, .. } => users.push(by),
+            _ => {}
+        }
+    }
+    batch.load_items(tx, &ids).await?;
+    let mut paths: Vec<String> = Vec::new();
+    for id in &ids {
+        if let Some(item) = batch.item(tx, id).await? {
+            paths.push(item.path);
+        }
+    }
+    let above: Vec<&str> = paths.iter().flat_map(|p| path_ids(p)).collect();
+    batch.load_item_shares(tx, &above).await?;
+    let watchers = batch.shares_on(&above);
+    users.extend(watchers.iter().map(|(user, _)| user.as_str()));
+    let users: Vec<String> = users.into_iter().map(String::from).collect();
+    let users: Vec<&str> = users.iter().map(String::as_str).collect();
+    batch.load_users(tx, &users).await?;
+    batch.load_unread(tx, &pairs).await?;
+    batch.load_children(tx, &ids).await
+}
+
+async fn apply_one(
+    tx: &mut Tx,
+    b: &mut Batch,
+    event: &StoredEvent,
+    decoded: ItemEvent,
+) -> Result<()> {
+    let id = event.aggregate_id.as_str();
+    let at = event.recorded_at;
+    match decoded {
+        ItemEvent::FolderCreated {
+            id: item_id,
+            space,
+            owner,
+            parent,
+            name,
+            seed_key,
+        } => {
+            let row = NewItem {
+                id: &item_id,
+                kind: Kind::Folder,
+                space,
+                owner_id: owner.as_ref().map(|o| o.id.as_str()),
+                owner_name: owner.as_ref().map(|o| o.name.as_str()),
+                parent: parent.as_ref(),
+                title: &name,
+                file: None,
+                copied_from: None,
+                seed_key: seed_key.as_deref(),
+            };
+            insert_item(tx, b, row, at).await
+        }
+        ItemEvent::FileUploaded {
+            id: item_id,
+            space,
+            owner,
+            parent,
+            file,
+            seed_key,
+        } => {
+            let row = NewItem {
+                id: &item_id,
+                kind: Kind::File,
+                space,
+                owner_id: owner.as_ref().map(|o| o.id.as_str()),
+                owner_name: owner.as_ref().map(|o| o.name.as_str()),
+                parent: parent.as_ref(),
+                title: &file.title,
+                file: Some(&file),
+                copied_from: None,
+                seed_key: seed_key.as_deref(),
+            };
+            insert_item(tx, b, row, at).await
+        }
+        ItemEvent::Copied {
+            id: item_id,
+            kind,
+            owner,
+            parent,
+            source,
+            name,
+            file,
+            ..
+        } => {
+            let row = NewItem {
+                id: &item_id,
                 kind,
-                owner,
-                parent,
-                source,
-                name,
-                file,
-                ..
-            } => {
-                let row = NewItem {
-                    id: &item_id,
-                    kind,
-                    space: Space::My,
-                    owner_id: Some(&owner.id),
-                    owner_name: Some(&owner.name),
-                    parent: parent.as_ref(),
-                    title: &name,
-                    file: file.as_ref(),
-                    copied_from: Some(&source.id),
-                    seed_key: None,
-                };
-                insert_item(tx, row, at).await
-            }
-            ItemEvent::Renamed { to, file_name, .. } => {
-                renamed(tx, id, &to, file_name.as_deref(), at).await
-            }
-            ItemEvent::Moved { to, .. } => moved(tx, id, to.as_ref(), at).await,
-            ItemEvent::FolderDeleted { .. } | ItemEvent::FileRemoved { .. } => {
-                removed(tx, id, at).await
-            }
-            // Its folder's deletion already removed it.
-            ItemEvent::DeletedWithFolder { .. } => Ok(()),
-            ItemEvent::Shared { by, with, via } => {
-                let via = match via {
-                    events::documents::ShareVia::Internal => "internal",
-                    events::documents::ShareVia::Storage => "storage",
-                };
-                shared(tx, id, &by.id, &with.id, via, at).await
-            }
-            ItemEvent::SharedExternally {
-                by,
-                email,
-                token_hash,
-                expires_at,
-            } => {
-                on_tx!(tx, c => sqlx::query(
-                    "insert into doc_external_links (token_hash, item_id, email, created_by, created_at, expires_at)
-                     values ($1, $2, $3, $4, $5, $6) on conflict (token_hash) do nothing")
-                    .bind(&token_hash).bind(id).bind(&email).bind(&by).bind(at).bind(expires_at)
-                    .execute(c).await.map(|r| r.rows_affected()))?;
-                Ok(())
-            }
-            ItemEvent::SavedToMyDocs { .. } => Ok(()),
-            ItemEvent::MovedToMyDocs { by, .. } => unshared(tx, id, &by, at).await,
-            ItemEvent::Opened { by } | ItemEvent::Downloaded { by } => {
-                opened(tx, id, &by, at).await
-            }
+                space: Space::My,
+                owner_id: Some(&owner.id),
+                owner_name: Some(&owner.name),
+                parent: parent.as_ref(),
+                title: &name,
+                file: file.as_ref(),
+                copied_from: Some(&source.id),
+                seed_key: None,
+            };
+            insert_item(tx, b, row, at).await
         }
+        ItemEvent::Renamed { to, file_name, .. } => {
+            renamed(tx, b, id, &to, file_name.as_deref(), at).await
+        }
+        ItemEvent::Moved { to, .. } => moved(tx, b, id, to.as_ref(), at).await,
+        ItemEvent::FolderDeleted { .. } | ItemEvent::FileRemoved { .. } => {
+            removed(tx, b, id, at).await
+        }
+        // Its folder's deletion already removed it.
+        ItemEvent::DeletedWithFolder { .. } => Ok(()),
+        ItemEvent::Shared { by, with, via } => {
+            let via = match via {
+                events::documents::ShareVia::Internal => "internal",
+                events::documents::ShareVia::Storage => "storage",
+            };
+            shared(tx, b, id, &by.id, &with.id, via, at).await
+        }
+        ItemEvent::SharedExternally {
+            by,
+            email,
+            token_hash,
+            expires_at,
+        } => {
+            b.add_link(Link {
+                token_hash,
+                item_id: id.to_string(),
+                email,
+                created_by: by,
+                created_at: at,
+                expires_at,
+            });
+            Ok(())
+        }
+        ItemEvent::SavedToMyDocs { .. } => Ok(()),
+        ItemEvent::MovedToMyDocs { by, .. } => unshared(tx, b, id, &by, at).await,
+        ItemEvent::Opened { by } | ItemEvent::Downloaded { by } => opened(tx, b, id, &by, at).await,
     }
 }
 
@@ -217,12 +300,37 @@ struct NewItem<'a> {
 }
 
 /// The item as `user` sees it, for a feed message (`None` once they no longer see it).
-async fn view_for(tx: &mut Tx, id: &str, user: &str) -> Result<Option<serde_json::Value>> {
-    let Some(row) = read::item(tx, user, id).await? else {
+async fn view_for(
+    tx: &mut Tx,
+    b: &mut Batch,
+    id: &str,
+    user: &str,
+) -> Result<Option<serde_json::Value>> {
+    let Some(row) = row_for(tx, b, id, user).await? else {
         return Ok(None);
     };
-    let shares = read::shares_of(tx, user).await?;
+    let shares = b.shares_of(tx, user).await?;
     view_of(&row, user, &shares)
+}
+
+/// The item's row as `user` reads it (children and their unread mark).
+async fn row_for(
+    tx: &mut Tx,
+    b: &mut Batch,
+    id: &str,
+    user: &str,
+) -> Result<Option<read::ItemRow>> {
+    let Some(item) = b.item(tx, id).await? else {
+        return Ok(None);
+    };
+    // Views show `children` for folders only.
+    let children = if item.is_folder() {
+        b.children(tx, id).await?
+    } else {
+        0
+    };
+    let unread = b.is_unread(tx, user, id).await?;
+    Ok(Some(item.row(children, unread)))
 }
 
 /// [`view_for`] with the item's row and the user's direct shares already at hand.
@@ -245,6 +353,11 @@ fn view_of(
     ))
 }
 
+fn encode(payload: &serde_json::Value) -> Result<String> {
+    serde_json::to_string(payload)
+        .map_err(|e| ProjectionError::Database(sqlx::Error::Encode(Box::new(e))))
+}
+
 /// Users who see the item at `path` through a share, each with whether they also see its
 /// folder (otherwise it sits at the root of their Shared with me).
 fn watchers(path: &str, shares: &BTreeSet<(String, String)>) -> BTreeMap<String, bool> {
@@ -258,13 +371,9 @@ fn watchers(path: &str, shares: &BTreeSet<(String, String)>) -> BTreeMap<String,
     out
 }
 
-async fn shares_above_and_on(tx: &mut Tx, path: &str) -> Result<BTreeSet<(String, String)>> {
-    let ids = path_ids(path);
-    Ok(read::shares_on(tx, &ids).await?)
-}
-
 async fn push_change(
     tx: &mut Tx,
+    b: &mut Batch,
     user: &str,
     folder: Option<&str>,
     change: &str,
@@ -274,94 +383,23 @@ async fn push_change(
     let item = if change == "removed" {
         None
     } else {
-        view_for(tx, item_id, user).await?
+        view_for(tx, b, item_id, user).await?
     };
     let payload =
         json!({ "folder_id": folder, "change": change, "item_id": item_id, "item": item });
-    feed::push(tx, user, "shared_change", &payload, at).await?;
-    Ok(())
+    b.push_feed(tx, user, "shared_change", encode(&payload)?, at)
+        .await
 }
 
 /// Recounts the unread items at the root of `user`'s Shared with me; pushes a `badge` when the
 /// count changed.
-async fn refresh_badge(tx: &mut Tx, user: &str, at: i64) -> Result<()> {
-    let count = read::shared_unread(tx, user).await?;
-    // A user without a row has a count of 0. Each statement writes only when the count changed.
-    let changed = if count == 0 {
-        on_tx!(tx, c => sqlx::query(
-            "update doc_badges set shared_unread = 0 where user_id = $1 and shared_unread <> 0")
-            .bind(user).execute(c).await.map(|r| r.rows_affected()))?
-    } else {
-        on_tx!(tx, c => sqlx::query(
-            "insert into doc_badges (user_id, shared_unread) values ($1, $2)
-             on conflict (user_id) do update set shared_unread = excluded.shared_unread
-             where doc_badges.shared_unread <> excluded.shared_unread")
-            .bind(user).bind(count).execute(c).await.map(|r| r.rows_affected()))?
-    };
-    if changed == 0 {
+async fn refresh_badge(tx: &mut Tx, b: &mut Batch, user: &str, at: i64) -> Result<()> {
+    let count = b.shared_unread(tx, user).await?;
+    if !b.set_badge(user, count) {
         return Ok(());
     }
-    feed::push(
-        tx,
-        user,
-        "badge",
-        &json!({ "name": "shared", "count": count }),
-        at,
-    )
-    .await?;
-    Ok(())
-}
-
-async fn mark_unread(tx: &mut Tx, user: &str, item: &str, at: i64) -> Result<()> {
-    mark_unread_all(tx, user, &[item], at).await
-}
-
-/// Ids per multi-row statement of [`mark_unread_all`] and [`clear_unread_all`].
-const IDS_PER_STATEMENT: usize = 400;
-
-/// [`mark_unread`] for many items at once (a shared or moved folder's contents).
-async fn mark_unread_all(tx: &mut Tx, user: &str, items: &[&str], at: i64) -> Result<()> {
-    for chunk in items.chunks(IDS_PER_STATEMENT) {
-        let rows: Vec<String> = (0..chunk.len())
-            .map(|i| format!("($1, ${}, $2)", i + 3))
-            .collect();
-        let sql = format!(
-            "insert into doc_unread (user_id, item_id, since) values {}
-             on conflict (user_id, item_id) do nothing",
-            rows.join(", ")
-        );
-        on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql).bind(user).bind(at);
-            for id in chunk {
-                q = q.bind(*id);
-            }
-            q.execute(c).await.map(|r| r.rows_affected())
-        })?;
-    }
-    Ok(())
-}
-
-/// [`clear_unread`] for many items at once: how many marks it removed.
-async fn clear_unread_all(tx: &mut Tx, user: &str, items: &[&str]) -> Result<u64> {
-    let mut cleared = 0;
-    for chunk in items.chunks(IDS_PER_STATEMENT) {
-        let sql = format!(
-            "delete from doc_unread where user_id = $1 and item_id in ({})",
-            read::placeholders(2, chunk.len())
-        );
-        cleared += on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql).bind(user);
-            for id in chunk {
-                q = q.bind(*id);
-            }
-            q.execute(c).await.map(|r| r.rows_affected())
-        })?;
-    }
-    Ok(cleared)
-}
-
-async fn clear_unread(tx: &mut Tx, user: &str, item: &str) -> Result<u64> {
-    clear_unread_all(tx, user, &[item]).await
+    let payload = json!({ "name": "shared", "count": count });
+    b.push_feed(tx, user, "badge", encode(&payload)?, at).await
 }
 
 /// Whether `node` is reached through one of `shares` on it or a folder above it.
@@ -378,11 +416,11 @@ fn unreached<'a>(nodes: &'a [NodeRow], shares: &HashSet<String>) -> Vec<&'a str>
         .collect()
 }
 
-async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
+async fn insert_item(tx: &mut Tx, b: &mut Batch, item: NewItem<'_>, at: i64) -> Result<()> {
     let (path, depth) = match item.parent {
         None => (format!("/{}/", item.id), 0),
         Some(parent) => {
-            let Some(folder) = read::placed(tx, &parent.id).await? else {
+            let Some(folder) = b.item(tx, &parent.id).await? else {
                 // The folder went before this item was placed (no such race passes the
                 // server's per-tree lock); the item went with it.
                 tracing::warn!(item = item.id, folder = %parent.id, "item created in a missing folder; skipped");
@@ -398,66 +436,84 @@ async fn insert_item(tx: &mut Tx, item: NewItem<'_>, at: i64) -> Result<()> {
     };
     let labels = item.file.map(|f| f.labels).unwrap_or_default();
     let name = item.file.map_or(item.title, |f| f.name.as_str());
-    let inserted = on_tx!(tx, c => sqlx::query(
-        "insert into doc_items (id, kind, space, owner_id, owner_name, parent_id, path, depth, name, title,
-            subtitle, languages_in_file, code_points, size, blob, content_type,
-            for_internal_use, controlled_release, upon_request, external_release, copied_from, seed_key,
-            created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $23)
-         on conflict (id) do nothing")
-        .bind(item.id).bind(item.kind.as_str()).bind(item.space.as_str())
-        .bind(item.owner_id).bind(item.owner_name).bind(item.parent.map(|p| p.id.as_str()))
-        .bind(&path).bind(depth).bind(name).bind(item.title)
-        .bind(item.file.and_then(|f| f.subtitle.as_deref()))
-        .bind(item.file.and_then(|f| f.languages_in_file.as_deref()))
-        .bind(item.file.and_then(|f| f.code_points.as_deref()))
-        .bind(item.file.map(|f| f.size)).bind(item.file.map(|f| f.blob.as_str()))
-        .bind(item.file.map(|f| f.format.content_type()))
-        .bind(labels.for_internal_use).bind(labels.controlled_release).bind(labels.upon_request)
-        .bind(labels.external_release).bind(item.copied_from).bind(item.seed_key).bind(at)
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    if inserted > 0 {
-        temporal::item_changed(tx, item.id, at).await?;
+    let row = Item {
+        id: item.id.to_string(),
+        kind: item.kind.as_str().to_string(),
+        space: item.space.as_str().to_string(),
+        owner_id: item.owner_id.map(String::from),
+        owner_name: item.owner_name.map(String::from),
+        parent_id: item.parent.map(|p| p.id.clone()),
+        path: path.clone(),
+        depth,
+        name: name.to_string(),
+        title: item.title.to_string(),
+        subtitle: item.file.and_then(|f| f.subtitle.clone()),
+        languages_in_file: item.file.and_then(|f| f.languages_in_file.clone()),
+        code_points: item.file.and_then(|f| f.code_points.clone()),
+        size: item.file.map(|f| f.size),
+        blob: item.file.map(|f| f.blob.clone()),
+        content_type: item.file.map(|f| f.format.content_type().to_string()),
+        for_internal_use: labels.for_internal_use,
+        controlled_release: labels.controlled_release,
+        upon_request: labels.upon_request,
+        external_release: labels.external_release,
+        copied_from: item.copied_from.map(String::from),
+        seed_key: item.seed_key.map(String::from),
+        created_at: at,
+        updated_at: at,
+    };
+    if b.insert_item(row) {
+        b.item_changed(item.id, at);
     }
 
     // Everyone who sees the folder through a share gets the new item, unread.
     if let Some(parent) = item.parent {
         let parent_path = &path[..path.len() - item.id.len() - 1];
-        let shares = shares_above_and_on(tx, parent_path).await?;
+        let shares = b.shares_above_and_on(tx, parent_path).await?;
         for user in watchers(parent_path, &shares).into_keys() {
-            mark_unread(tx, &user, item.id, at).await?;
-            push_change(tx, &user, Some(&parent.id), "added", item.id, at).await?;
+            b.mark_unread(&user, &[item.id], at);
+            push_change(tx, b, &user, Some(&parent.id), "added", item.id, at).await?;
         }
     }
     Ok(())
 }
 
-async fn renamed(tx: &mut Tx, id: &str, to: &str, file_name: Option<&str>, at: i64) -> Result<()> {
-    let changed = on_tx!(tx, c => sqlx::query(
-        "update doc_items set title = $1, name = $2, updated_at = $3 where id = $4")
-        .bind(to).bind(file_name.unwrap_or(to)).bind(at).bind(id)
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    if changed > 0 {
-        temporal::item_changed(tx, id, at).await?;
+async fn renamed(
+    tx: &mut Tx,
+    b: &mut Batch,
+    id: &str,
+    to: &str,
+    file_name: Option<&str>,
+    at: i64,
+) -> Result<()> {
+    b.item(tx, id).await?;
+    let changed = b.update_item(id, |item| {
+        item.title = to.to_string();
+        item.name = file_name.unwrap_or(to).to_string();
+        item.updated_at = at;
+    });
+    if !changed {
+        return Ok(());
     }
-    let Some(row) = read::placed(tx, id).await? else {
+    b.item_changed(id, at);
+    let Some(row) = b.item(tx, id).await? else {
         return Ok(());
     };
-    let shares = shares_above_and_on(tx, &row.path).await?;
+    let shares = b.shares_above_and_on(tx, &row.path).await?;
     for (user, in_folder) in watchers(&row.path, &shares) {
         let folder = in_folder.then_some(row.parent_id.as_deref()).flatten();
-        push_change(tx, &user, folder, "renamed", id, at).await?;
+        push_change(tx, b, &user, folder, "renamed", id, at).await?;
     }
     Ok(())
 }
 
-async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<()> {
-    let Some(row) = read::placed(tx, id).await? else {
+async fn moved(tx: &mut Tx, b: &mut Batch, id: &str, to: Option<&ItemRef>, at: i64) -> Result<()> {
+    let Some(row) = b.item(tx, id).await? else {
         return Ok(());
     };
     let (prefix, base_depth) = match to {
         None => ("/".to_string(), 0),
-        Some(folder) => match read::placed(tx, &folder.id).await? {
+        Some(folder) => match b.item(tx, &folder.id).await? {
             Some(f) => (f.path, f.depth),
             None => {
                 tracing::warn!(item = id, folder = %folder.id, "moved into a missing folder; skipped");
@@ -467,30 +523,29 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
     };
     let old_path = row.path.clone();
     let new_path = format!("{prefix}{id}/");
-    let new_depth = if row.kind == Kind::Folder.as_str() {
+    let new_depth = if row.is_folder() {
         base_depth + 1
     } else {
         base_depth
     };
-    let before = shares_above_and_on(tx, &old_path).await?;
+    let before = b.shares_above_and_on(tx, &old_path).await?;
     let old_watchers = watchers(&old_path, &before);
 
-    let old_len = i32::try_from(old_path.len()).unwrap_or(i32::MAX);
-    let (lo, hi) = subtree_bounds(&old_path);
-    let sql = format!(
-        "update doc_items set path = $1 || substr(path, $2), depth = depth + $3 where {}",
-        in_subtree(tx.kind(), "path", 4, 5)
-    );
-    on_tx!(tx, c => sqlx::query(&sql)
-        .bind(&new_path).bind(old_len + 1).bind(new_depth - row.depth).bind(&lo).bind(&hi)
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    on_tx!(tx, c => sqlx::query(
-        "update doc_items set parent_id = $1, updated_at = $2 where id = $3")
-        .bind(to.map(|f| f.id.as_str())).bind(at).bind(id)
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    temporal::item_changed(tx, id, at).await?;
+    // The whole subtree takes the new path (all of it is in memory from here on).
+    let depth_change = new_depth - row.depth;
+    for node in b.subtree(tx, &old_path).await? {
+        b.update_item(&node.id, |item| {
+            item.path = format!("{new_path}{}", &item.path[old_path.len()..]);
+            item.depth += depth_change;
+        });
+    }
+    b.update_item(id, |item| {
+        item.parent_id = to.map(|f| f.id.clone());
+        item.updated_at = at;
+    });
+    b.item_changed(id, at);
 
-    let after = shares_above_and_on(tx, &new_path).await?;
+    let after = b.shares_above_and_on(tx, &new_path).await?;
     let new_watchers = watchers(&new_path, &after);
 
     // Who gained or lost the subtree through the folders above it: unread marks follow.
@@ -503,8 +558,8 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
         .filter(|u| !new_watchers.contains_key(*u))
         .collect();
     if !gained.is_empty() || !lost.is_empty() {
-        let nodes = read::subtree(tx, &new_path).await?;
-        let inner = read::shares_in_subtree(tx, &new_path).await?;
+        let nodes = b.subtree(tx, &new_path).await?;
+        let inner = shares_in_subtree(tx, b, &nodes).await?;
         // What a user reaches through their own shares inside the subtree is not affected.
         let own = |user: &String| -> HashSet<String> {
             inner
@@ -514,125 +569,403 @@ async fn moved(tx: &mut Tx, id: &str, to: Option<&ItemRef>, at: i64) -> Result<(
                 .collect()
         };
         for user in gained {
-            mark_unread_all(tx, user, &unreached(&nodes, &own(user)), at).await?;
+            b.mark_unread(user, &unreached(&nodes, &own(user)), at);
         }
         for user in lost {
-            clear_unread_all(tx, user, &unreached(&nodes, &own(user))).await?;
+            b.clear_unread(user, &unreached(&nodes, &own(user)));
         }
     }
 
     let from = row.parent_id.as_deref();
     for (user, saw_folder) in &old_watchers {
         if *saw_folder {
-            push_change(tx, user, from, "moved", id, at).await?;
+            push_change(tx, b, user, from, "moved", id, at).await?;
         }
     }
     for (user, sees_folder) in &new_watchers {
         if *sees_folder {
-            push_change(tx, user, to.map(|f| f.id.as_str()), "moved", id, at).await?;
+            push_change(tx, b, user, to.map(|f| f.id.as_str()), "moved", id, at).await?;
         }
     }
     Ok(())
 }
 
-async fn removed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
-    let Some(row) = read::placed(tx, id).await? else {
+/// (user, item) of every share on `nodes`.
+async fn shares_in_subtree(
+    tx: &mut Tx,
+    b: &mut Batch,
+    nodes: &[NodeRow],
+) -> Result<BTreeSet<(String, String)>> {
+    let ids: Vec<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+    b.load_item_shares(tx, &ids).await?;
+    Ok(b.shares_on(&ids))
+}
+
+async fn removed(tx: &mut Tx, b: &mut Batch, id: &str, at: i64) -> Result<()> {
+    let Some(row) = b.item(tx, id).await? else {
         return Ok(());
     };
-    let above = shares_above_and_on(tx, &row.path).await?;
-    let inner = read::shares_in_subtree(tx, &row.path).await?;
+    let above = b.shares_above_and_on(tx, &row.path).await?;
+    let nodes = b.subtree(tx, &row.path).await?;
+    let inner = shares_in_subtree(tx, b, &nodes).await?;
     let mut told: BTreeSet<String> = BTreeSet::new();
     for (user, in_folder) in watchers(&row.path, &above) {
         let folder = in_folder.then_some(row.parent_id.as_deref()).flatten();
-        push_change(tx, &user, folder, "removed", id, at).await?;
+        push_change(tx, b, &user, folder, "removed", id, at).await?;
         told.insert(user);
     }
     // Items further down shared on their own leave those users' Shared with me too.
     for (user, item) in &inner {
         if !told.contains(user) {
-            push_change(tx, user, None, "removed", item, at).await?;
+            push_change(tx, b, user, None, "removed", item, at).await?;
         }
     }
-    let (lo, hi) = subtree_bounds(&row.path);
-    let versions_below = in_subtree(tx.kind(), "path", 2, 3);
-    temporal::items_removed(tx, &versions_below, &lo, &hi, at).await?;
-    let below = in_subtree(tx.kind(), "path", 1, 2);
-    for table in ["doc_unread", "doc_seen", "doc_shares", "doc_external_links"] {
-        let sql = format!(
-            "delete from {table} where item_id in (select id from doc_items where {below})"
-        );
-        on_tx!(tx, c => sqlx::query(&sql).bind(&lo).bind(&hi)
-            .execute(c).await.map(|r| r.rows_affected()))?;
-    }
-    let sql = format!("delete from doc_items where {below}");
-    on_tx!(tx, c => sqlx::query(&sql).bind(&lo).bind(&hi)
-        .execute(c).await.map(|r| r.rows_affected()))?;
+    let ids: Vec<String> = nodes.into_iter().map(|n| n.id).collect();
+    b.items_removed(&ids, at);
+    b.remove_items(&ids);
     let affected: BTreeSet<String> = told
         .into_iter()
         .chain(inner.into_iter().map(|(u, _)| u))
         .collect();
     for user in affected {
-        refresh_badge(tx, &user, at).await?;
+        refresh_badge(tx, b, &user, at).await?;
     }
     Ok(())
 }
 
-async fn shared(tx: &mut Tx, id: &str, by: &str, with: &str, via: &str, at: i64) -> Result<()> {
+async fn shared(
+    tx: &mut Tx,
+    b: &mut Batch,
+    id: &str,
+    by: &str,
+    with: &str,
+    via: &str,
+    at: i64,
+) -> Result<()> {
     // The row as the recipient sees it (read once: sharing changes only their unread mark).
-    let Some(mut row) = read::item(tx, with, id).await? else {
+    let Some(mut row) = row_for(tx, b, id, with).await? else {
         return Ok(());
     };
-    let before = read::shares_of(tx, with).await?;
-    let inserted = on_tx!(tx, c => sqlx::query(
-        "insert into doc_shares (item_id, user_id, shared_by, via, shared_at) values ($1, $2, $3, $4, $5)
-         on conflict (item_id, user_id) do nothing")
-        .bind(id).bind(with).bind(by).bind(via).bind(at)
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    if inserted > 0 {
-        temporal::share_began(tx, id, with, via, at).await?;
+    let before = b.shares_of(tx, with).await?;
+    let share = Share {
+        shared_by: by.to_string(),
+        via: via.to_string(),
+        shared_at: at,
+    };
+    if b.share(tx, id, with, share).await? {
+        b.share_began(id, with, via, at);
     }
     // The item arrives unread; what it holds is unread unless the user saw it already.
     let nodes = if row.kind == Kind::Folder.as_str() {
-        read::subtree(tx, &row.path).await?
+        b.subtree(tx, &row.path).await?
     } else {
         Vec::new()
     };
     let mut arrived = vec![id];
     arrived.extend(unreached(&nodes, &before).into_iter().filter(|n| *n != id));
-    mark_unread_all(tx, with, &arrived, at).await?;
+    b.mark_unread(with, &arrived, at);
     row.unread_mark = true;
     let mut shares = before;
     shares.insert(id.to_string());
     if let Some(item) = view_of(&row, with, &shares)? {
-        feed::push(tx, with, "shared_arrival", &json!({ "item": item }), at).await?;
+        let payload = json!({ "item": item });
+        b.push_feed(tx, with, "shared_arrival", encode(&payload)?, at)
+            .await?;
     }
-    refresh_badge(tx, with, at).await
+    refresh_badge(tx, b, with, at).await
 }
 
 /// `user` moved the item to their My Docs: it leaves their Shared with me.
-async fn unshared(tx: &mut Tx, id: &str, user: &str, at: i64) -> Result<()> {
-    on_tx!(tx, c => sqlx::query("delete from doc_shares where item_id = $1 and user_id = $2")
-        .bind(id).bind(user).execute(c).await.map(|r| r.rows_affected()))?;
-    temporal::share_ended(tx, id, user, at).await?;
-    if let Some(row) = read::placed(tx, id).await? {
-        let still = read::shares_of(tx, user).await?;
-        let nodes = read::subtree(tx, &row.path).await?;
-        clear_unread_all(tx, user, &unreached(&nodes, &still)).await?;
+async fn unshared(tx: &mut Tx, b: &mut Batch, id: &str, user: &str, at: i64) -> Result<()> {
+    b.unshare(tx, id, user).await?;
+    b.share_ended(id, user, at);
+    if let Some(row) = b.item(tx, id).await? {
+        let still = b.shares_of(tx, user).await?;
+        let nodes = b.subtree(tx, &row.path).await?;
+        b.clear_unread(user, &unreached(&nodes, &still));
     }
-    push_change(tx, user, None, "removed", id, at).await?;
-    refresh_badge(tx, user, at).await
+    push_change(tx, b, user, None, "removed", id, at).await?;
+    refresh_badge(tx, b, user, at).await
 }
 
-async fn opened(tx: &mut Tx, id: &str, user: &str, at: i64) -> Result<()> {
-    let cleared = clear_unread(tx, user, id).await?;
+async fn opened(tx: &mut Tx, b: &mut Batch, id: &str, user: &str, at: i64) -> Result<()> {
+    // Only an item shared with the user directly counts in their badge; the mark of any other
+    // item can go without a recount.
+    b.load_item_shares(tx, &[id]).await?;
+    let direct = b.shares_on(&[id]).iter().any(|(u, _)| u == user);
+    let counted = direct && b.is_unread(tx, user, id).await?;
+    b.clear_unread(user, &[id]);
     // A US item is marked seen (US items are unread for US users until opened).
-    on_tx!(tx, c => sqlx::query(
-        "insert into doc_seen (user_id, item_id, seen_at)
-         select $1, id, $3 from doc_items where id = $2 and space = 'us'
-         on conflict (user_id, item_id) do nothing")
-        .bind(user).bind(id).bind(at).execute(c).await.map(|r| r.rows_affected()))?;
-    if cleared > 0 {
-        refresh_badge(tx, user, at).await?;
+    if b.item(tx, id)
+        .await?
+        .is_some_and(|i| i.space == Space::Us.as_str())
+    {
+        b.seen(user, id, at);
+    }
+    if counted {
+        refresh_badge(tx, b, user, at).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    use events::documents::{FileFormat, Labels, ShareVia, UserRef};
+    use metrics_util::debugging::{DebugValue, DebuggingRecorder};
+
+    use super::*;
+    use crate::{on_db, Db, Projector};
+
+    /// The same projection, one event per batch (the trait's default `apply_all`).
+    struct OneByOne;
+
+    #[async_trait]
+    impl Projection for OneByOne {
+        fn name(&self) -> &'static str {
+            NAME
+        }
+        fn tables(&self) -> &'static [TableSpec] {
+            TABLES
+        }
+        async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
+            DocumentsProjection.apply(tx, event).await
+        }
+    }
+
+    fn user(id: &str) -> UserRef {
+        UserRef {
+            id: id.into(),
+            name: format!("User {id}"),
+        }
+    }
+
+    fn place(id: &str) -> Option<ItemRef> {
+        Some(ItemRef {
+            id: id.into(),
+            name: id.into(),
+        })
+    }
+
+    fn folder(id: &str, space: Space, parent: Option<&str>) -> (String, ItemEvent) {
+        let owner = (space == Space::My).then(|| user("u0"));
+        let event = ItemEvent::FolderCreated {
+            id: id.into(),
+            space,
+            owner,
+            parent: parent.and_then(place),
+            name: format!("Folder {id}"),
+            seed_key: None,
+        };
+        (id.into(), event)
+    }
+
+    fn file(id: &str, space: Space, parent: &str) -> (String, ItemEvent) {
+        let owner = (space == Space::My).then(|| user("u0"));
+        let event = ItemEvent::FileUploaded {
+            id: id.into(),
+            space,
+            owner,
+            parent: place(parent),
+            file: FileFacts {
+                title: format!("File {id}"),
+                name: format!("{id}.pdf"),
+                blob: format!("{id}.bin"),
+                size: 1000,
+                sha256: None,
+                format: FileFormat::Pdf,
+                subtitle: None,
+                languages_in_file: None,
+                code_points: None,
+                labels: Labels::default(),
+            },
+            seed_key: None,
+        };
+        (id.into(), event)
+    }
+
+    fn share(id: &str, with: &str) -> (String, ItemEvent) {
+        let event = ItemEvent::Shared {
+            by: user("u0"),
+            with: user(with),
+            via: ShareVia::Internal,
+        };
+        (id.into(), event)
+    }
+
+    fn on(id: &str, event: ItemEvent) -> (String, ItemEvent) {
+        (id.into(), event)
+    }
+
+    /// A history touching every kind of event: files arriving in shared folders, opens, a
+    /// folder moved from one share to another, renames, an unshare, removals, a US file.
+    fn workload(files: usize) -> Vec<(String, ItemEvent)> {
+        let mut out = vec![
+            folder("F", Space::My, None),
+            folder("G", Space::My, Some("F")),
+            folder("H", Space::My, None),
+            folder("US", Space::Us, None),
+            file("us-1", Space::Us, "US"),
+            share("F", "u1"),
+            share("H", "u2"),
+        ];
+        for i in 0..files {
+            let id = format!("f{i}");
+            out.push(file(&id, Space::My, ["F", "G", "H"][i % 3]));
+            if i % 3 == 1 {
+                let by = ["u1", "u2", "u0"][i % 3];
+                out.push(on(&id, ItemEvent::Opened { by: by.into() }));
+            }
+        }
+        let renamed = ItemEvent::Renamed {
+            from: "Folder G".into(),
+            to: "Folder G2".into(),
+            file_name: None,
+        };
+        out.extend([
+            share("f1", "u3"),
+            share("G", "u3"),
+            on("G", renamed),
+            on(
+                "G",
+                ItemEvent::Moved {
+                    from: place("F"),
+                    to: place("H"),
+                },
+            ),
+            on("f4", ItemEvent::Opened { by: "u2".into() }),
+            on(
+                "f0",
+                ItemEvent::SharedExternally {
+                    by: "u0".into(),
+                    email: "guest@clinic.example".into(),
+                    token_hash: "hash-0".into(),
+                    expires_at: 4_102_444_800_000,
+                },
+            ),
+            on("us-1", ItemEvent::Opened { by: "u1".into() }),
+            on(
+                "H",
+                ItemEvent::MovedToMyDocs {
+                    by: "u2".into(),
+                    copy: "H-copy".into(),
+                },
+            ),
+            share("H", "u2"),
+            on("f3", ItemEvent::FileRemoved { by: "u0".into() }),
+            on(
+                "G",
+                ItemEvent::FolderDeleted {
+                    by: "u0".into(),
+                    removed: Vec::new(),
+                },
+            ),
+            share("F", "u1"),
+            on("f0", ItemEvent::Downloaded { by: "u1".into() }),
+        ]);
+        out
+    }
+
+    async fn store(db: &Db, events: &[(String, ItemEvent)]) {
+        let mut sequences: HashMap<&str, i64> = HashMap::new();
+        for (n, (aggregate, event)) in events.iter().enumerate() {
+            let sequence = sequences.entry(aggregate).or_default();
+            *sequence += 1;
+            let payload = serde_json::to_string(event).unwrap();
+            let kind = cqrs_es::DomainEvent::event_type(event);
+            on_db!(db, pool => sqlx::query(
+                "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata, recorded_at)
+                 values ($1, $2, $3, $4, '1.0', $5, '{}', $6)")
+                .bind(ITEM_TYPE).bind(aggregate).bind(*sequence).bind(&kind).bind(&payload)
+                .bind(1_800_000_000_000 + n as i64 * 1000)
+                .execute(pool).await.map(|_| ()))
+            .unwrap();
+        }
+    }
+
+    /// Every documents table and the feed, row by row.
+    async fn read_model(db: &Db) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        for table in TABLES {
+            out.push(crate::replay::table_rows(db, table).await.unwrap());
+        }
+        let feed = TableSpec {
+            name: "user_feed",
+            order_by: "feed_position",
+        };
+        out.push(crate::replay::table_rows(db, &feed).await.unwrap());
+        out
+    }
+
+    /// Builds the read model of `events` with `projection` in a fresh SQLite database; returns
+    /// it with the statements the documents projection counted.
+    fn project(
+        events: &[(String, ItemEvent)],
+        projection: Arc<dyn Projection>,
+    ) -> (Vec<Vec<String>>, u64) {
+        let recorder = DebuggingRecorder::new();
+        let snapshotter = recorder.snapshotter();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("d.db").display());
+        let model = metrics::with_local_recorder(&recorder, || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(async {
+                    let db = Db::connect(&url).await.unwrap();
+                    store(&db, events).await;
+                    Projector::new(db.clone(), vec![projection])
+                        .run_to_end()
+                        .await
+                        .unwrap();
+                    let model = read_model(&db).await;
+                    db.close().await;
+                    model
+                })
+        });
+        let statements = snapshotter
+            .snapshot()
+            .into_vec()
+            .into_iter()
+            .filter(|(key, ..)| key.key().name() == STATEMENTS_TOTAL)
+            .map(|(.., value)| match value {
+                DebugValue::Counter(n) => n,
+                _ => 0,
+            })
+            .sum();
+        (model, statements)
+    }
+
+    #[test]
+    fn a_batch_writes_what_its_events_one_by_one_write() {
+        let events = workload(60);
+        let (batched, _) = project(&events, Arc::new(DocumentsProjection));
+        let (single, _) = project(&events, Arc::new(OneByOne));
+        for (table, (b, s)) in batched.iter().zip(&single).enumerate() {
+            assert_eq!(b, s, "table {table} differs");
+        }
+        // The workload reached every table.
+        assert!(batched.iter().all(|rows| !rows.is_empty()), "{batched:?}");
+    }
+
+    #[test]
+    fn a_batch_runs_a_bounded_number_of_statements_whatever_its_events() {
+        let small = workload(60);
+        let large = workload(360);
+        assert!(large.len() <= 500, "one batch: {}", large.len());
+        let (_, few) = project(&small, Arc::new(DocumentsProjection));
+        let (_, many) = project(&large, Arc::new(DocumentsProjection));
+        // Six times the events, the same statements give or take a chunk of rows.
+        assert!(
+            few > 10 && many <= few + 4,
+            "{} events: {few}; {} events: {many}",
+            small.len(),
+            large.len()
+        );
+        let (_, singly) = project(&large, Arc::new(OneByOne));
+        assert!(singly > 10 * many, "one by one: {singly}, batched: {many}");
+    }
 }

@@ -1,0 +1,1367 @@
+//! Over 600 lines: the batch's rows, their loading and their writing share one state.
+//!
+//! The documents projection's working set for one batch of events: the rows the batch reads,
+//! loaded in a few statements, changed in memory event after event, and written back at the end
+//! in multi-row statements (one per table, per few hundred rows). A batch of 500 events costs a
+//! few dozen statements instead of several per event, which is what bounds a rebuild (each
+//! statement is a round trip to PostgreSQL or a hand-over to SQLite's connection thread).
+//!
+//! Invariants the reads rely on:
+//! - Nothing is written before [`Batch::flush`], so the database holds the state from before the
+//!   batch; every row the batch changed is in memory with both its state from before (`db`) and
+//!   its current one (`now`), and the in-memory state wins.
+//! - An item whose path changed is in memory (a move loads the whole subtree first), so a
+//!   subtree is the database's rows in the path range that are not in memory, plus the rows in
+//!   memory whose current path is in the range.
+//! - A share row is only created or removed after all shares of its item were loaded, so every
+//!   share in memory knows whether it existed before.
+//! - A loaded user ([`Batch::load_users`]) has all their shares in memory, with whether each of
+//!   those items is unread for them, and their badge count.
+//!
+//! Memory is bounded by the batch: the state is dropped after the flush.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use crate::db::{DbKind, Tx};
+use crate::documents::read::{self, in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
+use crate::feed::FEED_WRITE_LOCK;
+use crate::on_tx;
+use crate::projector::ProjectionError;
+
+type Result<T> = std::result::Result<T, ProjectionError>;
+
+/// Parameters per statement at most (SQLite allows 32,766, PostgreSQL 65,535).
+const PARAMS_PER_STATEMENT: usize = 8_000;
+
+/// A `doc_items` row.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct Item {
+    pub id: String,
+    pub kind: String,
+    pub space: String,
+    pub owner_id: Option<String>,
+    pub owner_name: Option<String>,
+    pub parent_id: Option<String>,
+    pub path: String,
+    pub depth: i64,
+    pub name: String,
+    pub title: String,
+    pub subtitle: Option<String>,
+    pub languages_in_file: Option<String>,
+    pub code_points: Option<String>,
+    pub size: Option<i64>,
+    pub blob: Option<String>,
+    pub content_type: Option<String>,
+    pub for_internal_use: bool,
+    pub controlled_release: bool,
+    pub upon_request: bool,
+    pub external_release: bool,
+    pub copied_from: Option<String>,
+    pub seed_key: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+const ITEM_COLUMNS: &str =
+    "id, kind, space, owner_id, owner_name, parent_id, path, depth, name, title,
+    subtitle, languages_in_file, code_points, size, blob, content_type,
+    for_internal_use, controlled_release, upon_request, external_release, copied_from, seed_key,
+    created_at, updated_at";
+
+impl Item {
+    pub fn is_folder(&self) -> bool {
+        self.kind == "folder"
+    }
+
+    /// The row as the read side sees it for one viewer.
+    pub fn row(&self, children: i64, unread_mark: bool) -> ItemRow {
+        ItemRow {
+            id: self.id.clone(),
+            kind: self.kind.clone(),
+            space: self.space.clone(),
+            owner_id: self.owner_id.clone(),
+            owner_name: self.owner_name.clone(),
+            parent_id: self.parent_id.clone(),
+            path: self.path.clone(),
+            depth: self.depth,
+            name: self.name.clone(),
+            title: self.title.clone(),
+            subtitle: self.subtitle.clone(),
+            languages_in_file: self.languages_in_file.clone(),
+            code_points: self.code_points.clone(),
+            size: self.size,
+            blob: self.blob.clone(),
+            content_type: self.content_type.clone(),
+            for_internal_use: self.for_internal_use,
+            controlled_release: self.controlled_release,
+            upon_request: self.upon_request,
+            external_release: self.external_release,
+            copied_from: self.copied_from.clone(),
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            children,
+            unread_mark,
+            // Feeds never show the US certificate's unread state (see `view_of`).
+            seen: false,
+        }
+    }
+
+    fn values(&self) -> Vec<Value<'_>> {
+        use Value::{Bool, Int, Text};
+        vec![
+            Text(Some(&self.id)),
+            Text(Some(&self.kind)),
+            Text(Some(&self.space)),
+            Text(self.owner_id.as_deref()),
+            Text(self.owner_name.as_deref()),
+            Text(self.parent_id.as_deref()),
+            Text(Some(&self.path)),
+            Int(Some(self.depth)),
+            Text(Some(&self.name)),
+            Text(Some(&self.title)),
+            Text(self.subtitle.as_deref()),
+            Text(self.languages_in_file.as_deref()),
+            Text(self.code_points.as_deref()),
+            Int(self.size),
+            Text(self.blob.as_deref()),
+            Text(self.content_type.as_deref()),
+            Bool(self.for_internal_use),
+            Bool(self.controlled_release),
+            Bool(self.upon_request),
+            Bool(self.external_release),
+            Text(self.copied_from.as_deref()),
+            Text(self.seed_key.as_deref()),
+            Int(Some(self.created_at)),
+            Int(Some(self.updated_at)),
+        ]
+    }
+}
+
+/// A row as it was before the batch and as it is now.
+#[derive(Debug, Clone)]
+struct Slot<T> {
+    db: Option<T>,
+    now: Option<T>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Share {
+    pub shared_by: String,
+    pub via: String,
+    pub shared_at: i64,
+}
+
+/// An unread mark: whether it existed before the batch (`None`: not known, never read), whether
+/// it exists now, since when, and whether it was removed at some point of the batch.
+#[derive(Debug, Clone, Default)]
+struct Unread {
+    db: Option<bool>,
+    now: Option<bool>,
+    since: i64,
+    cleared: bool,
+}
+
+/// One version row of `doc_item_versions` written by this batch.
+struct ItemVersion {
+    item: Item,
+    valid_from: i64,
+    valid_to: Option<i64>,
+}
+
+struct ShareVersion {
+    item_id: String,
+    user_id: String,
+    via: String,
+    valid_from: i64,
+    valid_to: Option<i64>,
+}
+
+pub struct FeedRow {
+    pub user_id: String,
+    pub kind: &'static str,
+    pub payload: String,
+    pub at: i64,
+}
+
+pub struct Link {
+    pub token_hash: String,
+    pub item_id: String,
+    pub email: String,
+    pub created_by: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+/// A value bound to a multi-row statement.
+#[derive(Debug, Clone, Copy)]
+enum Value<'a> {
+    Text(Option<&'a str>),
+    Int(Option<i64>),
+    Bool(bool),
+}
+
+/// How many statements of each kind a batch ran (for tests and the benchmark's profile).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Statements {
+    pub reads: u64,
+    pub writes: u64,
+}
+
+#[derive(Default)]
+pub struct Batch {
+    items: HashMap<String, Slot<Item>>,
+    /// Children per folder before the batch, read when a view needs them.
+    db_children: HashMap<String, i64>,
+    /// How the batch changed each folder's number of children.
+    child_delta: HashMap<String, i64>,
+    /// Items removed by this batch (their dependent rows go with them).
+    gone: HashSet<String>,
+    shares: HashMap<(String, String), Slot<Share>>,
+    by_item: HashMap<String, BTreeSet<String>>,
+    by_user: HashMap<String, BTreeSet<String>>,
+    item_shares_loaded: HashSet<String>,
+    users_loaded: HashSet<String>,
+    /// Keyed by (user, item).
+    unread: HashMap<(String, String), Unread>,
+    badges: HashMap<String, Slot<i64>>,
+    feed_seq: HashMap<String, i64>,
+    feed: Vec<FeedRow>,
+    seen: Vec<(String, String, i64)>,
+    links: Vec<Link>,
+    item_versions: Vec<ItemVersion>,
+    open_item_version: HashMap<String, usize>,
+    /// Open version rows from before the batch that it closes, with the time.
+    close_item_version: HashMap<String, i64>,
+    share_versions: Vec<ShareVersion>,
+    open_share_version: HashMap<(String, String), usize>,
+    close_share_version: HashMap<(String, String), i64>,
+    pub statements: Statements,
+}
+
+impl Batch {
+    // ---- loading -------------------------------------------------------------------------
+
+    /// Loads the rows of `ids` not in memory yet (one statement per few thousand ids).
+    pub async fn load_items(&mut self, tx: &mut Tx, ids: &[&str]) -> Result<()> {
+        let missing: Vec<&str> = unique(
+            ids.iter()
+                .copied()
+                .filter(|id| !self.items.contains_key(*id)),
+        );
+        for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
+            let sql = format!(
+                "select {ITEM_COLUMNS} from doc_items where id in ({})",
+                read::placeholders(1, chunk.len())
+            );
+            let rows: Vec<Item> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as::<_, Item>(&sql);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            self.statements.reads += 1;
+            for id in chunk {
+                self.items.entry(id.to_string()).or_insert(Slot {
+                    db: None,
+                    now: None,
+                });
+            }
+            for row in rows {
+                let slot = self.items.entry(row.id.clone()).or_insert(Slot {
+                    db: None,
+                    now: None,
+                });
+                slot.db = Some(row.clone());
+                slot.now = Some(row);
+            }
+        }
+        Ok(())
+    }
+
+    /// The item as it is now (loading it if needed).
+    pub async fn item(&mut self, tx: &mut Tx, id: &str) -> Result<Option<Item>> {
+        if !self.items.contains_key(id) {
+            self.load_items(tx, &[id]).await?;
+        }
+        Ok(self.items.get(id).and_then(|s| s.now.clone()))
+    }
+
+    /// Loads every share of `items` not loaded yet.
+    pub async fn load_item_shares(&mut self, tx: &mut Tx, items: &[&str]) -> Result<()> {
+        let missing: Vec<&str> = unique(
+            items
+                .iter()
+                .copied()
+                .filter(|id| !self.item_shares_loaded.contains(*id)),
+        );
+        for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
+            let sql = format!(
+                "select item_id, user_id, shared_by, via, shared_at from doc_shares where item_id in ({})",
+                read::placeholders(1, chunk.len())
+            );
+            let rows: Vec<(String, String, String, String, i64)> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as(&sql);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            self.statements.reads += 1;
+            for (item, user, shared_by, via, shared_at) in rows {
+                self.known_share(item, user, shared_by, via, shared_at);
+            }
+            self.item_shares_loaded
+                .extend(chunk.iter().map(|id| id.to_string()));
+        }
+        Ok(())
+    }
+
+    fn known_share(
+        &mut self,
+        item: String,
+        user: String,
+        shared_by: String,
+        via: String,
+        shared_at: i64,
+    ) {
+        let key = (item.clone(), user.clone());
+        if self.shares.contains_key(&key) {
+            return;
+        }
+        let share = Share {
+            shared_by,
+            via,
+            shared_at,
+        };
+        self.shares.insert(
+            key,
+            Slot {
+                db: Some(share.clone()),
+                now: Some(share),
+            },
+        );
+        self.by_item
+            .entry(item.clone())
+            .or_default()
+            .insert(user.clone());
+        self.by_user.entry(user).or_default().insert(item);
+    }
+
+    /// Loads, for each of `users` not loaded yet, all their shares with whether each item is
+    /// unread for them, their badge and the last number of their feed.
+    pub async fn load_users(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
+        let missing: Vec<&str> = unique(
+            users
+                .iter()
+                .copied()
+                .filter(|u| !self.users_loaded.contains(*u)),
+        );
+        for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
+            let list = read::placeholders(1, chunk.len());
+            let sql = format!(
+                "select s.item_id, s.user_id, s.shared_by, s.via, s.shared_at,
+                        exists (select 1 from doc_unread u where u.user_id = s.user_id and u.item_id = s.item_id)
+                 from doc_shares s where s.user_id in ({list})"
+            );
+            let rows: Vec<(String, String, String, String, i64, bool)> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as(&sql);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            for (item, user, shared_by, via, shared_at, unread) in rows {
+                let key = (user.clone(), item.clone());
+                let mark = self.unread.entry(key).or_default();
+                mark.db.get_or_insert(unread);
+                self.known_share(item, user, shared_by, via, shared_at);
+            }
+            let sql =
+                format!("select user_id, shared_unread from doc_badges where user_id in ({list})");
+            let badges: Vec<(String, i64)> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as(&sql);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            for (user, count) in badges {
+                self.badges.entry(user).or_insert(Slot {
+                    db: Some(count),
+                    now: Some(count),
+                });
+            }
+            self.statements.reads += 2;
+            for user in chunk {
+                self.badges.entry(user.to_string()).or_insert(Slot {
+                    db: None,
+                    now: None,
+                });
+            }
+            self.users_loaded
+                .extend(chunk.iter().map(|u| u.to_string()));
+        }
+        self.load_feed_seq(tx, users).await
+    }
+
+    /// Reads the last feed number of each of `users` not known yet.
+    async fn load_feed_seq(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
+        let missing: Vec<&str> = unique(
+            users
+                .iter()
+                .copied()
+                .filter(|u| !self.feed_seq.contains_key(*u)),
+        );
+        for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
+            let sql = format!(
+                "select user_id, cast(max(seq) as bigint) from user_feed where user_id in ({}) group by user_id",
+                read::placeholders(1, chunk.len())
+            );
+            let rows: Vec<(String, i64)> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as(&sql);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            self.statements.reads += 1;
+            for user in chunk {
+                self.feed_seq.insert(user.to_string(), 0);
+            }
+            self.feed_seq.extend(rows);
+        }
+        Ok(())
+    }
+
+    // ---- items -----------------------------------------------------------------------------
+
+    /// Adds a new item; false when an item with this id already exists.
+    pub fn insert_item(&mut self, item: Item) -> bool {
+        let slot = self.items.entry(item.id.clone()).or_insert(Slot {
+            db: None,
+            now: None,
+        });
+        if slot.now.is_some() {
+            return false;
+        }
+        if slot.db.is_none() {
+            // Not in the database before: it has no shares and no children there.
+            self.item_shares_loaded.insert(item.id.clone());
+            self.db_children.insert(item.id.clone(), 0);
+        }
+        if let Some(parent) = &item.parent_id {
+            *self.child_delta.entry(parent.clone()).or_default() += 1;
+        }
+        slot.now = Some(item);
+        true
+    }
+
+    /// Changes an item in memory; false when it is not there.
+    pub fn update_item(&mut self, id: &str, change: impl FnOnce(&mut Item)) -> bool {
+        let Some(item) = self.items.get_mut(id).and_then(|s| s.now.as_mut()) else {
+            return false;
+        };
+        let parent_before = item.parent_id.clone();
+        change(item);
+        if item.parent_id != parent_before {
+            if let Some(p) = parent_before {
+                *self.child_delta.entry(p).or_default() -= 1;
+            }
+            if let Some(p) = item.parent_id.clone() {
+                *self.child_delta.entry(p).or_default() += 1;
+            }
+        }
+        true
+    }
+
+    /// Removes items (already in memory) and their shares.
+    pub fn remove_items(&mut self, ids: &[String]) {
+        for id in ids {
+            if let Some(item) = self.items.get_mut(id).and_then(|s| s.now.take()) {
+                if let Some(p) = item.parent_id {
+                    *self.child_delta.entry(p).or_default() -= 1;
+                }
+            }
+            self.gone.insert(id.clone());
+            let users: Vec<String> = self
+                .by_item
+                .get(id)
+                .map(|u| u.iter().cloned().collect())
+                .unwrap_or_default();
+            for user in users {
+                if let Some(slot) = self.shares.get_mut(&(id.clone(), user)) {
+                    slot.now = None;
+                }
+            }
+        }
+    }
+
+    /// Reads the children counts of the folders among `ids` from before the batch (an item that
+    /// was not in the database had none there).
+    pub async fn load_children(&mut self, tx: &mut Tx, ids: &[&str]) -> Result<()> {
+        let mut folders = Vec::new();
+        for id in unique(ids.iter().copied()) {
+            if self.db_children.contains_key(id) {
+                continue;
+            }
+            match self.items.get(id).map(|s| s.db.as_ref()) {
+                Some(Some(item)) if item.is_folder() => folders.push(id),
+                Some(None) => {
+                    self.db_children.insert(id.to_string(), 0);
+                }
+                _ => {}
+            }
+        }
+        for chunk in folders.chunks(PARAMS_PER_STATEMENT) {
+            let sql = format!(
+                "select parent_id, cast(count(*) as bigint) from doc_items where parent_id in ({}) group by parent_id",
+                read::placeholders(1, chunk.len())
+            );
+            let rows: Vec<(String, i64)> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as(&sql);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            self.statements.reads += 1;
+            for id in chunk {
+                self.db_children.insert(id.to_string(), 0);
+            }
+            self.db_children.extend(rows);
+        }
+        Ok(())
+    }
+
+    /// Reads whether each (user, item) of `pairs` not known yet was unread before the batch.
+    pub async fn load_unread(&mut self, tx: &mut Tx, pairs: &[(&str, &str)]) -> Result<()> {
+        let mut seen = HashSet::new();
+        let missing: Vec<(&str, &str)> = pairs
+            .iter()
+            .copied()
+            .filter(|(user, item)| {
+                let known = self
+                    .unread
+                    .get(&(user.to_string(), item.to_string()))
+                    .is_some_and(|m| m.now.or(m.db).is_some());
+                !known && seen.insert((*user, *item))
+            })
+            .collect();
+        for chunk in missing.chunks(PARAMS_PER_STATEMENT / 2) {
+            let tuples: Vec<String> = (0..chunk.len())
+                .map(|i| format!("(${}, ${})", 2 * i + 1, 2 * i + 2))
+                .collect();
+            // A join, not `(a, b) in (values ...)`, which SQLite answers with a full scan.
+            let sql = format!(
+                "select u.user_id, u.item_id
+                 from (select column1 as a, column2 as b from (values {}) as v) as t
+                 join doc_unread u on u.user_id = t.a and u.item_id = t.b",
+                tuples.join(", ")
+            );
+            let rows: Vec<(String, String)> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as(&sql);
+                for (user, item) in chunk {
+                    q = q.bind(*user).bind(*item);
+                }
+                q.fetch_all(c).await
+            })?;
+            self.statements.reads += 1;
+            let found: HashSet<(String, String)> = rows.into_iter().collect();
+            for (user, item) in chunk {
+                let key = (user.to_string(), item.to_string());
+                let unread = found.contains(&key);
+                self.unread.entry(key).or_default().db = Some(unread);
+            }
+        }
+        Ok(())
+    }
+
+    /// How many children a folder has now.
+    pub async fn children(&mut self, tx: &mut Tx, id: &str) -> Result<i64> {
+        let before = match self.db_children.get(id) {
+            Some(n) => *n,
+            None => {
+                let n: i64 = on_tx!(tx, c => sqlx::query_scalar(
+                    "select cast(count(*) as bigint) from doc_items where parent_id = $1")
+                    .bind(id).fetch_one(c).await)?;
+                self.statements.reads += 1;
+                self.db_children.insert(id.to_string(), n);
+                n
+            }
+        };
+        Ok(before + self.child_delta.get(id).copied().unwrap_or(0))
+    }
+
+    /// Every item at or below `path` now, loaded into memory, ordered by depth of path then id.
+    pub async fn subtree(&mut self, tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>> {
+        let (lo, hi) = subtree_bounds(path);
+        let sql = format!(
+            "select {ITEM_COLUMNS} from doc_items where {}",
+            in_subtree(tx.kind(), "path", 1, 2)
+        );
+        let rows: Vec<Item> = on_tx!(tx, c => sqlx::query_as::<_, Item>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)?;
+        self.statements.reads += 1;
+        for row in rows {
+            self.items.entry(row.id.clone()).or_insert(Slot {
+                db: Some(row.clone()),
+                now: Some(row),
+            });
+        }
+        let mut nodes: Vec<NodeRow> = self
+            .items
+            .values()
+            .filter_map(|s| s.now.as_ref())
+            .filter(|i| i.path.as_str() >= lo.as_str() && i.path.as_str() < hi.as_str())
+            .map(|i| NodeRow {
+                id: i.id.clone(),
+                kind: i.kind.clone(),
+                parent_id: i.parent_id.clone(),
+                path: i.path.clone(),
+                depth: i.depth,
+            })
+            .collect();
+        nodes.sort_by(|a, b| (a.path.len(), &a.id).cmp(&(b.path.len(), &b.id)));
+        Ok(nodes)
+    }
+
+    // ---- shares ----------------------------------------------------------------------------
+
+    /// (user, item) of every share on the items at `path` and above.
+    pub async fn shares_above_and_on(
+        &mut self,
+        tx: &mut Tx,
+        path: &str,
+    ) -> Result<BTreeSet<(String, String)>> {
+        let ids = path_ids(path);
+        self.load_item_shares(tx, &ids).await?;
+        Ok(self.shares_on(&ids))
+    }
+
+    /// (user, item) of every share on `items` (their shares loaded).
+    pub fn shares_on(&self, items: &[&str]) -> BTreeSet<(String, String)> {
+        let mut out = BTreeSet::new();
+        for item in items {
+            for user in self.by_item.get(*item).into_iter().flatten() {
+                let key = (item.to_string(), user.clone());
+                if self.shares.get(&key).is_some_and(|s| s.now.is_some()) {
+                    out.insert((user.clone(), item.to_string()));
+                }
+            }
+        }
+        out
+    }
+
+    /// The items shared with `user` directly.
+    pub async fn shares_of(&mut self, tx: &mut Tx, user: &str) -> Result<HashSet<String>> {
+        self.load_users(tx, &[user]).await?;
+        Ok(self
+            .by_user
+            .get(user)
+            .into_iter()
+            .flatten()
+            .filter(|item| {
+                self.shares
+                    .get(&((*item).clone(), user.to_string()))
+                    .is_some_and(|s| s.now.is_some())
+            })
+            .cloned()
+            .collect())
+    }
+
+    /// Shares `item` with `user` unless it already is; true when the share is new.
+    pub async fn share(
+        &mut self,
+        tx: &mut Tx,
+        item: &str,
+        user: &str,
+        share: Share,
+    ) -> Result<bool> {
+        self.load_item_shares(tx, &[item]).await?;
+        let key = (item.to_string(), user.to_string());
+        let slot = self.shares.entry(key).or_insert(Slot {
+            db: None,
+            now: None,
+        });
+        if slot.now.is_some() {
+            return Ok(false);
+        }
+        slot.now = Some(share);
+        self.by_item
+            .entry(item.to_string())
+            .or_default()
+            .insert(user.to_string());
+        self.by_user
+            .entry(user.to_string())
+            .or_default()
+            .insert(item.to_string());
+        Ok(true)
+    }
+
+    /// Removes the share of `item` with `user`; true when there was one.
+    pub async fn unshare(&mut self, tx: &mut Tx, item: &str, user: &str) -> Result<bool> {
+        self.load_item_shares(tx, &[item]).await?;
+        let key = (item.to_string(), user.to_string());
+        Ok(self
+            .shares
+            .get_mut(&key)
+            .and_then(|s| s.now.take())
+            .is_some())
+    }
+
+    // ---- unread marks, seen, badges ----------------------------------------------------------
+
+    /// Whether `item` is unread for `user` now (read from the database if not known).
+    pub async fn is_unread(&mut self, tx: &mut Tx, user: &str, item: &str) -> Result<bool> {
+        let key = (user.to_string(), item.to_string());
+        if let Some(mark) = self.unread.get(&key) {
+            if let Some(now) = mark.now.or(mark.db) {
+                return Ok(now);
+            }
+        }
+        let found: Option<i64> = on_tx!(tx, c => sqlx::query_scalar(
+            "select cast(1 as bigint) from doc_unread where user_id = $1 and item_id = $2")
+            .bind(user).bind(item).fetch_optional(c).await)?;
+        self.statements.reads += 1;
+        self.unread.entry(key).or_default().db = Some(found.is_some());
+        Ok(found.is_some())
+    }
+
+    /// Marks `items` unread for `user` unless they already are.
+    pub fn mark_unread(&mut self, user: &str, items: &[&str], at: i64) {
+        for item in items {
+            let mark = self
+                .unread
+                .entry((user.to_string(), item.to_string()))
+                .or_default();
+            if mark.now.or(mark.db) == Some(true) {
+                continue;
+            }
+            mark.now = Some(true);
+            mark.since = at;
+        }
+    }
+
+    /// Clears the unread marks of `items` for `user`.
+    pub fn clear_unread(&mut self, user: &str, items: &[&str]) {
+        for item in items {
+            let mark = self
+                .unread
+                .entry((user.to_string(), item.to_string()))
+                .or_default();
+            mark.now = Some(false);
+            mark.cleared = true;
+        }
+    }
+
+    /// Marks a US item seen by `user`.
+    pub fn seen(&mut self, user: &str, item: &str, at: i64) {
+        self.seen.push((user.to_string(), item.to_string(), at));
+    }
+
+    /// How many items shared with `user` directly are unread (the user loaded).
+    pub async fn shared_unread(&mut self, tx: &mut Tx, user: &str) -> Result<i64> {
+        let items = self.shares_of(tx, user).await?;
+        let mut count = 0;
+        for item in items {
+            if self.is_unread(tx, user, &item).await? {
+                count += 1;
+            }
+        }
+        Ok(count)
+    }
+
+    /// Sets the badge of `user` (loaded) to `count`; true when it changed. A user without a row
+    /// counts 0, and a count of 0 creates no row.
+    pub fn set_badge(&mut self, user: &str, count: i64) -> bool {
+        let slot = self.badges.entry(user.to_string()).or_insert(Slot {
+            db: None,
+            now: None,
+        });
+        let before = slot.now.unwrap_or(0);
+        if before == count {
+            return false;
+        }
+        slot.now = Some(count);
+        true
+    }
+
+    // ---- feed, links, versions ----------------------------------------------------------------
+
+    pub async fn push_feed(
+        &mut self,
+        tx: &mut Tx,
+        user: &str,
+        kind: &'static str,
+        payload: String,
+        at: i64,
+    ) -> Result<()> {
+        self.load_feed_seq(tx, &[user]).await?;
+        self.feed.push(FeedRow {
+            user_id: user.to_string(),
+            kind,
+            payload,
+            at,
+        });
+        Ok(())
+    }
+
+    pub fn add_link(&mut self, link: Link) {
+        self.links.push(link);
+    }
+
+    /// Closes the item's open version (if any) and opens one with its current row.
+    pub fn item_changed(&mut self, id: &str, at: i64) {
+        self.close_item_version(id, at);
+        let Some(item) = self.items.get(id).and_then(|s| s.now.clone()) else {
+            return;
+        };
+        self.open_item_version
+            .insert(id.to_string(), self.item_versions.len());
+        self.item_versions.push(ItemVersion {
+            item,
+            valid_from: at,
+            valid_to: None,
+        });
+    }
+
+    pub fn close_item_version(&mut self, id: &str, at: i64) {
+        match self.open_item_version.remove(id) {
+            Some(index) => self.item_versions[index].valid_to = Some(at),
+            None => {
+                self.close_item_version.entry(id.to_string()).or_insert(at);
+            }
+        }
+    }
+
+    pub fn share_began(&mut self, item: &str, user: &str, via: &str, at: i64) {
+        self.open_share_version.insert(
+            (item.to_string(), user.to_string()),
+            self.share_versions.len(),
+        );
+        self.share_versions.push(ShareVersion {
+            item_id: item.to_string(),
+            user_id: user.to_string(),
+            via: via.to_string(),
+            valid_from: at,
+            valid_to: None,
+        });
+    }
+
+    /// Closes the open version of a share. One from before the batch is open exactly when the
+    /// share existed before the batch.
+    pub fn share_ended(&mut self, item: &str, user: &str, at: i64) {
+        let key = (item.to_string(), user.to_string());
+        match self.open_share_version.remove(&key) {
+            Some(index) => self.share_versions[index].valid_to = Some(at),
+            None => {
+                if self.shares.get(&key).is_some_and(|s| s.db.is_some()) {
+                    self.close_share_version.entry(key).or_insert(at);
+                }
+            }
+        }
+    }
+
+    /// Closes the versions of removed items and of all their shares (shares loaded).
+    pub fn items_removed(&mut self, ids: &[String], at: i64) {
+        for id in ids {
+            self.close_item_version(id, at);
+            let users: Vec<String> = self
+                .by_item
+                .get(id)
+                .map(|u| u.iter().cloned().collect())
+                .unwrap_or_default();
+            for user in users {
+                self.share_ended(id, &user, at);
+            }
+        }
+    }
+
+    // ---- writing --------------------------------------------------------------------------
+
+    /// Writes everything the batch changed.
+    pub async fn flush(&mut self, tx: &mut Tx) -> Result<()> {
+        let kind = tx.kind();
+        let mut writes = self.write_tables(tx).await?;
+        writes += self.write_versions(tx, kind).await?;
+        writes += self.write_feed(tx, kind).await?;
+        self.statements.writes += writes;
+        Ok(())
+    }
+
+    /// Writes the changed rows of the items, shares, unread marks, seen marks, badges and links.
+    async fn write_tables(&self, tx: &mut Tx) -> Result<u64> {
+        let mut writes = 0;
+        let gone: Vec<&str> = {
+            let mut ids: Vec<&str> = self
+                .gone
+                .iter()
+                .filter(|id| self.items.get(*id).is_some_and(|s| s.db.is_some()))
+                .map(String::as_str)
+                .collect();
+            ids.sort_unstable();
+            ids
+        };
+        for table in [
+            "doc_unread",
+            "doc_seen",
+            "doc_shares",
+            "doc_external_links",
+            "doc_items",
+        ] {
+            let column = if table == "doc_items" {
+                "id"
+            } else {
+                "item_id"
+            };
+            let rows: Vec<Vec<Value<'_>>> =
+                gone.iter().map(|id| vec![Value::Text(Some(id))]).collect();
+            writes += write_rows(
+                tx,
+                &format!("delete from {table} where {column} in ("),
+                ")",
+                "",
+                &rows,
+                RowShape::List,
+            )
+            .await?;
+        }
+
+        let mut items: Vec<&Item> = self
+            .items
+            .values()
+            .filter_map(|s| match (&s.db, &s.now) {
+                (db, Some(now)) if db.as_ref() != Some(now) => Some(now),
+                _ => None,
+            })
+            .collect();
+        items.sort_by(|a, b| a.id.cmp(&b.id));
+        let rows: Vec<Vec<Value<'_>>> = items.iter().map(|i| i.values()).collect();
+        let update: Vec<String> = ITEM_COLUMNS
+            .split(',')
+            .map(str::trim)
+            .filter(|c| *c != "id")
+            .map(|c| format!("{c} = excluded.{c}"))
+            .collect();
+        writes += write_rows(
+            tx,
+            &format!("insert into doc_items ({ITEM_COLUMNS}) values "),
+            "",
+            &format!(" on conflict (id) do update set {}", update.join(", ")),
+            &rows,
+            RowShape::Tuples,
+        )
+        .await?;
+
+        let is_gone = |id: &str| self.gone.contains(id);
+        let mut share_keys: Vec<&(String, String)> = self.shares.keys().collect();
+        share_keys.sort();
+        let mut removed = Vec::new();
+        let mut added = Vec::new();
+        for key in share_keys {
+            let slot = &self.shares[key];
+            if is_gone(&key.0) {
+                continue;
+            }
+            match (&slot.db, &slot.now) {
+                (Some(_), None) => {
+                    removed.push(vec![Value::Text(Some(&key.0)), Value::Text(Some(&key.1))])
+                }
+                // New, or removed and given again (by someone else, at another time).
+                (db, Some(s)) if db.as_ref() != Some(s) => added.push(vec![
+                    Value::Text(Some(&key.0)),
+                    Value::Text(Some(&key.1)),
+                    Value::Text(Some(&s.shared_by)),
+                    Value::Text(Some(&s.via)),
+                    Value::Int(Some(s.shared_at)),
+                ]),
+                _ => {}
+            }
+        }
+        let (head, tail) = delete_pairs_sql(tx.kind(), "doc_shares", "item_id", "user_id");
+        writes += write_rows(tx, &head, "", &tail, &removed, RowShape::Tuples).await?;
+        writes += write_rows(
+            tx,
+            "insert into doc_shares (item_id, user_id, shared_by, via, shared_at) values ",
+            "",
+            " on conflict (item_id, user_id) do update set shared_by = excluded.shared_by,
+              via = excluded.via, shared_at = excluded.shared_at",
+            &added,
+            RowShape::Tuples,
+        )
+        .await?;
+
+        let mut unread_keys: Vec<&(String, String)> = self.unread.keys().collect();
+        unread_keys.sort();
+        let (mut cleared, mut kept, mut reset) = (Vec::new(), Vec::new(), Vec::new());
+        for key in unread_keys {
+            let mark = &self.unread[key];
+            if is_gone(&key.1) {
+                continue;
+            }
+            let row = || {
+                vec![
+                    Value::Text(Some(&key.0)),
+                    Value::Text(Some(&key.1)),
+                    Value::Int(Some(mark.since)),
+                ]
+            };
+            match mark.now {
+                Some(false) if mark.db != Some(false) => {
+                    cleared.push(vec![Value::Text(Some(&key.0)), Value::Text(Some(&key.1))])
+                }
+                // Removed and marked again: the mark starts anew.
+                Some(true) if mark.cleared => reset.push(row()),
+                Some(true) if mark.db != Some(true) => kept.push(row()),
+                _ => {}
+            }
+        }
+        let (head, tail) = delete_pairs_sql(tx.kind(), "doc_unread", "user_id", "item_id");
+        writes += write_rows(tx, &head, "", &tail, &cleared, RowShape::Tuples).await?;
+        writes += write_rows(
+            tx,
+            "insert into doc_unread (user_id, item_id, since) values ",
+            "",
+            " on conflict (user_id, item_id) do nothing",
+            &kept,
+            RowShape::Tuples,
+        )
+        .await?;
+        writes += write_rows(
+            tx,
+            "insert into doc_unread (user_id, item_id, since) values ",
+            "",
+            " on conflict (user_id, item_id) do update set since = excluded.since",
+            &reset,
+            RowShape::Tuples,
+        )
+        .await?;
+
+        let mut seen: Vec<&(String, String, i64)> = self
+            .seen
+            .iter()
+            .filter(|(_, item, _)| !is_gone(item))
+            .collect();
+        // The first time counts (do nothing on conflict), also within the batch.
+        let mut firsts = HashSet::new();
+        seen.retain(|(user, item, _)| firsts.insert((user, item)));
+        let rows: Vec<Vec<Value<'_>>> = seen
+            .iter()
+            .map(|(u, i, at)| {
+                vec![
+                    Value::Text(Some(u)),
+                    Value::Text(Some(i)),
+                    Value::Int(Some(*at)),
+                ]
+            })
+            .collect();
+        writes += write_rows(
+            tx,
+            "insert into doc_seen (user_id, item_id, seen_at) values ",
+            "",
+            " on conflict (user_id, item_id) do nothing",
+            &rows,
+            RowShape::Tuples,
+        )
+        .await?;
+
+        let mut badges: Vec<(&String, &Slot<i64>)> =
+            self.badges.iter().filter(|(_, s)| s.db != s.now).collect();
+        badges.sort_by(|a, b| a.0.cmp(b.0));
+        let rows: Vec<Vec<Value<'_>>> = badges
+            .iter()
+            .map(|(user, s)| {
+                vec![
+                    Value::Text(Some(user)),
+                    Value::Int(Some(s.now.unwrap_or(0))),
+                ]
+            })
+            .collect();
+        writes += write_rows(
+            tx,
+            "insert into doc_badges (user_id, shared_unread) values ",
+            "",
+            " on conflict (user_id) do update set shared_unread = excluded.shared_unread",
+            &rows,
+            RowShape::Tuples,
+        )
+        .await?;
+
+        let mut firsts = HashSet::new();
+        let rows: Vec<Vec<Value<'_>>> = self
+            .links
+            .iter()
+            .filter(|l| !is_gone(&l.item_id) && firsts.insert(&l.token_hash))
+            .map(|l| {
+                vec![
+                    Value::Text(Some(&l.token_hash)),
+                    Value::Text(Some(&l.item_id)),
+                    Value::Text(Some(&l.email)),
+                    Value::Text(Some(&l.created_by)),
+                    Value::Int(Some(l.created_at)),
+                    Value::Int(Some(l.expires_at)),
+                ]
+            })
+            .collect();
+        writes += write_rows(
+            tx,
+            "insert into doc_external_links (token_hash, item_id, email, created_by, created_at, expires_at) values ",
+            "",
+            " on conflict (token_hash) do nothing",
+            &rows,
+            RowShape::Tuples,
+        )
+        .await?;
+
+        Ok(writes)
+    }
+
+    async fn write_versions(&self, tx: &mut Tx, kind: DbKind) -> Result<u64> {
+        let mut writes = 0;
+        // Close the rows from before the batch first: the batch's own open rows must stay open.
+        let mut closes: Vec<(&String, &i64)> = self.close_item_version.iter().collect();
+        closes.sort();
+        let rows: Vec<Vec<Value<'_>>> = closes
+            .iter()
+            .map(|(id, at)| vec![Value::Text(Some(id)), Value::Int(Some(**at))])
+            .collect();
+        let (head, tail) = close_sql(kind, "doc_item_versions", &["item_id"]);
+        writes += write_rows(tx, &head, "", &tail, &rows, RowShape::CastTuples).await?;
+
+        let mut closes: Vec<(&(String, String), &i64)> = self.close_share_version.iter().collect();
+        closes.sort();
+        let rows: Vec<Vec<Value<'_>>> = closes
+            .iter()
+            .map(|((item, user), at)| {
+                vec![
+                    Value::Text(Some(item)),
+                    Value::Text(Some(user)),
+                    Value::Int(Some(**at)),
+                ]
+            })
+            .collect();
+        let (head, tail) = close_sql(kind, "doc_share_versions", &["item_id", "user_id"]);
+        writes += write_rows(tx, &head, "", &tail, &rows, RowShape::CastTuples).await?;
+
+        let rows: Vec<Vec<Value<'_>>> = self
+            .item_versions
+            .iter()
+            .map(|v| {
+                let mut row = v.item.values();
+                // `seed_key` is not versioned.
+                row.remove(21);
+                row.push(Value::Int(Some(v.valid_from)));
+                row.push(Value::Int(v.valid_to));
+                row
+            })
+            .collect();
+        let columns = ITEM_COLUMNS
+            .replacen("id,", "item_id,", 1)
+            .replace(" seed_key,", "");
+        writes += write_rows(
+            tx,
+            &format!("insert into doc_item_versions ({columns}, valid_from, valid_to) values "),
+            "",
+            "",
+            &rows,
+            RowShape::Tuples,
+        )
+        .await?;
+
+        let rows: Vec<Vec<Value<'_>>> = self
+            .share_versions
+            .iter()
+            .map(|v| {
+                vec![
+                    Value::Text(Some(&v.item_id)),
+                    Value::Text(Some(&v.user_id)),
+                    Value::Text(Some(&v.via)),
+                    Value::Int(Some(v.valid_from)),
+                    Value::Int(v.valid_to),
+                ]
+            })
+            .collect();
+        writes += write_rows(
+            tx,
+            "insert into doc_share_versions (item_id, user_id, via, valid_from, valid_to) values ",
+            "",
+            "",
+            &rows,
+            RowShape::Tuples,
+        )
+        .await?;
+        Ok(writes)
+    }
+
+    /// Numbers and writes the feed rows, in the order the events caused them (see `feed`).
+    async fn write_feed(&mut self, tx: &mut Tx, kind: DbKind) -> Result<u64> {
+        let mut writes = 0;
+        if self.feed.is_empty() {
+            return Ok(0);
+        }
+        if kind == DbKind::Postgres {
+            on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
+                .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
+            writes += 1;
+        }
+        let mut seqs = Vec::with_capacity(self.feed.len());
+        for row in &self.feed {
+            let seq = self.feed_seq.entry(row.user_id.clone()).or_insert(0);
+            *seq += 1;
+            seqs.push(*seq);
+        }
+        let rows: Vec<Vec<Value<'_>>> = self
+            .feed
+            .iter()
+            .zip(&seqs)
+            .map(|(row, seq)| {
+                vec![
+                    Value::Text(Some(&row.user_id)),
+                    Value::Int(Some(*seq)),
+                    Value::Text(Some(row.kind)),
+                    Value::Text(Some(&row.payload)),
+                    Value::Int(Some(row.at)),
+                ]
+            })
+            .collect();
+        writes += write_rows(
+            tx,
+            "insert into user_feed (user_id, seq, kind, payload, created_at) values ",
+            "",
+            "",
+            &rows,
+            RowShape::Tuples,
+        )
+        .await?;
+        Ok(writes)
+    }
+}
+
+/// The statement deleting the rows whose (`a`, `b`) is one of the `(a, b)` tuples put between
+/// its head and its tail. A join on the table's key: `(a, b) in (values ...)` makes SQLite scan
+/// the whole table.
+fn delete_pairs_sql(kind: DbKind, table: &str, a: &str, b: &str) -> (String, String) {
+    let pairs = "select column1 as a, column2 as b from (values ";
+    match kind {
+        DbKind::Postgres => (
+            format!("delete from {table} x using ({pairs}"),
+            format!(") as v) as t where x.{a} = t.a and x.{b} = t.b"),
+        ),
+        DbKind::Sqlite => (
+            format!("delete from {table} where rowid in (select x.rowid from ({pairs}"),
+            format!(") as v) as t join {table} x on x.{a} = t.a and x.{b} = t.b)"),
+        ),
+    }
+}
+
+/// The statement closing open version rows (`valid_to is null`) matched on `keys`, each with its
+/// own time: the head before the rows (`(key..., at)` tuples) and the tail after them.
+fn close_sql(kind: DbKind, table: &str, keys: &[&str]) -> (String, String) {
+    let names: Vec<String> = (0..keys.len()).map(|i| format!("k{i}")).collect();
+    let matched: Vec<String> = keys
+        .iter()
+        .zip(&names)
+        .map(|(key, name)| format!("{table}.{key} = t.{name}"))
+        .collect();
+    let matched = matched.join(" and ");
+    match kind {
+        DbKind::Postgres => (
+            format!("update {table} set valid_to = t.at from (values "),
+            format!(
+                ") as t({}, at) where {table}.valid_to is null and {matched}",
+                names.join(", ")
+            ),
+        ),
+        DbKind::Sqlite => {
+            let columns: Vec<String> = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("column{} as {n}", i + 1))
+                .collect();
+            (
+                format!(
+                    "update {table} set valid_to = t.at from (select {}, column{} as at from (values ",
+                    columns.join(", "),
+                    keys.len() + 1
+                ),
+                format!(")) as t where {table}.valid_to is null and {matched}"),
+            )
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RowShape {
+    /// `($1, $2), ($3, $4)`
+    Tuples,
+    /// Tuples whose last value is cast to bigint (a `values` list that does not type it).
+    CastTuples,
+    /// `$1, $2, $3` (one value per row)
+    List,
+}
+
+/// Runs `head rows tail suffix` for `rows`, a few hundred rows per statement. Returns how many
+/// statements ran.
+async fn write_rows(
+    tx: &mut Tx,
+    head: &str,
+    tail: &str,
+    suffix: &str,
+    rows: &[Vec<Value<'_>>],
+    shape: RowShape,
+) -> Result<u64> {
+    let Some(width) = rows.first().map(Vec::len) else {
+        return Ok(0);
+    };
+    let mut statements = 0;
+    for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
+        let mut sql = String::with_capacity(head.len() + chunk.len() * width * 6 + suffix.len());
+        sql.push_str(head);
+        let mut n = 0;
+        for (r, _) in chunk.iter().enumerate() {
+            if r > 0 {
+                sql.push_str(", ");
+            }
+            if shape != RowShape::List {
+                sql.push('(');
+            }
+            for c in 0..width {
+                if c > 0 {
+                    sql.push_str(", ");
+                }
+                n += 1;
+                if shape == RowShape::CastTuples && c == width - 1 {
+                    sql.push_str(&format!("cast(${n} as bigint)"));
+                } else {
+                    sql.push_str(&format!("${n}"));
+                }
+            }
+            if shape != RowShape::List {
+                sql.push(')');
+            }
+        }
+        sql.push_str(tail);
+        sql.push_str(suffix);
+        on_tx!(tx, c => {
+            let mut q = sqlx::query(&sql);
+            for row in chunk {
+                for value in row {
+                    q = match *value {
+                        Value::Text(v) => q.bind(v),
+                        Value::Int(v) => q.bind(v),
+                        Value::Bool(v) => q.bind(v),
+                    };
+                }
+            }
+            q.execute(c).await.map(|r| r.rows_affected())
+        })?;
+        statements += 1;
+    }
+    Ok(statements)
+}
+
+/// `ids` without repeats, in their first order.
+fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = HashSet::new();
+    ids.filter(|id| seen.insert(*id)).collect()
+}
