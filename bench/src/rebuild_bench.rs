@@ -19,11 +19,11 @@
 //!    as `{"Variant": {...}}` JSON, the metadata the server records), a thousand rows per
 //!    `INSERT` and 50,000 per transaction; every event is one the `Item` aggregate would accept
 //!    at that point, so the rebuild takes the same branches as the live projection.
-//! 2. Reads every event back in stream order, in batches of 500 as the projector does, and
+//! 2. Reads every event back in stream order, in batches of 2,000 as a rebuild does, and
 //!    decodes each into an `ItemEvent`: the baseline (what any rebuild must at least do).
 //! 3. Rebuilds the documents projection into a fresh, empty database in a child process (this
 //!    program again, `rebuild` subcommand) with the projector `companion replay` uses
-//!    (`Projector::rebuilding(..).run_to_end()`, 500 events per transaction), without the
+//!    (`Projector::rebuilding(..).run_to_end()`, 2,000 events per transaction), without the
 //!    row-by-row comparison that follows it there. The child reports its time and its peak
 //!    resident memory (`VmHWM` of `/proc/self/status`), so the generator's memory is not in it.
 //!    It also counts the rebuilt rows, which the generator knows in advance.
@@ -51,8 +51,8 @@ use serde_json::json;
 /// Events per `INSERT` statement, and per transaction.
 const ROWS_PER_INSERT: usize = 1000;
 const ROWS_PER_TX: u64 = 50_000;
-/// The projector's batch (`projections::projector::BATCH`).
-const READ_BATCH: i64 = 500;
+/// A rebuild's batch (`projections::projector::REBUILD_BATCH`).
+const READ_BATCH: i64 = 2_000;
 /// Folder depth allowed by default (`MAX_FOLDER_DEPTH`).
 const MAX_DEPTH: usize = 5;
 /// A deleted folder takes at most this many items with it (larger ones are not deleted).
@@ -67,7 +67,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: rebuild_bench [--events 1000..5000000] [--users 10..100000] [--rebuilds 1..10] \
          [--timeout 60..43200] [--database-url postgres://user@host:port/db] [--profile]\n\
-         \x20      rebuild_bench rebuild SOURCE_URL TARGET_URL [--profile]   (used by the above)\n\
+         \x20      rebuild_bench rebuild SOURCE_URL TARGET_URL [--profile] [--batch EVENTS]   (used by the above)\n\
          \x20      rebuild_bench generate TARGET_URL EVENTS   (a history kept for other runs)"
     );
     std::process::exit(2);
@@ -888,7 +888,12 @@ impl Projection for Timed {
 
 /// The child: rebuilds the documents projection from `source` into `target` and prints one
 /// `key=value` line.
-async fn rebuild_child(source: &str, target: &str, profile: bool) -> anyhow::Result<()> {
+async fn rebuild_child(
+    source: &str,
+    target: &str,
+    profile: bool,
+    batch: Option<i64>,
+) -> anyhow::Result<()> {
     let source = Db::connect(source).await?;
     let target = Db::connect(target).await?;
     let head = projections::stream::head(&source)
@@ -905,8 +910,11 @@ async fn rebuild_child(source: &str, target: &str, profile: bool) -> anyhow::Res
     };
     let rss_start = proc_status_kib("VmRSS:");
     let start = Instant::now();
-    let projector =
+    let mut projector =
         Projector::rebuilding(source.clone(), target.clone(), vec![projection], Some(head));
+    if let Some(batch) = batch {
+        projector = projector.with_batch_size(batch);
+    }
     let mut applied = projector.run_to_end().await?;
     // On PostgreSQL an event is readable only once older transactions of the cluster have
     // ended; wait for the last ones rather than stop short.
@@ -1215,12 +1223,16 @@ fn main() -> anyhow::Result<()> {
         let (Some(source), Some(target)) = (argv.get(2), argv.get(3)) else {
             usage()
         };
-        let profile = argv.get(4).map(String::as_str) == Some("--profile");
+        let profile = argv.iter().any(|a| a == "--profile");
+        let batch = argv
+            .iter()
+            .position(|a| a == "--batch")
+            .and_then(|i| argv.get(i + 1)?.parse::<i64>().ok());
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)
             .with_env_filter(tracing_subscriber::EnvFilter::new("warn,sqlx=error"))
             .init();
-        return runtime.block_on(rebuild_child(source, target, profile));
+        return runtime.block_on(rebuild_child(source, target, profile, batch));
     }
     if argv.get(1).map(String::as_str) == Some("generate") {
         let (Some(target), Some(Ok(events))) = (argv.get(2), argv.get(3).map(|n| n.parse::<u64>()))

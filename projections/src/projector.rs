@@ -151,8 +151,11 @@ pub enum WaitOutcome {
     Stopped(String),
 }
 
-/// How many events one transaction applies at most.
+/// How many events one transaction applies at most, live.
 const BATCH: i64 = 500;
+/// The same for a rebuild (`stop_at` set): fewer, larger transactions. What a batch holds in
+/// memory grows with it (the documents projection's working set).
+const REBUILD_BATCH: i64 = 2_000;
 /// Batches between refreshes of the planner statistics during a rebuild on PostgreSQL.
 const ANALYZE_EVERY: u64 = 40;
 /// How often the projector looks for events when nobody wakes it (other nodes' writes).
@@ -179,6 +182,8 @@ pub struct Projector {
     stopped: watch::Sender<BTreeSet<String>>,
     /// On several nodes: the lease this projector must hold to write a batch.
     fence: Option<Fence>,
+    /// Events per batch at most.
+    batch: i64,
 }
 
 /// How one try at a batch ended.
@@ -386,7 +391,18 @@ impl Projector {
             policies: HashMap::new(),
             stopped,
             fence: None,
+            batch: if stop_at.is_some() {
+                REBUILD_BATCH
+            } else {
+                BATCH
+            },
         }
+    }
+
+    /// Sets the most events one batch applies (at least 1).
+    pub fn with_batch_size(mut self, events: i64) -> Self {
+        self.batch = events.max(1);
+        self
     }
 
     /// Makes every batch check, in its transaction, that this node still holds the lease.
@@ -467,7 +483,7 @@ impl Projector {
             .collect();
         let mut applied = 0;
         if let Some(lowest) = running.iter().map(|(_, c)| *c).min() {
-            let mut events = stream::read_after(&self.source, lowest, BATCH).await?;
+            let mut events = stream::read_after(&self.source, lowest, self.batch).await?;
             if let Some(stop) = self.stop_at {
                 events.retain(|e| e.at <= stop);
             }

@@ -23,7 +23,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::db::{DbKind, Tx};
-use crate::documents::read::{self, in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
+use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
 use crate::feed::FEED_WRITE_LOCK;
 use crate::on_tx;
 use crate::projector::ProjectionError;
@@ -220,6 +220,8 @@ pub struct Batch {
     by_item: HashMap<String, BTreeSet<String>>,
     by_user: HashMap<String, BTreeSet<String>>,
     item_shares_loaded: HashSet<String>,
+    /// Folders whose whole subtree is in memory.
+    subtrees_loaded: HashSet<String>,
     users_loaded: HashSet<String>,
     /// Keyed by (user, item).
     unread: HashMap<(String, String), Unread>,
@@ -251,10 +253,10 @@ impl Batch {
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select {ITEM_COLUMNS} from doc_items where id in ({})",
-                read::placeholders(1, chunk.len())
+                placeholders(tx.kind(), chunk.len())
             );
             let rows: Vec<Item> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as::<_, Item>(&sql);
+                let mut q = sqlx::query_as::<_, Item>(&sql).persistent(false);
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -298,10 +300,10 @@ impl Batch {
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select item_id, user_id, shared_by, via, shared_at from doc_shares where item_id in ({})",
-                read::placeholders(1, chunk.len())
+                placeholders(tx.kind(), chunk.len())
             );
             let rows: Vec<(String, String, String, String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql);
+                let mut q = sqlx::query_as(&sql).persistent(false);
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -358,14 +360,14 @@ impl Batch {
                 .filter(|u| !self.users_loaded.contains(*u)),
         );
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
-            let list = read::placeholders(1, chunk.len());
+            let list = placeholders(tx.kind(), chunk.len());
             let sql = format!(
                 "select s.item_id, s.user_id, s.shared_by, s.via, s.shared_at,
                         exists (select 1 from doc_unread u where u.user_id = s.user_id and u.item_id = s.item_id)
                  from doc_shares s where s.user_id in ({list})"
             );
             let rows: Vec<(String, String, String, String, i64, bool)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql);
+                let mut q = sqlx::query_as(&sql).persistent(false);
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -380,7 +382,7 @@ impl Batch {
             let sql =
                 format!("select user_id, shared_unread from doc_badges where user_id in ({list})");
             let badges: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql);
+                let mut q = sqlx::query_as(&sql).persistent(false);
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -416,10 +418,10 @@ impl Batch {
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select user_id, cast(max(seq) as bigint) from user_feed where user_id in ({}) group by user_id",
-                read::placeholders(1, chunk.len())
+                placeholders(tx.kind(), chunk.len())
             );
             let rows: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql);
+                let mut q = sqlx::query_as(&sql).persistent(false);
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -516,10 +518,10 @@ impl Batch {
         for chunk in folders.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select parent_id, cast(count(*) as bigint) from doc_items where parent_id in ({}) group by parent_id",
-                read::placeholders(1, chunk.len())
+                placeholders(tx.kind(), chunk.len())
             );
             let rows: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql);
+                let mut q = sqlx::query_as(&sql).persistent(false);
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -550,7 +552,10 @@ impl Batch {
             .collect();
         for chunk in missing.chunks(PARAMS_PER_STATEMENT / 2) {
             let tuples: Vec<String> = (0..chunk.len())
-                .map(|i| format!("(${}, ${})", 2 * i + 1, 2 * i + 2))
+                .map(|i| {
+                    let (a, b) = (param(tx.kind(), 2 * i + 1), param(tx.kind(), 2 * i + 2));
+                    format!("({a}, {b})")
+                })
                 .collect();
             // A join, not `(a, b) in (values ...)`, which SQLite answers with a full scan.
             let sql = format!(
@@ -560,7 +565,7 @@ impl Batch {
                 tuples.join(", ")
             );
             let rows: Vec<(String, String)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql);
+                let mut q = sqlx::query_as(&sql).persistent(false);
                 for (user, item) in chunk {
                     q = q.bind(*user).bind(*item);
                 }
@@ -594,20 +599,22 @@ impl Batch {
     }
 
     /// Every item at or below `path` now, loaded into memory, ordered by depth of path then id.
+    /// The database is asked only for a folder that was in it, once per batch: a file has
+    /// nothing below it, a new folder had nothing below it in the database, and below a folder
+    /// whose subtree is loaded (or one of its ancestors') everything is in memory already.
     pub async fn subtree(&mut self, tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>> {
-        let (lo, hi) = subtree_bounds(path);
-        let sql = format!(
-            "select {ITEM_COLUMNS} from doc_items where {}",
-            in_subtree(tx.kind(), "path", 1, 2)
-        );
-        let rows: Vec<Item> = on_tx!(tx, c => sqlx::query_as::<_, Item>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)?;
-        self.statements.reads += 1;
-        for row in rows {
-            self.items.entry(row.id.clone()).or_insert(Slot {
-                db: Some(row.clone()),
-                now: Some(row),
-            });
+        let ids = path_ids(path);
+        let top = ids.last().copied().unwrap_or_default();
+        let in_memory = ids.iter().any(|id| self.subtrees_loaded.contains(*id))
+            || self
+                .items
+                .get(top)
+                .is_some_and(|s| s.db.as_ref().is_none_or(|item| !item.is_folder()));
+        if !in_memory {
+            self.load_subtree(tx, path).await?;
+            self.subtrees_loaded.insert(top.to_string());
         }
+        let (lo, hi) = subtree_bounds(path);
         let mut nodes: Vec<NodeRow> = self
             .items
             .values()
@@ -623,6 +630,24 @@ impl Batch {
             .collect();
         nodes.sort_by(|a, b| (a.path.len(), &a.id).cmp(&(b.path.len(), &b.id)));
         Ok(nodes)
+    }
+
+    /// Loads the database's rows at or below `path` that are not in memory yet.
+    async fn load_subtree(&mut self, tx: &mut Tx, path: &str) -> Result<()> {
+        let (lo, hi) = subtree_bounds(path);
+        let sql = format!(
+            "select {ITEM_COLUMNS} from doc_items where {}",
+            in_subtree(tx.kind(), "path", 1, 2)
+        );
+        let rows: Vec<Item> = on_tx!(tx, c => sqlx::query_as::<_, Item>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)?;
+        self.statements.reads += 1;
+        for row in rows {
+            self.items.entry(row.id.clone()).or_insert(Slot {
+                db: Some(row.clone()),
+                now: Some(row),
+            });
+        }
+        Ok(())
     }
 
     // ---- shares ----------------------------------------------------------------------------
@@ -1292,7 +1317,7 @@ fn close_sql(kind: DbKind, table: &str, keys: &[&str]) -> (String, String) {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum RowShape {
-    /// `($1, $2), ($3, $4)`
+    /// `($1, $2), ($3, $4)` (`?` on SQLite)
     Tuples,
     /// Tuples whose last value is cast to bigint (a `values` list that does not type it).
     CastTuples,
@@ -1313,6 +1338,7 @@ async fn write_rows(
     let Some(width) = rows.first().map(Vec::len) else {
         return Ok(0);
     };
+    let kind = tx.kind();
     let mut statements = 0;
     for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
         let mut sql = String::with_capacity(head.len() + chunk.len() * width * 6 + suffix.len());
@@ -1330,10 +1356,11 @@ async fn write_rows(
                     sql.push_str(", ");
                 }
                 n += 1;
+                let p = param(kind, n);
                 if shape == RowShape::CastTuples && c == width - 1 {
-                    sql.push_str(&format!("cast(${n} as bigint)"));
+                    sql.push_str(&format!("cast({p} as bigint)"));
                 } else {
-                    sql.push_str(&format!("${n}"));
+                    sql.push_str(&p);
                 }
             }
             if shape != RowShape::List {
@@ -1342,8 +1369,9 @@ async fn write_rows(
         }
         sql.push_str(tail);
         sql.push_str(suffix);
+        // Not kept prepared: each size of row list is another statement text.
         on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql);
+            let mut q = sqlx::query(&sql).persistent(false);
             for row in chunk {
                 for value in row {
                     q = match *value {
@@ -1358,6 +1386,23 @@ async fn write_rows(
         statements += 1;
     }
     Ok(statements)
+}
+
+/// The `n`th parameter (from 1). SQLite gets anonymous `?` parameters: it finds a numbered one
+/// by walking the list of names, which makes binding thousands of them quadratic.
+fn param(kind: DbKind, n: usize) -> String {
+    match kind {
+        DbKind::Sqlite => "?".to_string(),
+        DbKind::Postgres => format!("${n}"),
+    }
+}
+
+/// `n` parameters from the first, separated by commas.
+fn placeholders(kind: DbKind, n: usize) -> String {
+    (1..=n)
+        .map(|i| param(kind, i))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `ids` without repeats, in their first order.
