@@ -408,7 +408,7 @@ impl Batch {
     }
 
     /// Reads the last feed number of each of `users` not known yet.
-    async fn load_feed_seq(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
+    pub async fn load_feed_seq(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
         let missing: Vec<&str> = unique(
             users
                 .iter()

@@ -149,7 +149,10 @@ async fn prefetch(
                 users.push(&with.id);
                 pairs.push((&with.id, event.aggregate_id.as_str()));
             }
-            ItemEvent::MovedToMyDocs { by, .. } => users.push(by),
+            ItemEvent::MovedToMyDocs { by, .. } => {
+                users.push(by);
+                pairs.push((by, event.aggregate_id.as_str()));
+            }
             _ => {}
         }
     }
@@ -162,10 +165,15 @@ async fn prefetch(
     }
     let above: Vec<&str> = paths.iter().flat_map(|p| path_ids(p)).collect();
     batch.load_item_shares(tx, &above).await?;
-    let watchers = batch.shares_on(&above);
-    users.extend(watchers.iter().map(|(user, _)| user.as_str()));
-    let users: Vec<String> = users.into_iter().map(String::from).collect();
-    let users: Vec<&str> = users.iter().map(String::as_str).collect();
+    // Those who see these items through a share get feed messages (their feed numbers are
+    // read); only the users whose badge the batch may recount are read in full.
+    let watchers: Vec<String> = batch
+        .shares_on(&above)
+        .into_iter()
+        .map(|(user, _)| user)
+        .collect();
+    let watchers: Vec<&str> = watchers.iter().map(String::as_str).collect();
+    batch.load_feed_seq(tx, &watchers).await?;
     batch.load_users(tx, &users).await?;
     batch.load_unread(tx, &pairs).await?;
     batch.load_children(tx, &ids).await
@@ -309,7 +317,15 @@ async fn view_for(
     let Some(row) = row_for(tx, b, id, user).await? else {
         return Ok(None);
     };
-    let shares = b.shares_of(tx, user).await?;
+    // What the user sees of an item depends only on their shares on it and above it.
+    let on_path = path_ids(&row.path);
+    b.load_item_shares(tx, &on_path).await?;
+    let shares: HashSet<String> = b
+        .shares_on(&on_path)
+        .into_iter()
+        .filter(|(u, _)| u == user)
+        .map(|(_, item)| item)
+        .collect();
     view_of(&row, user, &shares)
 }
 
