@@ -184,6 +184,9 @@ pub struct Projector {
     fence: Option<Fence>,
     /// Events per batch at most.
     batch: i64,
+    /// During a rebuild: the batch read while the previous one was applied, with the position
+    /// it follows.
+    read_ahead: tokio::sync::Mutex<Option<(Position, Vec<StoredEvent>)>>,
 }
 
 /// How one try at a batch ended.
@@ -396,6 +399,7 @@ impl Projector {
             } else {
                 BATCH
             },
+            read_ahead: tokio::sync::Mutex::new(None),
         }
     }
 
@@ -483,20 +487,42 @@ impl Projector {
             .collect();
         let mut applied = 0;
         if let Some(lowest) = running.iter().map(|(_, c)| *c).min() {
-            let mut events = stream::read_after(&self.source, lowest, self.batch).await?;
+            let ahead = self.read_ahead.lock().await.take();
+            let mut events = match ahead {
+                Some((after, events)) if after == lowest => events,
+                _ => stream::read_after(&self.source, lowest, self.batch).await?,
+            };
+            // A rebuild reads its next batch while it applies this one (the stream after the
+            // last event read only grows at its end, so that read stays right).
+            let next_after = events.last().map(|e| e.at);
+            let full = events.len() as i64 == self.batch;
             if let Some(stop) = self.stop_at {
                 events.retain(|e| e.at <= stop);
             }
-            for (projection, checkpoint) in &running {
-                let pending: Vec<&StoredEvent> =
-                    events.iter().filter(|e| e.at > *checkpoint).collect();
-                if pending.is_empty() {
-                    continue;
+            let apply = async {
+                let mut applied = 0;
+                for (projection, checkpoint) in &running {
+                    let pending: Vec<&StoredEvent> =
+                        events.iter().filter(|e| e.at > *checkpoint).collect();
+                    if pending.is_empty() {
+                        continue;
+                    }
+                    applied += self
+                        .apply_batch(projection.as_ref(), *checkpoint, &pending)
+                        .await?;
                 }
-                applied += self
-                    .apply_batch(projection.as_ref(), *checkpoint, &pending)
-                    .await?;
-            }
+                Ok::<usize, ProjectionError>(applied)
+            };
+            applied = match next_after.filter(|_| full && self.stop_at.is_some()) {
+                Some(after) => {
+                    let (result, next) =
+                        tokio::join!(apply, stream::read_after(&self.source, after, self.batch));
+                    let result = result?;
+                    *self.read_ahead.lock().await = Some((after, next?));
+                    result
+                }
+                None => apply.await?,
+            };
         }
         self.publish_progress().await?;
         Ok(applied)

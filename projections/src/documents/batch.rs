@@ -416,11 +416,17 @@ impl Batch {
                 .filter(|u| !self.feed_seq.contains_key(*u)),
         );
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
+            // One index probe per user (the last row of their feed): a `group by` over the
+            // list would read every feed row of every user in it.
+            let list: Vec<String> = (1..=chunk.len())
+                .map(|i| format!("({})", param(tx.kind(), i)))
+                .collect();
             let sql = format!(
-                "select user_id, cast(max(seq) as bigint) from user_feed where user_id in ({}) group by user_id",
-                placeholders(tx.kind(), chunk.len())
+                "select v.column1, (select cast(max(f.seq) as bigint) from user_feed f where f.user_id = v.column1)
+                 from (values {}) as v",
+                list.join(", ")
             );
-            let rows: Vec<(String, i64)> = on_tx!(tx, c => {
+            let rows: Vec<(String, Option<i64>)> = on_tx!(tx, c => {
                 let mut q = sqlx::query_as(&sql).persistent(false);
                 for id in chunk {
                     q = q.bind(*id);
@@ -428,10 +434,8 @@ impl Batch {
                 q.fetch_all(c).await
             })?;
             self.statements.reads += 1;
-            for user in chunk {
-                self.feed_seq.insert(user.to_string(), 0);
-            }
-            self.feed_seq.extend(rows);
+            self.feed_seq
+                .extend(rows.into_iter().map(|(user, seq)| (user, seq.unwrap_or(0))));
         }
         Ok(())
     }
