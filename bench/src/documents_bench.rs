@@ -331,6 +331,12 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     config.content_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into();
     config.web_dir = data.join("web");
     config.jwt_secret = Some("bench-secret-bench-secret-bench-secret-00".into());
+    // One address and eight sessions measuring throughput: the edge's request limits, made to
+    // stop floods, would measure themselves.
+    config.rate_limit_address_per_second = 1_000_000;
+    config.rate_limit_address_burst = 1_000_000;
+    config.rate_limit_session_per_second = 1_000_000;
+    config.rate_limit_session_burst = 1_000_000;
     let engine = if config.database_url.is_some() {
         "PostgreSQL"
     } else {
@@ -386,6 +392,17 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
         let login: Value = res.json().await?;
         let token = login["jwt"].as_str().unwrap_or_default().to_string();
         anyhow::ensure!(!token.is_empty(), "sign-in of {email} failed: {login}");
+        // The terms of use are accepted as a user would (an event, like every other change).
+        let accepted = http
+            .get(format!("{base}/api/users/accept-terms"))
+            .bearer_auth(&token)
+            .send()
+            .await?
+            .status();
+        anyhow::ensure!(
+            accepted.is_success(),
+            "accepting the terms answered {accepted}"
+        );
         let client = Client {
             http: http.clone(),
             base: base.clone(),
