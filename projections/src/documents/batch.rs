@@ -854,11 +854,15 @@ impl Batch {
         });
     }
 
+    /// Closes the item's open version. One from before the batch is open exactly when the item
+    /// existed before the batch.
     pub fn close_item_version(&mut self, id: &str, at: i64) {
         match self.open_item_version.remove(id) {
             Some(index) => self.item_versions[index].valid_to = Some(at),
             None => {
-                self.close_item_version.entry(id.to_string()).or_insert(at);
+                if self.items.get(id).is_some_and(|s| s.db.is_some()) {
+                    self.close_item_version.entry(id.to_string()).or_insert(at);
+                }
             }
         }
     }
