@@ -347,24 +347,6 @@ pub async fn shares_on(
     })?;
     Ok(rows.into_iter().collect())
 }
-
-/// Where an item sits: what the projection needs to place and find things.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Placed {
-    pub kind: String,
-    pub space: String,
-    pub parent_id: Option<String>,
-    pub path: String,
-    pub depth: i64,
-}
-
-/// The place of item `id` (a light query, for the projection's hot paths).
-pub async fn placed(tx: &mut Tx, id: &str) -> Result<Option<Placed>, sqlx::Error> {
-    on_tx!(tx, c => sqlx::query_as::<_, Placed>(
-        "select kind, space, parent_id, path, depth from doc_items where id = $1")
-        .bind(id).fetch_optional(c).await)
-}
-
 /// A row of a subtree: enough to walk it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NodeRow {
@@ -384,22 +366,6 @@ pub async fn subtree(tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>, sqlx::Erro
     );
     on_tx!(tx, c => sqlx::query_as::<_, NodeRow>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)
 }
-
-/// Direct shares on items of the subtree at `path`, as (user, item).
-pub async fn shares_in_subtree(
-    tx: &mut Tx,
-    path: &str,
-) -> Result<BTreeSet<(String, String)>, sqlx::Error> {
-    let (lo, hi) = subtree_bounds(path);
-    let sql = format!(
-        "select s.user_id, s.item_id from doc_shares s join doc_items i on i.id = s.item_id where {}",
-        in_subtree(tx.kind(), "i.path", 1, 2)
-    );
-    let rows: Vec<(String, String)> =
-        on_tx!(tx, c => sqlx::query_as(&sql).bind(&lo).bind(&hi).fetch_all(c).await)?;
-    Ok(rows.into_iter().collect())
-}
-
 /// A folder of a user's My Docs, for the move dialog's tree.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct FolderRow {

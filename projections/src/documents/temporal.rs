@@ -3,7 +3,8 @@
 //! and `valid_to` (null while current), written by the projection in the same transaction as the
 //! rows. "As of T" is `valid_from <= T and (valid_to is null or valid_to > T)` over indexes that
 //! start with the parent folder (items) or the item (shares), so a folder as of T reads the
-//! folder's own versions only, whatever the size of the rest of the history.
+//! folder's own versions only, whatever the size of the rest of the history. The projection
+//! writes them with the rest of its batch (`documents::batch`).
 
 use super::read::ItemRow;
 use crate::db::Tx;
@@ -11,64 +12,6 @@ use crate::on_tx;
 use crate::projector::ProjectionError;
 
 type Result<T> = std::result::Result<T, ProjectionError>;
-
-/// The columns copied from `doc_items` into a version.
-const COLUMNS: &str = "kind, space, owner_id, owner_name, parent_id, path, depth, name, title,
-    subtitle, languages_in_file, code_points, size, blob, content_type,
-    for_internal_use, controlled_release, upon_request, external_release, copied_from,
-    created_at, updated_at";
-
-/// Records the current row of `id` in `doc_items` as its version from `at` on, ending the
-/// version before it. Call after every change of the row.
-pub async fn item_changed(tx: &mut Tx, id: &str, at: i64) -> Result<()> {
-    on_tx!(tx, c => sqlx::query(
-        "update doc_item_versions set valid_to = $1 where item_id = $2 and valid_to is null")
-        .bind(at).bind(id).execute(c).await.map(|r| r.rows_affected()))?;
-    let sql = format!(
-        "insert into doc_item_versions (item_id, {COLUMNS}, valid_from)
-         select id, {COLUMNS}, $1 from doc_items where id = $2"
-    );
-    on_tx!(tx, c => sqlx::query(&sql).bind(at).bind(id)
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    Ok(())
-}
-
-/// Ends at `at` the current versions of the items of `doc_items` matched by `condition` (bound
-/// to `lo` and `hi` as `$2` and `$3`), and their shares: they are being removed.
-pub async fn items_removed(
-    tx: &mut Tx,
-    condition: &str,
-    lo: &str,
-    hi: &str,
-    at: i64,
-) -> Result<()> {
-    for table in ["doc_item_versions", "doc_share_versions"] {
-        let sql = format!(
-            "update {table} set valid_to = $1
-              where valid_to is null and item_id in (select id from doc_items where {condition})"
-        );
-        on_tx!(tx, c => sqlx::query(&sql).bind(at).bind(lo).bind(hi)
-            .execute(c).await.map(|r| r.rows_affected()))?;
-    }
-    Ok(())
-}
-
-/// `item` is shared with `user` from `at` on.
-pub async fn share_began(tx: &mut Tx, item: &str, user: &str, via: &str, at: i64) -> Result<()> {
-    on_tx!(tx, c => sqlx::query(
-        "insert into doc_share_versions (item_id, user_id, via, valid_from) values ($1, $2, $3, $4)")
-        .bind(item).bind(user).bind(via).bind(at).execute(c).await.map(|r| r.rows_affected()))?;
-    Ok(())
-}
-
-/// `item` is no longer shared with `user` from `at` on.
-pub async fn share_ended(tx: &mut Tx, item: &str, user: &str, at: i64) -> Result<()> {
-    on_tx!(tx, c => sqlx::query(
-        "update doc_share_versions set valid_to = $1
-          where item_id = $2 and user_id = $3 and valid_to is null")
-        .bind(at).bind(item).bind(user).execute(c).await.map(|r| r.rows_affected()))?;
-    Ok(())
-}
 
 /// The columns of [`ItemRow`] from a version `v` valid at `$1`; the viewer's marks are left out.
 fn select_as_of() -> &'static str {
