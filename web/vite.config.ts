@@ -39,6 +39,8 @@ export default defineConfig({
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,woff2}'],
         globIgnores: ['terms/**'],
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        // Web Push: shows each push and opens its link on tap (public/push-sw.js, docs/offline.md).
+        importScripts: ['push-sw.js'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/media\//, /^\/metrics/],
         cleanupOutdatedCaches: true,
@@ -66,13 +68,19 @@ export default defineConfig({
             // the network first, so an action's effect is never hidden by an older answer; the last
             // answer when the network is gone or slower than 4 s.
             // Never kept: files (pinned ones are stored apart), the live socket, probes, sign-in
-            // answers, and the push endpoint whose GET marks a notification read.
+            // answers, the push endpoint whose GET marks a notification read, and what the
+            // administrator and the auditor read (accounts, the audit trail, histories, past
+            // states and who could see an item): other people's data stays off the device.
             urlPattern: ({ url, request, sameOrigin }) =>
               sameOrigin &&
               request.method === 'GET' &&
               url.pathname.startsWith('/api/') &&
               !/^\/api\/(products|product|component|news|congresses|training)(\/|$)/.test(url.pathname) &&
               !/^\/api\/(ws|health|ready|shared-links\/|push\/|documents\/[^/]+\/(file|history\.csv)|users\/(check-domain|sso|login|logout|welcome|password))/.test(
+                url.pathname,
+              ) &&
+              !/^\/api\/(admin|audit)(\/|$)/.test(url.pathname) &&
+              !/^\/api\/(documents\/[^/]+\/history|folders\/[^/]+\/as-of|items\/[^/]+\/access-as-of)(\/|\.|$)/.test(
                 url.pathname,
               ),
             handler: 'NetworkFirst',

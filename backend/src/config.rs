@@ -140,6 +140,11 @@ pub struct Config {
     #[arg(long, env = "FEED_POLL_MS", default_value_t = 2000)]
     pub feed_poll_ms: u64,
 
+    /// How long a command's answer waits for the lists to show its change, in seconds; past it
+    /// the answer is 503 "recorded but not visible yet" (the change itself is kept).
+    #[arg(long, env = "READ_YOUR_WRITE_SECONDS", default_value_t = 10)]
+    pub read_your_write_seconds: u64,
+
     /// On shutdown, how long open sockets and background tasks get to finish, in seconds.
     #[arg(long, env = "SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
     pub shutdown_grace_seconds: u64,
@@ -151,6 +156,12 @@ pub struct Config {
     /// Largest file accepted by `POST /api/documents/upload`, in bytes.
     #[arg(long, env = "UPLOAD_MAX_BYTES", default_value_t = 20 * 1024 * 1024)]
     pub upload_max_bytes: u64,
+
+    /// The instant the course calendar is read at (RFC 3339, e.g. `2026-03-01T09:00:00Z`):
+    /// which days have taken place, what registrations are refused and the default year of the
+    /// course list. Unset, the server's clock; set only to test or show dated content.
+    #[arg(long, env = "CALENDAR_NOW")]
+    pub calendar_now: Option<chrono::DateTime<chrono::Utc>>,
 
     /// How long the link of an external share works, in hours.
     #[arg(long, env = "SHARED_LINK_TTL_HOURS", default_value_t = 7 * 24)]
@@ -261,10 +272,98 @@ pub struct Config {
     #[arg(long, env = "OUTBOX_MAX_ATTEMPTS", default_value_t = 12)]
     pub outbox_max_attempts: i64,
 
+    /// Send Web Push notifications to devices whose app is closed (`false` turns pushing off:
+    /// nothing is queued, subscriptions stay stored).
+    #[arg(long, env = "PUSH_ENABLED", default_value_t = true, action = clap::ArgAction::Set)]
+    pub push_enabled: bool,
+
+    /// Origins of the push services a subscription's endpoint may be on (comma separated); a
+    /// `*.` host matches any subdomain. Any other endpoint is refused, so the server never sends
+    /// requests to an address a user chose.
+    #[arg(
+        long,
+        env = "PUSH_SERVICES",
+        value_delimiter = ',',
+        default_value = "https://fcm.googleapis.com,https://android.googleapis.com,https://updates.push.services.mozilla.com,https://push.services.mozilla.com,https://web.push.apple.com,https://*.push.apple.com,https://*.notify.windows.com"
+    )]
+    pub push_services: Vec<String>,
+
+    /// The contact push services may write to about this server's pushes (VAPID `sub`):
+    /// `mailto:` or `https:`.
+    #[arg(
+        long,
+        env = "PUSH_CONTACT",
+        default_value = "mailto:support@example.com"
+    )]
+    pub push_contact: String,
+
+    /// How long a push service keeps a message for a device that is offline (`TTL`, seconds).
+    #[arg(long, env = "PUSH_TTL_SECONDS", default_value_t = 24 * 3600)]
+    pub push_ttl_seconds: u64,
+
+    /// Wait after a first failed send (milliseconds); it doubles with each failure (a
+    /// `Retry-After` from the push service is honoured), up to an hour.
+    #[arg(long, env = "PUSH_RETRY_BASE_MS", default_value_t = 10_000)]
+    pub push_retry_base_ms: i64,
+
+    /// Attempts at one message before it is given up.
+    #[arg(long, env = "PUSH_MAX_ATTEMPTS", default_value_t = 8)]
+    pub push_max_attempts: i64,
+
+    /// Pushes per user and hour at most (each device of the user gets each); the rest are not
+    /// pushed (the app shows them when it opens).
+    #[arg(long, env = "PUSH_USER_PER_HOUR", default_value_t = 30)]
+    pub push_user_per_hour: i64,
+
     /// What a projection does with an event it cannot apply, as `name=stop|skip` pairs
     /// (comma separated), e.g. `notifications=stop`. Default: documents stop, the others skip.
     #[arg(long, env = "PROJECTION_POISON_POLICY", value_delimiter = ',')]
     pub projection_poison_policy: Vec<String>,
+
+    // Storage quotas and retention of removed files.
+    /// What the files one user keeps in My Docs may add up to, in MB; an upload past it is
+    /// refused (413).
+    #[arg(long, env = "USER_STORAGE_QUOTA_MB", default_value_t = 2048)]
+    pub user_storage_quota_mb: u64,
+
+    /// Days a removed file stays in the file store (for the audit trail) before it is deleted,
+    /// unless another live item still names it.
+    #[arg(long, env = "DELETED_FILE_RETENTION_DAYS", default_value_t = 30)]
+    pub deleted_file_retention_days: u32,
+
+    /// New uploads are refused (507) while the local file store's volume has less than this
+    /// free, in MB, so files never take the database's last room (not checked for S3).
+    #[arg(long, env = "MIN_FREE_DISK_MB", default_value_t = 1024)]
+    pub min_free_disk_mb: u64,
+
+    // Privacy and fair limits: throttles by network, the metrics listener's address.
+    /// Leading bits of an IPv4 client address that make one bucket of every per-address limit
+    /// (32: each address on its own).
+    #[arg(long, env = "IPV4_PREFIX_BITS", default_value_t = 32,
+        value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub ipv4_prefix_bits: u8,
+
+    /// Leading bits of an IPv6 client address that make one bucket (64: one network, which a
+    /// single customer line or host is usually given whole).
+    #[arg(long, env = "IPV6_PREFIX_BITS", default_value_t = 64,
+        value_parser = clap::value_parser!(u8).range(1..=128))]
+    pub ipv6_prefix_bits: u8,
+
+    /// Address the `METRICS_PORT` listener binds (the loopback: only this host scrapes it).
+    #[arg(long, env = "METRICS_BIND", default_value = "127.0.0.1")]
+    pub metrics_bind: String,
+
+    // Sessions that end.
+    /// A session not used for this long (seconds) ends: its requests answer 401 and its sockets
+    /// close with 4401. Requests and opening a socket count as use.
+    #[arg(long, env = "SESSION_IDLE_SECONDS", default_value_t = 12 * 3600)]
+    pub session_idle_seconds: i64,
+
+    /// Days an ended session (signed out, revoked or past its end) is kept, with the device and
+    /// address it was used from, before it is deleted; used or expired password-reset links go
+    /// after a day.
+    #[arg(long, env = "ENDED_SESSION_RETENTION_DAYS", default_value_t = 90)]
+    pub ended_session_retention_days: u32,
 }
 
 impl Config {

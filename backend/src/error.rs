@@ -50,6 +50,9 @@ pub enum AppError {
         message: String,
         retry_after_seconds: u64,
     },
+    /// 507: the server is short of room to store what was sent.
+    #[error("{0}")]
+    InsufficientStorage(String),
     /// 503: a dependency (e.g. the single sign-on provider) is not configured or unreachable.
     #[error("{0}")]
     Unavailable(String),
@@ -99,6 +102,7 @@ impl AppError {
             Self::Unavailable(_) | Self::ProjectionStopped(_) | Self::ProjectionsBehind(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
+            Self::InsufficientStorage(_) => StatusCode::INSUFFICIENT_STORAGE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -6,7 +6,6 @@
 //! its events, so the response and the next read show the change.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use cqrs_es::persist::PersistedEventStore;
 use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
@@ -27,8 +26,6 @@ enum Framework<A: Aggregate> {
 
 /// How many times a command is retried after losing an optimistic-concurrency race.
 const CONFLICT_RETRIES: usize = 5;
-/// How long a command's response waits for the projections.
-const READ_YOUR_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Who did it and where from; stored as each event's metadata.
 #[derive(Debug, Clone, Default)]
@@ -57,15 +54,18 @@ impl Metadata {
         map.insert(
             "request_id".into(),
             self.request_id
-                .or_else(crate::edge::request_id::current)
+                .or_else(crate::request_context::request_id)
                 .filter(|id| !id.is_empty())
                 .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
         );
         map.insert("at".into(), chrono::Utc::now().to_rfc3339());
         // A command sent with an `Idempotency-Key`: its events name the execution (see
         // `crate::idempotency`).
-        if let Some(execution) = crate::idempotency::current_execution() {
-            map.insert(crate::idempotency::METADATA_ENTRY.into(), execution);
+        if let Some(execution) = crate::request_context::execution() {
+            map.insert(
+                crate::request_context::IDEMPOTENCY_METADATA_ENTRY.into(),
+                execution,
+            );
         }
         map
     }
@@ -194,7 +194,7 @@ where
             return Ok(position);
         };
         match projector
-            .wait_for_command(position, Some(A::TYPE), READ_YOUR_WRITE_TIMEOUT)
+            .wait_for_command(position, Some(A::TYPE), projector.command_wait())
             .await
         {
             WaitOutcome::Reached => {}
@@ -209,7 +209,11 @@ where
                 return Err(AppError::ProjectionsBehind(BEHIND_MESSAGE.into()));
             }
             WaitOutcome::Stopped(projection) => {
-                return Err(AppError::ProjectionStopped(stopped_message(&projection)))
+                // Projection names are snake_case (`course_registrations`); the message says them
+                // in words.
+                return Err(AppError::ProjectionStopped(stopped_message(
+                    &projection.replace('_', " "),
+                )));
             }
         }
         Ok(position)

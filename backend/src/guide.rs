@@ -5,20 +5,29 @@
 //! The file is read at each call (it is small and rarely read); a file that breaks the rules is
 //! a content error, logged and answered with a 500, never half shown.
 
+use std::sync::Arc;
+
+use axum::extract::FromRef;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::auth::Auth;
 use crate::auth::AuthUser;
+use crate::config::Config;
 use crate::error::{AppError, AppJson, AppResult, ErrorBody};
-use crate::state::AppState;
 
 /// Most steps a tour may have; a longer file is refused as a content error.
 pub const MAX_STEPS: usize = 30;
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Config>: FromRef<S>,
+    Auth: FromRef<S>,
+{
     OpenApiRouter::new().routes(routes!(tour))
 }
 
@@ -105,10 +114,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<GuideStep>, GuideError> {
 #[utoipa::path(get, path = "/guide", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = GuideResponse), (status = 401, body = ErrorBody)))]
 pub async fn tour(
-    State(state): State<AppState>,
+    State(config): State<Arc<Config>>,
     _auth: AuthUser,
 ) -> AppResult<AppJson<GuideResponse>> {
-    let path = state.config.content_dir.join("guide").join("tour.json");
+    let path = config.content_dir.join("guide").join("tour.json");
     let steps = match tokio::fs::read(&path).await {
         Ok(bytes) => parse("guide/tour.json", &bytes)
             .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("the guided tour")))?,

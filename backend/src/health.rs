@@ -1,21 +1,29 @@
 //! Probes: `GET /api/health` (the process answers) and `GET /api/ready` (it can serve: the
 //! database answers and the read models are close enough to the event store).
 
+use std::sync::Arc;
+
+use axum::extract::FromRef;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::Json;
-use projections::{on_db, Db};
+use projections::{on_db, Db, ProjectorHandle};
 use serde::Serialize;
 use utoipa::ToSchema;
-
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::state::AppState;
+use crate::config::Config;
 
 /// The probes, outside the rate limits: a load balancer asks often, from one address.
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Db: FromRef<S>,
+    ProjectorHandle: FromRef<S>,
+    Arc<Config>: FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(health))
         .routes(routes!(ready))
@@ -56,21 +64,25 @@ pub struct Readiness {
 /// `READY_MAX_PROJECTION_LAG` events of the store, 503 otherwise.
 #[utoipa::path(get, path = "/ready", tag = "operations",
     responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
-pub async fn ready(State(state): State<AppState>) -> impl IntoResponse {
-    let role = match (&state.db, state.projector.is_active()) {
+pub async fn ready(
+    State(db): State<Db>,
+    State(projector): State<ProjectorHandle>,
+    State(config): State<Arc<Config>>,
+) -> impl IntoResponse {
+    let role = match (&db, projector.is_active()) {
         (Db::Sqlite { .. }, _) => "single",
         (Db::Postgres { .. }, true) => "projector",
         (Db::Postgres { .. }, false) => "follower",
     };
-    let max = state.config.ready_max_projection_lag;
-    let (database, lag) = match lag(&state).await {
+    let max = config.ready_max_projection_lag;
+    let (database, lag) = match lag(&db, &projector).await {
         Ok(lag) => ("ok".to_string(), Some(lag)),
         Err(e) => {
             tracing::warn!(error = %e, "readiness: database unreachable");
             ("unreachable".to_string(), None)
         }
     };
-    let lease_holder = match &state.db {
+    let lease_holder = match &db {
         Db::Postgres { pool } => match projections::lease::holder(pool).await {
             Ok(Some((owner, _, true))) => Some(owner),
             Ok(_) => None,
@@ -100,9 +112,9 @@ pub async fn ready(State(state): State<AppState>) -> impl IntoResponse {
     )
 }
 
-async fn lag(state: &AppState) -> Result<i64, sqlx::Error> {
-    on_db!(&state.db, pool => sqlx::query("select 1").execute(pool).await.map(|_| ()))?;
-    let head = projections::stream::head(&state.db).await?;
-    let applied = state.projector.applied().await?;
+async fn lag(db: &Db, projector: &ProjectorHandle) -> Result<i64, sqlx::Error> {
+    on_db!(db, pool => sqlx::query("select 1").execute(pool).await.map(|_| ()))?;
+    let head = projections::stream::head(db).await?;
+    let applied = projector.applied().await?;
     Ok(head.map_or(0, |head| (head.position - applied.position).max(0)))
 }

@@ -6,10 +6,14 @@
 //! limits, `Idempotency-Key` (see [`crate::idempotency`]), and per route class a timeout and a
 //! body limit.
 
+pub mod metrics;
+
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{middleware, Router};
 use tower::util::MapRequestLayer;
@@ -22,6 +26,7 @@ use tower_http::set_header::{SetResponseHeader, SetResponseHeaderLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::edge::limits::{self, Quota, Scope};
 use crate::edge::{headers, observe, panic, request_id};
@@ -43,6 +48,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
     let config = state.config.clone();
     let stop = state.realtime.shutdown_token();
     let trust_proxy = config.trust_proxy_headers;
+    let prefixes = crate::edge::network::Prefixes::from_config(&config);
     let timeout = |seconds: u64| {
         TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -50,11 +56,9 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         )
     };
 
-    let recipient_lookups = limits::layer(
+    let recipient_lookups = limits::PerUser::new(
         "recipient_lookup",
-        Scope::Session,
         Quota::per_minute(config.recipient_lookups_per_minute),
-        trust_proxy,
         stop.clone(),
     );
     let routes = api_routes(Some(recipient_lookups));
@@ -82,8 +86,9 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         .merge(uploads)
         .layer(middleware::from_fn_with_state(
             crate::idempotency::Idempotency {
-                state: state.clone(),
+                auth: state.auth.clone(),
                 body_limit: JSON_BODY_LIMIT,
+                fingerprint_key: Default::default(),
             },
             crate::idempotency::layer,
         ))
@@ -95,6 +100,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
                 config.rate_limit_session_burst,
             ),
             trust_proxy,
+            prefixes,
             stop.clone(),
         ))
         .layer(limits::layer(
@@ -105,11 +111,19 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
                 config.rate_limit_address_burst,
             ),
             trust_proxy,
+            prefixes,
             stop,
         ))
         .merge(Router::from(routes.probes))
         .fallback(api_not_found)
-        .layer(middleware::map_response(crate::edge::json_errors));
+        .layer(middleware::map_response(crate::edge::json_errors))
+        // Answers are the user's own: never kept by a browser's or a proxy's HTTP cache, unless
+        // a route sets its own policy (the library's shared files). The service worker keeps
+        // what the app needs offline (docs/offline.md).
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ));
 
     let web_dir = &config.web_dir;
     let index = web_dir.join("index.html");
@@ -145,7 +159,7 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
         .is_some_and(|url| url.starts_with("https://"));
     let app = Router::new()
         .nest("/api", api)
-        .route("/metrics", get(crate::metrics::on_main_port))
+        .route("/metrics", get(metrics::on_main_port))
         .nest_service("/media", media)
         .merge(assets)
         .merge(pwa)
@@ -176,7 +190,7 @@ async fn api_not_found() -> AppError {
 }
 
 /// The API's calls relative to `/api`, each registered once together with its OpenAPI operation
-/// (the document is built from these routers, see [`crate::openapi::document`]).
+/// (the document is built from these routers, see [`api_document`]).
 pub struct ApiRoutes {
     /// Under the JSON body limit and the request timeout.
     pub calls: OpenApiRouter<AppState>,
@@ -198,10 +212,12 @@ impl ApiRoutes {
 
 /// Every API route. `recipient_lookups` is the share list's own rate limit (none when only the
 /// document is wanted).
-pub fn api_routes(recipient_lookups: Option<limits::Layer>) -> ApiRoutes {
+pub fn api_routes(recipient_lookups: Option<limits::PerUser>) -> ApiRoutes {
     let calls = OpenApiRouter::new()
-        .merge(crate::openapi::router())
-        .merge(crate::auth::session::router())
+        .routes(routes!(openapi_json))
+        .merge(crate::auth::login::router())
+        .merge(crate::auth::own_account::router())
+        .merge(crate::auth::devices::router())
         .merge(crate::auth::sso::router())
         .merge(crate::auth::admin::router())
         .merge(crate::auth::terms::router())
@@ -212,12 +228,35 @@ pub fn api_routes(recipient_lookups: Option<limits::Layer>) -> ApiRoutes {
         .merge(crate::notifications::router())
         .merge(crate::realtime::router())
         .merge(crate::documents::router(recipient_lookups))
+        .merge(crate::audit::router())
         .merge(crate::search::api::router());
     ApiRoutes {
         calls,
         uploads: crate::documents::upload_router(),
         probes: crate::health::router(),
     }
+}
+
+/// The OpenAPI document of every route (see [`crate::openapi`]).
+pub fn api_document() -> utoipa::openapi::OpenApi {
+    crate::openapi::document(api_routes(None).document())
+}
+
+/// The document as served, built once.
+static DOCUMENT_JSON: LazyLock<String> = LazyLock::new(|| {
+    api_document()
+        .to_json()
+        .unwrap_or_else(|e| format!("{{\"message\": \"OpenAPI document: {e}\"}}"))
+});
+
+/// This document.
+#[utoipa::path(get, path = "/openapi.json", tag = "operations",
+    responses((status = 200, description = "The OpenAPI 3.1 document of the API", body = Object)))]
+pub async fn openapi_json() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        DOCUMENT_JSON.as_str(),
+    )
 }
 
 /// Waits for Ctrl-C or SIGTERM.

@@ -16,7 +16,6 @@
 //! finds the events recorded (and answers a success without executing again), or finds none
 //! and executes, while the first execution, if it is still alive somewhere, can record nothing.
 
-use std::future::Future;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -26,14 +25,16 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures::StreamExt;
+use hmac::{Hmac, Mac};
 use projections::{now_ms, on_db, Db};
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
+use tokio::sync::OnceCell;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use crate::auth::Auth;
 use crate::auth::AuthUser;
 use crate::error::AppError;
-use crate::state::AppState;
 
 /// The request header.
 pub static HEADER: HeaderName = HeaderName::from_static("idempotency-key");
@@ -46,8 +47,6 @@ pub const MAX_KEY_LEN: usize = 255;
 /// Largest answer body kept; a larger one is not stored, and the key still blocks a second
 /// execution.
 pub const MAX_STORED_BODY: usize = 64 * 1024;
-/// The metadata entry naming the execution that recorded an event.
-pub const METADATA_ENTRY: &str = "idempotency_id";
 
 /// What a claim lasts beyond the route's own timeout before another request may recover it.
 const CLAIM_MARGIN_MS: i64 = 5_000;
@@ -92,26 +91,43 @@ fn count(outcome: &'static str) {
     metrics::counter!(crate::metrics::IDEMPOTENCY_REQUESTS, "outcome" => outcome).increment(1);
 }
 
-tokio::task_local! {
-    static EXECUTION: Option<String>;
-}
-
-/// The execution (row id) of the command this task runs, if it came with a key.
-pub fn current_execution() -> Option<String> {
-    EXECUTION.try_with(Clone::clone).ok().flatten()
-}
-
-/// Runs `work` (a task spawned by a handler) as part of the current execution, so the events
-/// it records carry its id.
-pub fn carry<F: Future>(work: F) -> impl Future<Output = F::Output> {
-    EXECUTION.scope(current_execution(), work)
-}
-
-/// The middleware's state: the server's, and the largest body it reads to fingerprint.
+/// The middleware's state: the signed-in caller's handles (which also hold the database and
+/// the configuration), the largest body it reads to fingerprint, and the fingerprints' key.
 #[derive(Clone)]
 pub struct Idempotency {
-    pub state: AppState,
+    pub auth: Auth,
     pub body_limit: usize,
+    pub fingerprint_key: FingerprintKey,
+}
+
+/// The HMAC key of the fingerprints: a request body may hold a password, and a plain hash of it
+/// could be checked against guesses by anyone who reads the table. Kept in `server_secrets`
+/// (the same on every node), read on first use.
+#[derive(Clone, Default)]
+pub struct FingerprintKey(std::sync::Arc<OnceCell<Vec<u8>>>);
+
+const FINGERPRINT_SECRET: &str = "idempotency";
+
+impl FingerprintKey {
+    async fn get(&self, db: &Db) -> Result<&[u8], sqlx::Error> {
+        let key = self
+            .0
+            .get_or_try_init(|| async {
+                let mut fresh = [0u8; 32];
+                rand::RngCore::fill_bytes(&mut rand::thread_rng(), &mut fresh);
+                // The first node to get here decides; the others read its key.
+                on_db!(db, pool => sqlx::query(
+                    "insert into server_secrets (name, value) values ($1, $2) on conflict (name) do nothing")
+                    .bind(FINGERPRINT_SECRET).bind(hex::encode(fresh))
+                    .execute(pool).await.map(|r| r.rows_affected()))?;
+                let stored: String = on_db!(db, pool => sqlx::query_scalar(
+                    "select value from server_secrets where name = $1")
+                    .bind(FINGERPRINT_SECRET).fetch_one(pool).await)?;
+                Ok::<_, sqlx::Error>(stored.into_bytes())
+            })
+            .await?;
+        Ok(key.as_slice())
+    }
 }
 
 /// Calls whose key is ignored: they hand out session tokens, which must not be kept at rest
@@ -192,7 +208,7 @@ pub async fn layer(State(this): State<Idempotency>, request: Request, next: Next
     };
     let (mut parts, body) = request.into_parts();
     // Not signed in: the handler refuses it, and there is nobody to keep the key for.
-    let Ok(user) = AuthUser::from_request_parts(&mut parts, &this.state).await else {
+    let Ok(user) = AuthUser::from_request_parts(&mut parts, &this.auth).await else {
         return next.run(Request::from_parts(parts, body)).await;
     };
     let announced = parts
@@ -208,7 +224,15 @@ pub async fn layer(State(this): State<Idempotency>, request: Request, next: Next
         .headers
         .get(header::CONTENT_TYPE)
         .is_some_and(|t| t.as_bytes().starts_with(b"multipart/"));
-    let mut fingerprint = Sha256::new();
+    let key_bytes = match this.fingerprint_key.get(&this.auth.db).await {
+        Ok(key_bytes) => key_bytes,
+        Err(e) => return AppError::from(e).into_response(),
+    };
+    let Ok(mut fingerprint) = Hmac::<Sha256>::new_from_slice(key_bytes) else {
+        // HMAC takes a key of any length.
+        return AppError::Internal(anyhow::anyhow!("idempotency: unusable fingerprint key"))
+            .into_response();
+    };
     fingerprint.update(parts.method.as_str().as_bytes());
     fingerprint.update(b"\n");
     fingerprint.update(
@@ -234,8 +258,8 @@ pub async fn layer(State(this): State<Idempotency>, request: Request, next: Next
             }
         }
     };
-    let fingerprint = hex::encode(fingerprint.finalize());
-    let config = &this.state.config;
+    let fingerprint = hex::encode(fingerprint.finalize().into_bytes());
+    let config = &this.auth.config;
     let timeout_seconds = if multipart {
         config.upload_timeout_seconds
     } else {
@@ -250,7 +274,7 @@ pub async fn layer(State(this): State<Idempotency>, request: Request, next: Next
         wait: Duration::from_secs(config.request_timeout_seconds.max(1)),
         keys_per_hour: i64::from(config.idempotency_keys_per_hour),
     };
-    let db = this.state.db.clone();
+    let db = this.auth.db.clone();
     match claim(&db, &user.id, &key, &fingerprint, &rules).await {
         Ok(Claim::Execute { id }) => execute(db, id, Request::from_parts(parts, body), next).await,
         Ok(Claim::Replay(row)) => replay(&row),
@@ -329,7 +353,8 @@ async fn claim(
                     return Ok(Claim::Execute { id });
                 }
             }
-            Some(row) if row.fingerprint != fingerprint => {
+            // An empty fingerprint was kept before fingerprints were keyed: the key alone tells.
+            Some(row) if !row.fingerprint.is_empty() && row.fingerprint != fingerprint => {
                 count(outcome::MISMATCH);
                 return Err(AppError::Unprocessable(KEY_REUSED.into()));
             }
@@ -446,12 +471,13 @@ async fn execute(db: Db, id: String, request: Request, next: Next) -> Response {
         let db = db.clone();
         let id = id.clone();
         async move {
-            let response = EXECUTION.scope(Some(id.clone()), next.run(request)).await;
+            let response =
+                crate::request_context::with_execution(Some(id.clone()), next.run(request)).await;
             keep(&db, &id, response).await
         }
     };
     let task =
-        tokio::spawn(crate::edge::request_id::carry(work).instrument(tracing::Span::current()));
+        tokio::spawn(crate::request_context::carry(work).instrument(tracing::Span::current()));
     match task.await {
         Ok(response) => response,
         Err(failure) => {

@@ -1,38 +1,62 @@
 //! The companion app's server: an axum HTTP API, the web app and the realtime channel on one
-//! origin, over SQLite (embedded default) or PostgreSQL.
+//! origin, over SQLite (embedded default) or PostgreSQL. The modules stand on three layers; a
+//! layer uses those below it, and a feature uses another only through what that feature's
+//! `mod.rs` re-exports (`tests/boundaries.rs` checks it; `docs/architecture.md` tells more).
 //!
-//! Layout:
+//! Foundation:
 //! - [`config`] - what `companion serve` reads from the environment.
-//! - [`http`] - the router; each feature module exposes its own `router()`.
-//! - [`edge`] - what every request passes through: headers, ids, limits, timeouts, logs.
-//! - [`metrics`] - the Prometheus metrics and their names.
-//! - [`health`] - liveness and readiness probes.
-//! - [`idempotency`] - `Idempotency-Key` on command calls: a retry answers the first result.
-//! - [`auth`] - sign-in, tokens, the `AuthUser` extractor, single sign-on.
-//! - [`users`] - the accounts.
 //! - [`error`] - the one error type and its mapping to HTTP.
-//! - [`seed`] - the demo accounts, loaded only with `--demo`.
-//! - [`content`] - importing reference content (catalogue, news, ...) from a content folder.
-//! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
-//! - [`guide`] - the guided tour of the main screens behind the info buttons.
-//! - [`programmes`] - congresses, sales training, medical-education courses and registration.
-//! - [`notifications`] - notifications, app updates, survey messages; publishing them.
-//! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
-//! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
+//! - [`ids`] - the typed ids of paths and queries.
+//! - [`edge`] - what every request passes through: headers, ids, limits, timeouts, logs.
+//! - [`metrics`] - the Prometheus metrics: their names and the recorder.
+//! - [`request_context`] - the request id and `Idempotency-Key` execution of the running task.
+//! - [`feed`] - the kinds of feed message, writing one directly, poking the realtime hub.
+//! - [`html`] - rich text of the content: sanitising, plain text.
+//! - [`content_folder`] - the content folder's files, dates, document kinds and table rows.
+//! - [`nodes`] - the registry of server nodes sharing a PostgreSQL database.
 //! - [`outbox`] - outgoing e-mail: the outbox table and its SMTP relay.
-//! - [`operations`] - the operator's commands: projections, outbox, backup and restore.
+//! - [`paging`] - the cursor and limit of paged lists walked newest first.
+//! - [`event_store`] - the one command path: cqrs-es, retries, metadata, read-your-write.
+//!
+//! Features (each with its routes and the handles it needs, got from the state by `FromRef`):
+//! - [`auth`] - accounts, sign-in, sessions, tokens, devices, single sign-on, the `AuthUser`
+//!   and `Authorized<P>` extractors, the demo accounts.
+//! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
+//! - [`programmes`] - congresses, sales training, medical-education courses and registration.
+//! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
+//! - [`audit`] - the auditor's search of every item and the company's document activity.
+//! - [`notifications`] - notifications, app updates, survey messages; publishing them.
+//! - [`guide`] - the guided tour of the main screens behind the info buttons.
 //! - [`search`] - search across everything: an in-memory tantivy index kept current.
+//! - [`realtime`] - the WebSocket channel, its hub, and projector ownership across nodes.
+//! - [`push`] - Web Push to devices whose app is closed: subscriptions, queue, delivery.
+//! - [`health`] - liveness and readiness probes.
+//!
+//! Assembly:
+//! - [`content`] - the one content import: every feature's reader, all checked before writing.
+//! - [`read_models`] - every projection the server runs.
+//! - [`idempotency`] - `Idempotency-Key` on command calls: a retry answers the first result.
+//! - [`state`] - the server's state: the handles of the foundation and of each feature.
+//! - [`openapi`] - the OpenAPI document's info, tags and security scheme.
+//! - [`http`] - the router: every feature's routes behind the edge; `/metrics`; `/openapi.json`.
+//! - [`operations`] - the operator's commands: projections, outbox, backup and restore.
+//! - [`replay`] - rebuilding projections into a fresh database and comparing.
+//! - this file - preparing the state ([`prepare`]) and running the [`Server`].
 
+pub mod audit;
 pub mod auth;
 pub mod catalogue;
 pub mod config;
 pub mod content;
+pub mod content_folder;
 pub mod documents;
 pub mod edge;
 pub mod error;
 pub mod event_store;
+pub mod feed;
 pub mod guide;
 pub mod health;
+pub mod html;
 pub mod http;
 pub mod idempotency;
 pub mod ids;
@@ -42,16 +66,15 @@ pub mod notifications;
 pub mod openapi;
 pub mod operations;
 pub mod outbox;
+pub mod paging;
 pub mod programmes;
+pub mod push;
 pub mod read_models;
 pub mod realtime;
 pub mod replay;
+pub mod request_context;
 pub mod search;
-pub mod seed;
-pub mod shared_badge_hook;
 pub mod state;
-pub mod updates_hook;
-pub mod users;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -97,14 +120,14 @@ pub async fn prepare_with(
         }
     };
     if config.demo {
-        seed::claim_demo_database(&db).await?;
-        let created = seed::demo_accounts(&db, &config.terms_version)
+        auth::demo::claim_demo_database(&db).await?;
+        let created = auth::demo::demo_accounts(&db, &config.terms_version)
             .await
             .context("creating demo accounts")?;
         if created > 0 {
             tracing::info!(created, "demo accounts created");
         }
-    } else if seed::is_demo_database(&db).await? {
+    } else if auth::demo::is_demo_database(&db).await? {
         tracing::warn!("this database served the demo: its demo accounts keep their published password; do not expose it");
     }
     // First start: load the content folder so the app has a catalogue at once.
@@ -125,14 +148,17 @@ pub async fn prepare_with(
         if published.notifications + published.updates > 0 {
             tracing::info!(?published, "demo notifications and app updates published");
         }
-        documents::seed::on_first_start(&db, &config)
+        documents::demo::on_first_start(&db, &config, read_models::all())
             .await
             .context("loading the demo documents")?;
     }
     let mut projections = read_models::all();
     projections.extend(extra_projections);
-    let projector =
-        Projector::new(db.clone(), projections).with_poison_policies(&config.poison_policies()?);
+    let projector = Projector::new(db.clone(), projections)
+        .with_poison_policies(&config.poison_policies()?)
+        .with_command_wait(std::time::Duration::from_secs(
+            config.read_your_write_seconds,
+        ));
     // Read models must be current before the first request is served.
     projector
         .run_to_end()
@@ -154,25 +180,50 @@ pub async fn prepare_with(
     let realtime = realtime::Realtime::new(&db, &config)
         .await
         .context("reading the feed epoch")?;
+    let push = push::Push::new(&db, &config, realtime.presence().clone())
+        .await
+        .context("preparing Web Push")?;
     let documents = Arc::new(documents::Documents::new(&db, &config, projector.handle())?);
     let search = search::Search::build(&db)
         .await
         .context("building the search index")?;
-    let notifications = Arc::new(notifications::services::Stores::live(
-        &db,
-        &projector.handle(),
-    ));
+    let notifications = notifications::Notifications {
+        db: db.clone(),
+        stores: Arc::new(notifications::services::Stores::live(
+            &db,
+            &projector.handle(),
+        )),
+    };
+    let config = Arc::new(config);
+    let auth = auth::Auth {
+        db: db.clone(),
+        config: config.clone(),
+        jwt,
+        sessions: Arc::new(auth::sessions::SessionCache::default()),
+        sso: Arc::new(auth::sso::Sso::default()),
+        feed: realtime.poker(),
+        projector: projector.handle(),
+    };
+    let programmes = programmes::Programmes {
+        db: db.clone(),
+        config: config.clone(),
+        registrations: Arc::new(programmes::registration::store(
+            &db,
+            &config,
+            projector.handle(),
+        )),
+    };
     let state = AppState {
         documents,
         search,
         notifications,
+        programmes,
+        auth,
         db,
-        config: Arc::new(config),
-        jwt,
-        sso: Arc::new(auth::sso::Sso::default()),
-        sessions: Arc::new(auth::sessions::SessionCache::default()),
+        config,
         projector: projector.handle(),
         realtime,
+        push,
     };
     Ok((state, projector))
 }
@@ -222,11 +273,15 @@ impl Server {
         let addr = listener.local_addr()?;
         outbox::relay::check(&outbox::relay::RelaySettings::from_config(&config))?;
         let data_dir_lock = operations::share_data_dir(&config.data_dir)?;
+        // The metrics listener has no sign-in: it binds `METRICS_BIND` (the loopback unless told
+        // otherwise), never `BIND_ADDRESS`.
         let metrics_listener = match config.metrics_port {
             Some(port) => Some(
-                TcpListener::bind((config.bind_address.as_str(), port))
+                TcpListener::bind((config.metrics_bind.as_str(), port))
                     .await
-                    .with_context(|| format!("binding the metrics port {port}"))?,
+                    .with_context(|| {
+                        format!("binding the metrics port {}:{port}", config.metrics_bind)
+                    })?,
             ),
             None => None,
         };
@@ -298,6 +353,14 @@ impl Server {
             relay_stop.clone(),
         )?;
         let projector_handle = self.projector.handle();
+        let push_stop = realtime.shutdown_token().child_token();
+        let push = self.state.push.start(
+            self.state.db.clone(),
+            config.data_dir.clone(),
+            projector_handle.clone(),
+            realtime.settings().node_id.clone(),
+            push_stop.clone(),
+        );
         realtime.start(self.state.db.clone(), self.projector);
         let stopping = realtime.shutdown_token();
         let search_stop = stopping.clone();
@@ -305,11 +368,17 @@ impl Server {
         tokio::spawn(documents::orphans::collect_periodically(
             self.state.db.clone(),
             self.state.documents.storage.clone(),
+            documents::orphans::retention(&config),
             projector_handle.clone(),
             stopping.clone(),
         ));
         tokio::spawn(idempotency::purge_periodically(
             self.state.db.clone(),
+            stopping.clone(),
+        ));
+        tokio::spawn(auth::purge_ended_sessions_periodically(
+            self.state.db.clone(),
+            config.ended_session_retention_days,
             stopping.clone(),
         ));
         let search_follower = tokio::spawn(
@@ -320,7 +389,7 @@ impl Server {
         );
         let metrics_server = self.metrics_listener.map(|listener| {
             let stop = stopping.clone();
-            let app = metrics::port_router(self.state.clone());
+            let app = http::metrics::port_router(self.state.clone());
             tokio::spawn(async move {
                 let served = axum::serve(listener, app)
                     .with_graceful_shutdown(async move { stop.cancelled().await })
@@ -354,6 +423,8 @@ impl Server {
             // otherwise and another node (or the next start) sends it.
             relay_stop.cancel();
             let _ = relay.await;
+            push_stop.cancel();
+            let _ = push.await;
             search_stop.cancel();
             let _ = search_follower.await;
             if let Some(metrics_server) = metrics_server {

@@ -1,9 +1,8 @@
 //! `companion`: the server and its administration commands.
 
+use backend::{http, notifications, operations, Config, Server};
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
-
-use backend::{http, notifications, operations, Config, Server};
 
 #[derive(Parser)]
 #[command(name = "companion", about = "The companion app server", version)]
@@ -49,6 +48,9 @@ enum Command {
     /// The session signing keys every node shares (PostgreSQL without `JWT_SECRET`).
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Web Push to devices whose app is closed.
+    #[command(subcommand)]
+    Push(PushCommand),
     /// Accounts and sessions: list, add, disable, enable, set-role, set-password, sessions, revoke.
     #[command(subcommand)]
     Users(backend::auth::cli::UsersCommand),
@@ -85,18 +87,31 @@ enum KeysCommand {
 }
 
 #[derive(Subcommand)]
+enum PushCommand {
+    /// Replaces the deployment's VAPID key pair and deletes every push subscription (browsers
+    /// bind a subscription to the key): each device subscribes again the next time its app
+    /// starts. Running servers pick the new key up within seconds.
+    RotateKeys(Config),
+}
+
+#[derive(Subcommand)]
 enum FilesCommand {
     /// Reports files history refers to that are missing from the store (exit code 1 when any),
-    /// and orphans: stored files no event refers to.
+    /// removed files past `DELETED_FILE_RETENTION_DAYS`, and orphans: stored files no event
+    /// refers to.
     Check {
         #[command(flatten)]
         config: Config,
-        /// Also delete the orphans older than an hour.
+        /// Also delete the orphans older than an hour and the removed files past their
+        /// retention.
         #[arg(long)]
         collect: bool,
         #[arg(long)]
         json: bool,
     },
+    /// Lists users by the size of the files they keep in My Docs, largest first (what
+    /// `USER_STORAGE_QUOTA_MB` counts): e-mail, files, size.
+    Usage(Config),
 }
 
 #[derive(Subcommand)]
@@ -161,7 +176,7 @@ enum FeedCommand {
         email: String,
         /// Message kind.
         #[arg(long, value_enum)]
-        kind: backend::realtime::protocol::FeedKind,
+        kind: backend::feed::FeedKind,
         /// The message's JSON payload.
         #[arg(long, default_value = "{}")]
         payload: String,
@@ -170,150 +185,27 @@ enum FeedCommand {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
-    // LOG_FORMAT=json: one JSON object per line, with the request's span fields (request id,
-    // route, user id) on every line logged while it is handled.
-    if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
-        tracing_subscriber::fmt()
-            .json()
-            .with_current_span(true)
-            .with_span_list(false)
-            .with_env_filter(filter)
-            .init();
-    } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
-    }
+    init_logging();
     match Cli::parse().command {
         Command::Openapi => {
-            println!("{}", backend::openapi::document().to_pretty_json()?);
+            println!("{}", http::api_document().to_pretty_json()?);
             Ok(())
         }
-        Command::Serve(config) => {
-            let server = Server::bind(config).await?;
-            tracing::info!("listening on http://{}", server.addr);
-            server.run(http::shutdown_signal()).await
-        }
+        Command::Serve(config) => serve(config).await,
         Command::Replay {
             config,
             projections,
-        } => {
-            let (state, _projector) = backend::prepare(config).await?;
-            let report = backend::replay::run(&state.db, &state.config, &projections).await?;
-            if !backend::replay::print(&report) {
-                std::process::exit(1);
-            }
-            Ok(())
-        }
-        Command::Import(config) => {
-            let content_dir = config.content_dir.clone();
-            std::fs::create_dir_all(&config.data_dir)?;
-            let db = projections::Db::connect(&config.database_url()).await?;
-            let catalogue = backend::content::import_all(&db, &content_dir).await;
-            let programmes = match &catalogue {
-                Ok(_) => Some(backend::programmes::import(&db, &content_dir).await),
-                Err(_) => None,
-            };
-            if catalogue.is_ok() {
-                // Running servers reload their search index when they see the new version.
-                backend::search::bump_content_version(&db).await?;
-            }
-            db.close().await;
-            match (catalogue, programmes) {
-                (Ok(report), Some(Ok(programmes))) => {
-                    println!(
-                        "Imported {}\n{report}\n{programmes:?}",
-                        content_dir.display()
-                    );
-                    Ok(())
-                }
-                (Err(e), _) => {
-                    eprintln!("Import refused, nothing was changed:\n{e}");
-                    std::process::exit(1);
-                }
-                (Ok(_), programmes) => {
-                    let reason = programmes
-                        .and_then(Result::err)
-                        .map(|e| e.to_string())
-                        .unwrap_or_default();
-                    eprintln!("Catalogue imported; congresses, training and courses refused and unchanged:\n{reason}");
-                    std::process::exit(1);
-                }
-            }
-        }
-        Command::Publish { what } => match notifications::cli::run(what).await {
-            Ok(published) => {
-                println!("{published}");
-                Ok(())
-            }
-            Err(e) => {
-                // A refusal (empty title, bad link...) is the answer, not a crash.
-                eprintln!("Not published: {e:#}");
-                std::process::exit(1);
-            }
-        },
-        Command::Users(command) => match backend::auth::cli::run(command).await {
-            Ok(out) => {
-                if !out.is_empty() {
-                    println!("{out}");
-                }
-                Ok(())
-            }
-            Err(e) => {
-                // A refusal (unknown account, weak password, last admin...) is the answer.
-                eprintln!("Refused: {e:#}");
-                std::process::exit(1);
-            }
-        },
+        } => replay(config, &projections).await,
+        Command::Import(config) => import(config).await,
+        Command::Publish { what } => publish(what).await,
+        Command::Users(command) => users(command).await,
         Command::Feed(FeedCommand::Push {
             config,
             email,
             kind,
             payload,
-        }) => {
-            let payload: serde_json::Value = serde_json::from_str(&payload)
-                .map_err(|e| anyhow::anyhow!("--payload is not JSON: {e}"))?;
-            let db = projections::Db::connect(&config.database_url()).await?;
-            let user = backend::users::find_by_email(&db, &email)
-                .await?
-                .ok_or_else(|| anyhow::anyhow!("no user with the e-mail {email}"))?;
-            let seq = backend::realtime::push_direct(&db, &user.id, kind, &payload).await?;
-            println!("{seq}");
-            db.close().await;
-            Ok(())
-        }
-        Command::Projections(command) => {
-            let (config, action) = match command {
-                ProjectionsCommand::Status { config, json } => (config, Action::Status(json)),
-                ProjectionsCommand::Retry { config, name } => (config, Action::Retry(name)),
-                ProjectionsCommand::Skip { config, name } => (config, Action::Skip(name)),
-            };
-            let db = connect_existing(&config).await?;
-            let result = match action {
-                Action::Status(json) => {
-                    operations::projections_status(&db, &config)
-                        .await
-                        .map(|report| {
-                            if json {
-                                println!(
-                                    "{}",
-                                    serde_json::to_string_pretty(&report).unwrap_or_default()
-                                );
-                            } else {
-                                operations::print_projections(&report);
-                            }
-                        })
-                }
-                Action::Retry(name) => operations::retry_projection(&db, &name)
-                    .await
-                    .map(|done| println!("{done}")),
-                Action::Skip(name) => operations::skip_projection(&db, &name)
-                    .await
-                    .map(|done| println!("{done}")),
-            };
-            db.close().await;
-            refusal(result)
-        }
+        }) => feed_push(config, &email, kind, &payload).await,
+        Command::Projections(command) => projections_command(command).await,
         Command::Outbox(OutboxCommand::List { config, all, limit }) => {
             let db = connect_existing(&config).await?;
             let result = operations::print_outbox(&db, all, limit).await;
@@ -340,22 +232,14 @@ async fn main() -> anyhow::Result<()> {
                 Err(e) => refusal(Err(e)),
             }
         }
-        Command::Keys(KeysCommand::Rotate(config)) => {
+        Command::Files(FilesCommand::Usage(config)) => {
             let db = connect_existing(&config).await?;
-            let result = match &db {
-                projections::Db::Postgres { pool } => {
-                    backend::auth::jwt::JwtKeys::rotate(pool, config.jwt_ttl_seconds)
-                        .await
-                        .map(|done| println!("{done}"))
-                }
-                projections::Db::Sqlite { .. } => Err(anyhow::anyhow!(
-                    "On SQLite the signing secret is DATA_DIR/jwt-secret (or JWT_SECRET): replace \
-                     it and restart the server (every session then signs in again)"
-                )),
-            };
+            let result = backend::documents::usage::print_usage(&db).await;
             db.close().await;
             refusal(result)
         }
+        Command::Keys(KeysCommand::Rotate(config)) => rotate_signing_keys(config).await,
+        Command::Push(PushCommand::RotateKeys(config)) => rotate_vapid_keys(config).await,
         Command::Backup { config, path } => refusal(
             operations::backup(&config, &path)
                 .await
@@ -373,6 +257,180 @@ async fn main() -> anyhow::Result<()> {
     }
 }
 
+/// Logs to stderr, filtered by `RUST_LOG`. `LOG_FORMAT=json`: one JSON object per line, with the
+/// request's span fields (request id, route, user id) on every line logged while it is handled.
+fn init_logging() {
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
+    if std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
+        tracing_subscriber::fmt()
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_env_filter(filter)
+            .init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
+}
+
+/// `companion serve`.
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let server = Server::bind(config).await?;
+    tracing::info!("listening on http://{}", server.addr);
+    server.run(http::shutdown_signal()).await
+}
+
+/// `companion replay`: exits with 1 when a rebuilt projection differs.
+async fn replay(config: Config, projections: &[String]) -> anyhow::Result<()> {
+    let (state, _projector) = backend::prepare(config).await?;
+    let report = backend::replay::run(&state.db, &state.config, projections).await?;
+    if !backend::replay::print(&report) {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// `companion import`: the whole content folder, checked before anything is written; a refusal
+/// exits with 1.
+async fn import(config: Config) -> anyhow::Result<()> {
+    let content_dir = config.content_dir.clone();
+    std::fs::create_dir_all(&config.data_dir)?;
+    let db = projections::Db::connect(&config.database_url()).await?;
+    let imported = backend::content::import_all(&db, &content_dir).await;
+    if imported.is_ok() {
+        // Running servers reload their search index when they see the new version.
+        backend::search::bump_content_version(&db).await?;
+    }
+    db.close().await;
+    match imported {
+        Ok(report) => {
+            println!("Imported {}\n{report}", content_dir.display());
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("Import refused, nothing was changed:\n{e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// `companion publish`.
+async fn publish(what: notifications::cli::PublishCommand) -> anyhow::Result<()> {
+    match notifications::cli::run(what).await {
+        Ok(published) => {
+            println!("{published}");
+            Ok(())
+        }
+        Err(e) => {
+            // A refusal (empty title, bad link...) is the answer, not a crash.
+            eprintln!("Not published: {e:#}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// `companion users`.
+async fn users(command: backend::auth::cli::UsersCommand) -> anyhow::Result<()> {
+    match backend::auth::cli::run(command).await {
+        Ok(out) => {
+            if !out.is_empty() {
+                println!("{out}");
+            }
+            Ok(())
+        }
+        Err(e) => {
+            // A refusal (unknown account, weak password, last admin...) is the answer.
+            eprintln!("Refused: {e:#}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// `companion feed push`: prints the message's number in the user's feed.
+async fn feed_push(
+    config: Config,
+    email: &str,
+    kind: backend::feed::FeedKind,
+    payload: &str,
+) -> anyhow::Result<()> {
+    let payload: serde_json::Value =
+        serde_json::from_str(payload).map_err(|e| anyhow::anyhow!("--payload is not JSON: {e}"))?;
+    let db = projections::Db::connect(&config.database_url()).await?;
+    let user = backend::auth::User::find_by_email(&db, email)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no user with the e-mail {email}"))?;
+    let seq = backend::feed::push_direct(&db, &user.id, kind, &payload).await?;
+    println!("{seq}");
+    db.close().await;
+    Ok(())
+}
+
+/// `companion projections status|retry|skip`.
+async fn projections_command(command: ProjectionsCommand) -> anyhow::Result<()> {
+    let (config, action) = match command {
+        ProjectionsCommand::Status { config, json } => (config, Action::Status(json)),
+        ProjectionsCommand::Retry { config, name } => (config, Action::Retry(name)),
+        ProjectionsCommand::Skip { config, name } => (config, Action::Skip(name)),
+    };
+    let db = connect_existing(&config).await?;
+    let result = match action {
+        Action::Status(json) => operations::projections_status(&db, &config)
+            .await
+            .map(|report| {
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&report).unwrap_or_default()
+                    );
+                } else {
+                    operations::print_projections(&report);
+                }
+            }),
+        Action::Retry(name) => operations::retry_projection(&db, &name)
+            .await
+            .map(|done| println!("{done}")),
+        Action::Skip(name) => operations::skip_projection(&db, &name)
+            .await
+            .map(|done| println!("{done}")),
+    };
+    db.close().await;
+    refusal(result)
+}
+
+/// `companion keys rotate`: PostgreSQL only; on SQLite the secret is a file.
+async fn rotate_signing_keys(config: Config) -> anyhow::Result<()> {
+    let db = connect_existing(&config).await?;
+    let result = match &db {
+        projections::Db::Postgres { pool } => {
+            backend::auth::jwt::JwtKeys::rotate(pool, config.jwt_ttl_seconds)
+                .await
+                .map(|done| println!("{done}"))
+        }
+        projections::Db::Sqlite { .. } => Err(anyhow::anyhow!(
+            "On SQLite the signing secret is DATA_DIR/jwt-secret (or JWT_SECRET): replace \
+             it and restart the server (every session then signs in again)"
+        )),
+    };
+    db.close().await;
+    refusal(result)
+}
+
+/// `companion push rotate-keys`.
+async fn rotate_vapid_keys(config: Config) -> anyhow::Result<()> {
+    let db = connect_existing(&config).await?;
+    let result = backend::push::keys::VapidKeys::rotate(&db, &config.data_dir)
+        .await
+        .map(|removed| {
+            println!(
+                "New VAPID key pair. {removed} push subscriptions deleted: each device \
+                 subscribes again when its app next starts."
+            )
+        });
+    db.close().await;
+    refusal(result)
+}
+
 /// `companion files check`; false when files are missing.
 async fn files_check(
     db: &projections::Db,
@@ -382,7 +440,7 @@ async fn files_check(
 ) -> anyhow::Result<bool> {
     use backend::documents::{orphans, storage::Storage};
     let storage = Storage::from_config(&config.data_dir, config.file_store_url.as_deref())?;
-    let report = orphans::check(db, &storage).await?;
+    let report = orphans::check(db, &storage, orphans::retention(config)).await?;
     let collected = if collect {
         Some(orphans::collect(&storage, &report).await?)
     } else {

@@ -2,18 +2,12 @@
 //!
 //! Every metric's name is a constant here, so the list below is the list of what is exported;
 //! add new ones here and record them with `metrics::counter!` / `gauge!` / `histogram!` anywhere.
-//! `GET /metrics` is served on `METRICS_PORT`, or on the main port to `METRICS_TOKEN`'s bearer.
+//! `GET /metrics` is served on `METRICS_PORT`, or on the main port to `METRICS_TOKEN`'s bearer
+//! (see `http::metrics`).
 
 use std::sync::OnceLock;
 
-use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use sha2::{Digest, Sha256};
-
-use crate::error::AppError;
-use crate::state::AppState;
 
 /// Requests answered, by `method`, `route` (template) and `status`.
 pub const HTTP_REQUESTS: &str = "companion_http_requests_total";
@@ -34,6 +28,27 @@ pub const LOGIN_FAILURES: &str = "companion_login_failures_total";
 /// Command calls with an `Idempotency-Key`, by `outcome`: `executed` and `recovered` (misses),
 /// `replayed` and `reconstructed` (hits), `mismatch` and `in_progress` (conflicts), `refused`.
 pub const IDEMPOTENCY_REQUESTS: &str = "companion_idempotency_requests_total";
+
+/// Stored files no event refers to, deleted (`documents::orphans`).
+pub const ORPHANS_COLLECTED: &str = "companion_files_orphans_collected_total";
+
+/// The metrics of pushing (also in `docs/operations.md`).
+pub mod push {
+    /// Counter: messages a push service accepted.
+    pub const SENT_TOTAL: &str = "companion_push_sent_total";
+    /// Counter: messages given up (refused, out of attempts, or past their TTL).
+    pub const FAILED_TOTAL: &str = "companion_push_failed_total";
+    /// Counter: attempts that will be tried again (429, 5xx, no answer).
+    pub const RETRIES_TOTAL: &str = "companion_push_retries_total";
+    /// Counter: subscriptions the push service said are gone (404/410), deleted.
+    pub const EXPIRED_SUBSCRIPTIONS_TOTAL: &str = "companion_push_expired_subscriptions_total";
+    /// Counter: pushes not sent to a device because its app had a socket open.
+    pub const SKIPPED_OPEN_TOTAL: &str = "companion_push_skipped_open_app_total";
+    /// Counter: feed entries not pushed because the user's hourly limit was reached.
+    pub const RATE_LIMITED_TOTAL: &str = "companion_push_rate_limited_total";
+    /// Gauge: messages waiting in the queue.
+    pub const QUEUED: &str = "companion_push_queued";
+}
 
 /// Latency buckets in seconds: from a cached read to a large upload.
 const DURATION_BUCKETS: &[f64] = &[
@@ -92,6 +107,7 @@ fn describe() {
         IDEMPOTENCY_REQUESTS,
         "Command calls with an Idempotency-Key, by outcome"
     );
+    describe_push();
     use projections::lease::metric_names as lease;
     metrics::describe_gauge!(lease::OWNER, "1 on the node holding the projector lease");
     metrics::describe_gauge!(
@@ -111,64 +127,27 @@ fn describe() {
         "Statements the documents projection ran for its batches, by kind (read, write)"
     );
     metrics::describe_counter!(
-        crate::documents::orphans::ORPHANS_COLLECTED,
+        ORPHANS_COLLECTED,
         "Stored files no event refers to, deleted"
     );
 }
 
-/// The text exposition, with the values read at scrape time brought up to date.
-pub fn render(state: &AppState) -> String {
-    let stats = state.realtime.stats();
-    metrics::gauge!(REALTIME_SOCKETS_OPEN).set(stats.sockets as f64);
-    metrics::counter!(REALTIME_MESSAGES_SENT).absolute(stats.delivered);
-    install().render()
-}
-
-fn exposition(state: &AppState) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        render(state),
-    )
-        .into_response()
-}
-
-/// `GET /metrics` on the main port: only with `METRICS_TOKEN` as bearer token.
-pub async fn on_main_port(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let Some(expected) = state
-        .config
-        .metrics_token
-        .as_deref()
-        .filter(|t| !t.is_empty())
-    else {
-        return AppError::not_found("Not found").into_response();
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or_default();
-    // Compared as hashes: equal-length inputs, so the comparison's time tells nothing.
-    if Sha256::digest(given.as_bytes()) != Sha256::digest(expected.as_bytes()) {
-        let mut response =
-            AppError::Unauthorized("A valid metrics token is required".into()).into_response();
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            header::HeaderValue::from_static("Bearer"),
-        );
-        return response;
-    }
-    exposition(&state)
-}
-
-/// `GET /metrics` on `METRICS_PORT`: open (the port is for the monitoring network only).
-pub async fn on_metrics_port(State(state): State<AppState>) -> Response {
-    exposition(&state)
-}
-
-/// The router of the metrics port.
-pub fn port_router(state: AppState) -> axum::Router {
-    axum::Router::new()
-        .route("/metrics", axum::routing::get(on_metrics_port))
-        .fallback(|| async { StatusCode::NOT_FOUND })
-        .with_state(state)
+fn describe_push() {
+    use push::*;
+    metrics::describe_counter!(SENT_TOTAL, "Web pushes a push service accepted");
+    metrics::describe_counter!(FAILED_TOTAL, "Web pushes given up");
+    metrics::describe_counter!(RETRIES_TOTAL, "Web push attempts to be tried again");
+    metrics::describe_counter!(
+        EXPIRED_SUBSCRIPTIONS_TOTAL,
+        "Push subscriptions the push service said are gone, deleted"
+    );
+    metrics::describe_counter!(
+        SKIPPED_OPEN_TOTAL,
+        "Pushes not sent because the device had the app open"
+    );
+    metrics::describe_counter!(
+        RATE_LIMITED_TOTAL,
+        "Feed entries not pushed because of the per-user hourly limit"
+    );
+    metrics::describe_gauge!(QUEUED, "Web pushes waiting to be sent");
 }

@@ -1,18 +1,12 @@
-//! The OpenAPI document served at `/api/openapi.json` (and printed by `companion openapi`): its
-//! paths come from the routers themselves (`utoipa-axum`), so a route cannot be left out of it.
+//! The OpenAPI document served at `/api/openapi.json` (and printed by `companion openapi`): the
+//! info, tags and security scheme here, around the operations of the routers themselves
+//! (`utoipa-axum`, gathered by `http::api_document`), so a route cannot be left out of it.
 
-use std::sync::LazyLock;
-
-use axum::http::header;
-use axum::response::IntoResponse;
 use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 use crate::idempotency::OpenApiHeader as IdempotencyKeyHeader;
-use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -25,6 +19,7 @@ use crate::state::AppState;
         (name = "admin", description = "Accounts and sessions, for administrators"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
         (name = "documents", description = "Documents and folders (My Docs, Shared with me, US; files, shares, history) and library documents"),
+        (name = "audit", description = "The auditor's search of every document and folder, deleted ones included, and the company's document activity"),
         (name = "content", description = "Home, news, contacts, useful links and multimedia"),
         (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"),
         (name = "notifications", description = "Notifications, app updates, badges and their publication"),
@@ -35,9 +30,10 @@ use crate::state::AppState;
 )]
 pub struct ApiDoc;
 
-/// The whole document: the info, tags and security scheme above, and every routed operation.
-pub fn document() -> utoipa::openapi::OpenApi {
-    let mut document = ApiDoc::openapi().nest("/api", crate::http::api_routes(None).document());
+/// The whole document: the info, tags and security scheme above, and `operations`, the routed
+/// operations relative to `/api`.
+pub fn document(operations: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    let mut document = ApiDoc::openapi().nest("/api", operations);
     unique_operation_ids(&mut document);
     // After the routers' paths are in: the header goes on every command operation.
     IdempotencyKeyHeader.modify(&mut document);
@@ -107,27 +103,6 @@ fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
     ]
     .into_iter()
     .flatten()
-}
-
-/// The document as served, built once.
-static DOCUMENT_JSON: LazyLock<String> = LazyLock::new(|| {
-    document()
-        .to_json()
-        .unwrap_or_else(|e| format!("{{\"message\": \"OpenAPI document: {e}\"}}"))
-});
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(openapi_json))
-}
-
-/// This document.
-#[utoipa::path(get, path = "/openapi.json", tag = "operations",
-    responses((status = 200, description = "The OpenAPI 3.1 document of the API", body = Object)))]
-pub async fn openapi_json() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        DOCUMENT_JSON.as_str(),
-    )
 }
 
 struct BearerAuth;

@@ -316,9 +316,12 @@ pub async fn backup(config: &Config, target: &Path) -> anyhow::Result<String> {
     // Files are written before the events that name them and never changed: copying them
     // after the snapshot gives every file the copy refers to.
     let files = copy_dir(&config.data_dir.join(FILES_DIR), &target.join(FILES_DIR))?;
-    let secret = config.data_dir.join(SECRET_FILE);
-    if secret.is_file() {
-        std::fs::copy(&secret, target.join(SECRET_FILE))?;
+    // The session secret, and the VAPID key the stored push subscriptions are bound to.
+    for name in [SECRET_FILE, crate::push::keys::KEY_FILE] {
+        let secret = config.data_dir.join(name);
+        if secret.is_file() {
+            std::fs::copy(&secret, target.join(name))?;
+        }
     }
     let manifest = Manifest {
         created_at: chrono::Utc::now().to_rfc3339(),
@@ -387,9 +390,11 @@ pub async fn restore(config: &Config, source: &Path, force: bool) -> anyhow::Res
         std::fs::remove_dir_all(&files_dir)?;
     }
     let files = copy_dir(&source.join(FILES_DIR), &files_dir)?;
-    let secret = source.join(SECRET_FILE);
-    if secret.is_file() {
-        std::fs::copy(&secret, config.data_dir.join(SECRET_FILE))?;
+    for name in [SECRET_FILE, crate::push::keys::KEY_FILE] {
+        let secret = source.join(name);
+        if secret.is_file() {
+            std::fs::copy(&secret, config.data_dir.join(name))?;
+        }
     }
     Ok(format!(
         "Restored {} and {files} files into {}; the feed's new epoch is {epoch}, so open apps reload",

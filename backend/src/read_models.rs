@@ -10,6 +10,9 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(NotificationsProjection),
         Arc::new(projections::documents::DocumentsProjection),
         Arc::new(projections::terms::TermsProjection),
-        Arc::new(crate::programmes::registration::RegistrationsProjection),
+        Arc::new(projections::course_registrations::RegistrationsProjection),
+        Arc::new(crate::audit::AuditProjection),
+        Arc::new(projections::stored_files::StoredFilesProjection),
+        Arc::new(projections::item_reads::ItemReadsProjection),
     ]
 }

@@ -1,28 +1,29 @@
-//! What every handler can reach.
+//! The server's state: the handles of the foundation (database, configuration, projector) and
+//! of each feature, assembled once. A handler names only the handles it uses (`State<Db>`,
+//! `State<Auth>`, ...): each is got from this state through `FromRef`.
 
 use std::sync::Arc;
 
+use axum::extract::FromRef;
 use projections::{Db, ProjectorHandle};
 
-use crate::auth::jwt::JwtKeys;
-use crate::auth::sessions::SessionCache;
-use crate::auth::sso::Sso;
+use crate::auth::Auth;
 use crate::config::Config;
 use crate::documents::Documents;
-use crate::notifications::services::Stores as NotificationStores;
+use crate::notifications::Notifications;
+use crate::programmes::Programmes;
+use crate::push::Push;
 use crate::realtime::Realtime;
 use crate::search::Search;
 
-#[derive(Clone)]
+#[derive(Clone, FromRef)]
 pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
-    pub jwt: JwtKeys,
-    pub sso: Arc<Sso>,
-    /// What recent requests read of their sessions (see `auth::sessions`).
-    pub sessions: Arc<SessionCache>,
     /// Wakes the projector after writes and waits for it (read-your-own-write).
     pub projector: ProjectorHandle,
+    /// Tokens, sessions and single sign-on.
+    pub auth: Auth,
     /// The WebSocket channel of this node (`GET /api/ws`).
     pub realtime: Realtime,
     /// Documents and folders: commands, reads, files.
@@ -30,5 +31,9 @@ pub struct AppState {
     /// The search index of this node.
     pub search: Arc<Search>,
     /// Notification, app-update and inbox commands.
-    pub notifications: Arc<NotificationStores>,
+    pub notifications: Notifications,
+    /// Congresses, training, courses and course registration.
+    pub programmes: Programmes,
+    /// Web Push: keys, settings, and which sessions have the app open.
+    pub push: Arc<Push>,
 }

@@ -345,14 +345,15 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
 
     let server = Server::bind(config).await?;
     let db = server.state().db.clone();
-    let password_hash = backend::auth::password::hash(backend::seed::DEMO_PASSWORD.into()).await?;
+    let password_hash =
+        backend::auth::password::hash(backend::auth::demo::DEMO_PASSWORD.into()).await?;
     let emails: Vec<String> = (0..a.clients)
         .map(|i| format!("bench.user{i}@example.com"))
         .collect();
     for (i, email) in emails.iter().enumerate() {
-        backend::users::insert(
+        backend::auth::User::insert(
             &db,
-            backend::users::NewUser {
+            backend::auth::NewUser {
                 email,
                 first_name: "Bench",
                 last_name: &format!("User {i}"),
@@ -386,7 +387,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     for (i, email) in emails.iter().enumerate() {
         let res = http
             .post(format!("{base}/api/users/login"))
-            .json(&json!({"username": email, "password": backend::seed::DEMO_PASSWORD}))
+            .json(&json!({"username": email, "password": backend::auth::demo::DEMO_PASSWORD}))
             .send()
             .await?;
         let login: Value = res.json().await?;

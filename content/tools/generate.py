@@ -209,10 +209,17 @@ SECTION_LABELS = {"info": "Overview", "details": "Design", "hotel": "Instruments
                   "activities": "Clinical evidence", "download": "Resources", "contacts": "Contacts", "faq": "FAQ", "training": "Training"}
 
 
+# Congresses of type 'event': their cards say EVENT, as the app's badge does.
+EVENT_CONGRESSES: set[int] = set()
+
+
 def kind_label(path: str) -> str:
     name = path.rsplit("/", 1)[1][:-4]
     folder = path.split("/")[2]
     tokens = name.split("-")
+    if folder == "congresses" and len(tokens) == 3 and tokens[0] == "congress" and tokens[1].isdigit() \
+            and tokens[2] in ("preview", "image") and int(tokens[1]) in EVENT_CONGRESSES:
+        return "Event"
     if folder == "indepth":
         return SECTION_LABELS.get(tokens[2], "") if len(tokens) > 2 else ""
     for t in tokens:
@@ -728,6 +735,7 @@ def seed_files(nodes):
 
 def main() -> int:
     # images
+    EVENT_CONGRESSES.update(c["id"] for c in load("congresses/congresses.json") if c.get("type") == "event")
     media: dict[str, tuple[str, str]] = {}
     for p in json_files():
         collect_media(load(str(p.relative_to(CONTENT))), "", media)

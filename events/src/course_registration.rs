@@ -1,8 +1,8 @@
 //! Course registration (spec sections 3, 4 and 5): one aggregate per course and user.
 //!
 //! A user registers to one or more days of a medical-education course. The form's rules are
-//! checked again here, whatever the client did: at least one day, every day one of the course's
-//! days, a name, a valid e-mail, both consents, a category of `surgeon` or `staff` when given, and
+//! checked again here, whatever the client did: a course that has not yet ended, at least one
+//! day, every day one of the course's days and none of them already past, a name, a valid e-mail, both consents, a category of `surgeon` or `staff` when given, and
 //! no day registered twice. The course's days come from outside through [`CourseCatalog`].
 //!
 //! Aggregate id: [`CourseRegistration::aggregate_id`] (`course-{id}:user-{uuid}`).
@@ -22,6 +22,11 @@ pub struct CourseForRegistration {
     pub days: Vec<String>,
     /// False when the course is not open to registration in the app (`show_register` unset).
     pub registration_open: bool,
+    /// The days that have already taken place when the command is handled (the catalog reads
+    /// the calendar's clock and the course's time zone).
+    pub past_days: BTreeSet<String>,
+    /// True when the whole course has taken place (its last day has ended).
+    pub ended: bool,
 }
 
 /// Looks courses up for the aggregate; the server reads its course table, tests use a map.
@@ -114,6 +119,10 @@ pub enum RegistrationError {
     NoDay,
     #[error("The day {0} is not a day of this course")]
     DayNotOfCourse(String),
+    #[error("This course has already taken place: registration is closed")]
+    CourseEnded,
+    #[error("The day {0} has already taken place: choose a day still to come")]
+    DayPast(String),
     #[error("The name is required")]
     NameRequired,
     #[error("The name and the hospital must be at most 200 characters")]
@@ -192,6 +201,9 @@ impl Aggregate for CourseRegistration {
         if !course.registration_open {
             return Err(RegistrationError::RegistrationClosed);
         }
+        if course.ended {
+            return Err(RegistrationError::CourseEnded);
+        }
 
         let days: BTreeSet<String> = days.into_iter().map(|d| d.trim().to_string()).collect();
         if days.is_empty() {
@@ -199,6 +211,9 @@ impl Aggregate for CourseRegistration {
         }
         if let Some(day) = days.iter().find(|d| !course.days.contains(d)) {
             return Err(RegistrationError::DayNotOfCourse(day.clone()));
+        }
+        if let Some(day) = days.iter().find(|d| course.past_days.contains(*d)) {
+            return Err(RegistrationError::DayPast(day.clone()));
         }
 
         let name = name.trim().to_string();
@@ -302,6 +317,8 @@ mod tests {
             CourseForRegistration {
                 days: vec!["2026-03-19".into(), "2026-03-20".into()],
                 registration_open: true,
+                past_days: BTreeSet::new(),
+                ended: false,
             },
         );
         courses.insert(
@@ -309,6 +326,28 @@ mod tests {
             CourseForRegistration {
                 days: vec!["2026-06-03".into()],
                 registration_open: false,
+                past_days: BTreeSet::new(),
+                ended: false,
+            },
+        );
+        // The first day is over, the second still to come.
+        courses.insert(
+            3,
+            CourseForRegistration {
+                days: vec!["2026-04-23".into(), "2026-04-24".into()],
+                registration_open: true,
+                past_days: BTreeSet::from(["2026-04-23".to_string()]),
+                ended: false,
+            },
+        );
+        // Every day is over.
+        courses.insert(
+            4,
+            CourseForRegistration {
+                days: vec!["2026-02-25".into()],
+                registration_open: true,
+                past_days: BTreeSet::from(["2026-02-25".to_string()]),
+                ended: true,
             },
         );
         RegistrationServices::new(FakeCatalog(courses))
@@ -434,6 +473,53 @@ mod tests {
             ))
             .await
             .then_expect_error(RegistrationError::RegistrationClosed);
+    }
+
+    fn register_to(course: i64, chosen: &[&str]) -> RegistrationCommand {
+        register_with(
+            |RegistrationCommand::Register {
+                 course_id, days, ..
+             }| {
+                *course_id = course;
+                *days = chosen.iter().map(|d| d.to_string()).collect();
+            },
+        )
+    }
+
+    #[tokio::test]
+    async fn refuses_a_day_that_has_taken_place() {
+        framework()
+            .given_no_previous_events()
+            .when_async(register_to(3, &["2026-04-23", "2026-04-24"]))
+            .await
+            .then_expect_error(RegistrationError::DayPast("2026-04-23".into()));
+    }
+
+    #[tokio::test]
+    async fn registers_to_a_day_still_to_come_of_a_course_under_way() {
+        let mut expected = registered(&["2026-04-24"]);
+        let RegistrationEvent::Registered { course_id, .. } = &mut expected;
+        *course_id = 3;
+        framework()
+            .given_no_previous_events()
+            .when_async(register_to(3, &["2026-04-24"]))
+            .await
+            .then_expect_events(vec![expected]);
+    }
+
+    #[tokio::test]
+    async fn refuses_a_course_that_has_taken_place() {
+        framework()
+            .given_no_previous_events()
+            .when_async(register_to(4, &["2026-02-25"]))
+            .await
+            .then_expect_error(RegistrationError::CourseEnded);
+        // Whatever the form holds.
+        framework()
+            .given_no_previous_events()
+            .when_async(register_to(4, &[]))
+            .await
+            .then_expect_error(RegistrationError::CourseEnded);
     }
 
     #[tokio::test]

@@ -9,16 +9,23 @@
 //! - [`lease`] - the projector lease with its fencing number (several nodes on PostgreSQL).
 //! - [`feed`] - users' numbered feeds of live messages, written by projections.
 //! - [`notifications`] - notifications and app updates: read models, unread counts, feed messages.
+//! - [`course_registrations`] - who registered to which day of a course.
+//! - [`terms`] - which user accepted which version of the terms.
+//! - [`stored_files`] - stored files, the live items naming each, and each user's storage usage.
+//! - [`item_reads`] - how often each reader opened and downloaded each document.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
+pub mod course_registrations;
 pub mod db;
 pub mod dead_letters;
 pub mod documents;
 pub mod feed;
+pub mod item_reads;
 pub mod lease;
 pub mod notifications;
 pub mod projector;
 pub mod replay;
+pub mod stored_files;
 pub mod stream;
 pub mod terms;
 

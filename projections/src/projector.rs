@@ -184,6 +184,8 @@ pub struct Projector {
     fence: Option<Fence>,
     /// Events per batch at most.
     batch: i64,
+    /// How long a command's response waits for the projections (see [`ProjectorHandle::command_wait`]).
+    command_wait: Duration,
     /// During a rebuild: the batch read while the previous one was applied, with the position
     /// it follows.
     read_ahead: tokio::sync::Mutex<Option<(Position, Vec<StoredEvent>)>>,
@@ -208,12 +210,21 @@ pub struct ProjectorHandle {
     names: Arc<[&'static str]>,
     projections: Arc<[Arc<dyn Projection>]>,
     stopped: watch::Receiver<BTreeSet<String>>,
+    command_wait: Duration,
 }
+
+/// How long a command waits for its own write to be projected unless the server says otherwise.
+pub const DEFAULT_COMMAND_WAIT: Duration = Duration::from_secs(10);
 
 /// How often a node that does not run the projector reads the checkpoints while it waits, at most.
 const REMOTE_POLL_MAX: Duration = Duration::from_millis(100);
 
 impl ProjectorHandle {
+    /// How long a command's response waits for the projections (the server's setting).
+    pub fn command_wait(&self) -> Duration {
+        self.command_wait
+    }
+
     /// Tells the projector new events were appended.
     pub fn wake(&self) {
         self.wake.notify_one();
@@ -394,6 +405,7 @@ impl Projector {
             policies: HashMap::new(),
             stopped,
             fence: None,
+            command_wait: DEFAULT_COMMAND_WAIT,
             batch: if stop_at.is_some() {
                 REBUILD_BATCH
             } else {
@@ -455,7 +467,15 @@ impl Projector {
             names: self.projections.iter().map(|p| p.name()).collect(),
             projections: self.projections.iter().cloned().collect(),
             stopped: self.stopped.subscribe(),
+            command_wait: self.command_wait,
         }
+    }
+
+    /// How long a command's response waits for its events to be projected before it answers
+    /// that the change is recorded but not visible yet.
+    pub fn with_command_wait(mut self, wait: Duration) -> Self {
+        self.command_wait = wait;
+        self
     }
 
     async fn checkpoints(&self) -> Result<Vec<Position>, ProjectionError> {

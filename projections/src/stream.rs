@@ -159,45 +159,6 @@ pub async fn read_after(
     Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())
 }
 
-/// Up to `limit` events of one aggregate type recorded at or before `until_ms`, after `after`,
-/// in commit order (replays of the past, e.g. a folder as it was at a given time).
-pub async fn read_type_until(
-    db: &Db,
-    aggregate_type: &str,
-    until_ms: i64,
-    after: Position,
-    limit: i64,
-) -> Result<Vec<StoredEvent>, StreamError> {
-    let rows: Vec<EventRow> = match db {
-        Db::Sqlite { pool, .. } => sqlx::query_as(
-            "select 0 as tx_id, rowid as position, aggregate_type, aggregate_id, cast(sequence as bigint) as sequence,
-                    event_type, event_version, payload, metadata, recorded_at
-             from events where rowid > $1 and aggregate_type = $2 and recorded_at <= $3
-             order by rowid limit $4")
-            .bind(after.position).bind(aggregate_type).bind(until_ms).bind(limit)
-            .fetch_all(pool).await?,
-        Db::Postgres { pool } => sqlx::query_as(
-            "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
-                    event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at
-             from events
-             where (tx_id, global_position) > ($1::text::xid8, $2)
-               and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-               and aggregate_type = $3 and recorded_at <= $4
-             order by events.tx_id, events.global_position limit $5")
-            .bind(after.tx_id.to_string()).bind(after.position).bind(aggregate_type).bind(until_ms).bind(limit)
-            .fetch_all(pool).await?,
-    };
-    rows.into_iter()
-        .map(|row| {
-            let position = Position {
-                tx_id: row.tx_id,
-                position: row.position,
-            };
-            StoredEvent::try_from(row).map_err(|source| StreamError::Corrupt { position, source })
-        })
-        .collect()
-}
-
 /// Where the last event of an aggregate sits in the global stream, if it has any.
 pub async fn last_position_of(
     db: &Db,
@@ -242,6 +203,122 @@ pub async fn head(db: &Db) -> Result<Option<Position>, sqlx::Error> {
         tx_id: r.tx_id,
         position: r.position,
     }))
+}
+
+const SQLITE_AGGREGATE_COLUMNS: &str = "select 0 as tx_id, rowid as position, aggregate_type, aggregate_id, cast(sequence as bigint) as sequence,
+        event_type, event_version, payload, metadata, recorded_at from events";
+
+const POSTGRES_AGGREGATE_COLUMNS: &str = "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
+        event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at from events";
+
+/// The events of one aggregate matching `filter` (SQL on `events` with `$1` the type, `$2` the
+/// id, `$3` and `$4` two numbers), each checked as JSON.
+async fn aggregate_events(
+    db: &Db,
+    filter: &str,
+    aggregate_type: &str,
+    aggregate_id: &str,
+    a: i64,
+    b: i64,
+) -> Result<Vec<StoredEvent>, StreamError> {
+    let rows: Vec<EventRow> = match db {
+        Db::Sqlite { pool, .. } => {
+            sqlx::query_as(&format!("{SQLITE_AGGREGATE_COLUMNS} {filter}"))
+                .bind(aggregate_type)
+                .bind(aggregate_id)
+                .bind(a)
+                .bind(b)
+                .fetch_all(pool)
+                .await?
+        }
+        Db::Postgres { pool } => {
+            sqlx::query_as(&format!("{POSTGRES_AGGREGATE_COLUMNS} {filter}"))
+                .bind(aggregate_type)
+                .bind(aggregate_id)
+                .bind(a)
+                .bind(b)
+                .fetch_all(pool)
+                .await?
+        }
+    };
+    rows.into_iter()
+        .map(|row| {
+            let position = Position {
+                tx_id: row.tx_id,
+                position: row.position,
+            };
+            StoredEvent::try_from(row).map_err(|source| StreamError::Corrupt { position, source })
+        })
+        .collect()
+}
+
+/// Up to `limit` events of one aggregate with a sequence below `before` (all when `None`),
+/// newest first: one page of a history, read from the primary key without loading the rest.
+/// Events appended meanwhile have higher sequences, so walking down never meets them.
+pub async fn events_of_before(
+    db: &Db,
+    aggregate_type: &str,
+    aggregate_id: &str,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<StoredEvent>, StreamError> {
+    aggregate_events(
+        db,
+        "where aggregate_type = $1 and aggregate_id = $2 and sequence < $3
+         order by sequence desc limit $4",
+        aggregate_type,
+        aggregate_id,
+        before.unwrap_or(i64::MAX),
+        limit,
+    )
+    .await
+}
+
+/// The events of one aggregate whose sequence lies in `from..=to`, oldest first.
+pub async fn events_of_between(
+    db: &Db,
+    aggregate_type: &str,
+    aggregate_id: &str,
+    from: i64,
+    to: i64,
+) -> Result<Vec<StoredEvent>, StreamError> {
+    aggregate_events(
+        db,
+        "where aggregate_type = $1 and aggregate_id = $2 and sequence between $3 and $4
+         order by sequence",
+        aggregate_type,
+        aggregate_id,
+        from,
+        to,
+    )
+    .await
+}
+
+/// The newest event of one aggregate of type `event_type`, if any.
+pub async fn last_event_of_type(
+    db: &Db,
+    aggregate_type: &str,
+    aggregate_id: &str,
+    event_type: &str,
+) -> Result<Option<StoredEvent>, StreamError> {
+    let row: Option<EventRow> = match db {
+        Db::Sqlite { pool, .. } => sqlx::query_as(&format!(
+            "{SQLITE_AGGREGATE_COLUMNS} where aggregate_type = $1 and aggregate_id = $2 and event_type = $3
+             order by sequence desc limit 1"))
+            .bind(aggregate_type).bind(aggregate_id).bind(event_type).fetch_optional(pool).await?,
+        Db::Postgres { pool } => sqlx::query_as(&format!(
+            "{POSTGRES_AGGREGATE_COLUMNS} where aggregate_type = $1 and aggregate_id = $2 and event_type = $3
+             order by sequence desc limit 1"))
+            .bind(aggregate_type).bind(aggregate_id).bind(event_type).fetch_optional(pool).await?,
+    };
+    row.map(|row| {
+        let position = Position {
+            tx_id: row.tx_id,
+            position: row.position,
+        };
+        StoredEvent::try_from(row).map_err(|source| StreamError::Corrupt { position, source })
+    })
+    .transpose()
 }
 
 /// Every event of one aggregate, oldest first (for history views).

@@ -20,6 +20,9 @@ declare module 'vitest' {
   }
 }
 
+/** The instant the server reads the course calendar at during the suites. */
+const E2E_CALENDAR_NOW = '2026-03-01T09:00:00Z';
+
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -118,6 +121,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
     // The suites sign in with the demo accounts.
     DEMO: 'true',
+    // The demo courses are dated: the suites read the course calendar on 1 March 2026 (course 2,
+    // of 25 February, has taken place; the others of 2026 are to come), whatever day they run.
+    CALENDAR_NOW: E2E_CALENDAR_NOW,
+    // Uploads must not depend on the machine's free disk (the guard has its own API test).
+    MIN_FREE_DISK_MB: '0',
   };
   // A fresh embedded database in the temporary data folder.
   delete env.DATABASE_URL;

@@ -178,3 +178,14 @@ export async function tokenOf(account: keyof typeof ACCOUNTS): Promise<string> {
   });
   return jwt;
 }
+
+/**
+ * A label without the live count a tab or menu entry may carry ("Documents 2 unread",
+ * "What's New 3"): the counts depend on what earlier tests shared and published.
+ */
+export function withoutCount(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/ ?\d+\+?( unread)?$/, '')
+    .trim();
+}

@@ -187,6 +187,12 @@ describe('realtime between two people', () => {
     const took = await shownAfter(page.getByTestId('unread-dot'), started);
     expect(took).toBeLessThan(LIVE_MS);
     expect(await page.getByRole('link', { name: 'Notifications, 1 unread' }).count()).toBe(1);
+    // Home announces the arrival with a short banner that leads to it.
+    const banner = page.getByTestId('arrival-banner');
+    await banner.filter({ hasText: `Live news ${stamp}` }).waitFor({ timeout: 5_000 });
+    expect(await banner.getByRole('link').getAttribute('href')).toMatch(
+      /^\/new\?section=notifications&notification=\d+$/,
+    );
     expect(await stillSamePage(page)).toBe(true);
     await shot(page, '04-john-home-after');
     console.log(`[realtime] publish -> John's Home dot: ${took} ms`);

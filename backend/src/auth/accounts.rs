@@ -1,12 +1,188 @@
-//! Administration of accounts, shared by the admin API and the `companion users` command:
-//! list, add, disable, change role, set a password. Every change that takes rights away ends the
-//! account's sessions or is read on the next request (see [`super::sessions`]).
+//! Accounts: the `users` table ([`User`]), what the app sees of a user ([`UserData`]), and their
+//! administration, shared by the admin API and the `companion users` command: list, add,
+//! disable, change role, set a password. Every change that takes rights away ends the account's
+//! sessions or is read on the next request (see [`super::sessions`]).
+
+use std::fmt;
 
 use projections::{now_ms, on_db, Db};
 use serde::Serialize;
+use sqlx::FromRow;
 
 use super::{password, sessions, Role};
-use crate::users::{self, NewUser, User};
+
+/// An e-mail address as accounts are keyed by it: without surrounding spaces, lower-cased.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Email(String);
+
+impl Email {
+    /// An address typed by someone: `None` unless it is a plausible e-mail address.
+    pub fn parse(raw: &str) -> Option<Email> {
+        let trimmed = raw.trim();
+        events::email::is_valid(trimmed).then(|| Email(trimmed.to_lowercase()))
+    }
+
+    /// The key of `raw`, unchecked: looking up anything that is not an address finds nobody.
+    pub fn normalised(raw: &str) -> Email {
+        Email(raw.trim().to_lowercase())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Email {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::ops::Deref for Email {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<Email> for String {
+    fn from(email: Email) -> String {
+        email.0
+    }
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct User {
+    pub id: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub password_hash: Option<String>,
+    #[sqlx(try_from = "String")]
+    pub role: Role,
+    pub certificate: Option<String>,
+    pub teams: Option<String>,
+    pub terms_accepted_at: Option<i64>,
+    pub onboarding_done_at: Option<i64>,
+    /// Set when the account is disabled: it cannot sign in.
+    pub disabled_at: Option<i64>,
+}
+
+/// The user as the app sees it (`user` in the login response, `GET /users/get-data`).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct UserData {
+    pub id: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// e.g. `US`: such users see the US documents.
+    pub certificate: Option<String>,
+    pub teams: Option<String>,
+    /// `user`, `admin` (may publish notifications and app updates) or `auditor` (reads all history).
+    pub role: Role,
+    /// Whether the US tab and home section are shown.
+    pub show_us: bool,
+}
+
+impl User {
+    pub fn shows_us(&self) -> bool {
+        self.certificate
+            .as_deref()
+            .is_some_and(|c| c.eq_ignore_ascii_case("US"))
+    }
+
+    pub fn data(&self) -> UserData {
+        UserData {
+            id: self.id.clone(),
+            email: self.email.clone(),
+            first_name: self.first_name.clone(),
+            last_name: self.last_name.clone(),
+            certificate: self.certificate.clone(),
+            teams: self.teams.clone(),
+            role: self.role,
+            show_us: self.shows_us(),
+        }
+    }
+}
+
+const USER_COLUMNS: &str = "id, email, first_name, last_name, password_hash, role, certificate, teams, terms_accepted_at, onboarding_done_at, disabled_at";
+
+impl User {
+    /// The account of an e-mail, compared without case or surrounding spaces.
+    pub async fn find_by_email(db: &Db, email: &str) -> Result<Option<User>, sqlx::Error> {
+        let sql = format!("select {USER_COLUMNS} from users where email = $1");
+        let email = Email::normalised(email);
+        on_db!(db, pool => sqlx::query_as::<_, User>(&sql).bind(email.as_str()).fetch_optional(pool).await)
+    }
+
+    pub async fn find_by_id(db: &Db, id: &str) -> Result<Option<User>, sqlx::Error> {
+        let sql = format!("select {USER_COLUMNS} from users where id = $1");
+        on_db!(db, pool => sqlx::query_as::<_, User>(&sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// Inserts a user and returns its id.
+    pub async fn insert(db: &Db, user: NewUser<'_>) -> Result<String, sqlx::Error> {
+        let id = uuid::Uuid::new_v4().to_string();
+        let now = now_ms();
+        let terms = user.terms_accepted.then_some(now);
+        let onboarding = user.onboarding_done.then_some(now);
+        let email = Email::normalised(user.email);
+        on_db!(db, pool => sqlx::query(
+            "insert into users (id, email, first_name, last_name, password_hash, role, certificate, terms_accepted_at, onboarding_done_at, created_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
+            .bind(&id).bind(email.as_str()).bind(user.first_name).bind(user.last_name)
+            .bind(&user.password_hash).bind(user.role.as_str()).bind(user.certificate)
+            .bind(terms).bind(onboarding).bind(now)
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        Ok(id)
+    }
+
+    /// Every account, by e-mail.
+    pub async fn all(db: &Db) -> Result<Vec<User>, sqlx::Error> {
+        let sql = format!("select {USER_COLUMNS} from users order by email");
+        on_db!(db, pool => sqlx::query_as::<_, User>(&sql).fetch_all(pool).await)
+    }
+
+    pub async fn set_terms_accepted(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+        on_db!(db, pool => sqlx::query("update users set terms_accepted_at = $1 where id = $2")
+            .bind(now_ms()).bind(id).execute(pool).await.map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    pub async fn set_onboarding_done(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+        on_db!(db, pool => sqlx::query("update users set onboarding_done_at = $1 where id = $2")
+            .bind(now_ms()).bind(id).execute(pool).await.map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    /// E-mails containing `search` of the other accounts documents can be shared with: enabled
+    /// accounts of role `user` (an administrator's, an auditor's or a disabled account's address
+    /// is nobody's business in the share dialog).
+    pub async fn search_emails(
+        db: &Db,
+        search: &str,
+        exclude_id: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, sqlx::Error> {
+        let pattern = format!("%{}%", search.trim().to_lowercase().replace(['%', '_'], ""));
+        on_db!(db, pool => sqlx::query_scalar::<_, String>(
+            "select email from users where email like $1 and id <> $2
+             and role = 'user' and disabled_at is null order by email limit $3")
+            .bind(&pattern).bind(exclude_id).bind(limit).fetch_all(pool).await)
+    }
+}
+
+pub struct NewUser<'a> {
+    pub email: &'a str,
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub password_hash: Option<String>,
+    pub role: Role,
+    pub certificate: Option<&'a str>,
+    pub terms_accepted: bool,
+    pub onboarding_done: bool,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
@@ -78,19 +254,15 @@ impl From<&User> for AccountInfo {
 }
 
 pub async fn list(db: &Db) -> Result<Vec<AccountInfo>, AccountError> {
-    Ok(users::all(db)
-        .await?
-        .iter()
-        .map(AccountInfo::from)
-        .collect())
+    Ok(User::all(db).await?.iter().map(AccountInfo::from).collect())
 }
 
 /// The account with this id or e-mail.
 pub async fn find(db: &Db, id_or_email: &str) -> Result<User, AccountError> {
     let found = if id_or_email.contains('@') {
-        users::find_by_email(db, id_or_email).await?
+        User::find_by_email(db, id_or_email).await?
     } else {
-        users::find_by_id(db, id_or_email).await?
+        User::find_by_id(db, id_or_email).await?
     };
     found.ok_or(AccountError::NotFound)
 }
@@ -106,10 +278,7 @@ pub struct NewAccount {
 
 /// Creates an account (its terms and onboarding still to do) and returns it.
 pub async fn add(db: &Db, account: NewAccount) -> Result<User, AccountError> {
-    let email = users::normalise_email(&account.email);
-    if !events::email::is_valid(&email) {
-        return Err(AccountError::BadEmail);
-    }
+    let email = Email::parse(&account.email).ok_or(AccountError::BadEmail)?;
     let role: Role = account.role.parse().map_err(|_| AccountError::BadRole)?;
     let first_name = account.first_name.trim();
     if first_name.is_empty()
@@ -125,10 +294,10 @@ pub async fn add(db: &Db, account: NewAccount) -> Result<User, AccountError> {
         }
         None => None,
     };
-    if users::find_by_email(db, &email).await?.is_some() {
+    if User::find_by_email(db, &email).await?.is_some() {
         return Err(AccountError::Exists);
     }
-    let inserted = users::insert(
+    let inserted = User::insert(
         db,
         NewUser {
             email: &email,
@@ -143,7 +312,7 @@ pub async fn add(db: &Db, account: NewAccount) -> Result<User, AccountError> {
     )
     .await;
     match inserted {
-        Ok(id) => users::find_by_id(db, &id)
+        Ok(id) => User::find_by_id(db, &id)
             .await?
             .ok_or(AccountError::NotFound),
         // Two adds of one e-mail at once: the unique index decides.
@@ -152,24 +321,64 @@ pub async fn add(db: &Db, account: NewAccount) -> Result<User, AccountError> {
     }
 }
 
-async fn other_enabled_admins(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
-    on_db!(db, pool => sqlx::query_scalar::<_, i64>(
-        "select count(*) from users where role = 'admin' and disabled_at is null and id <> $1")
-        .bind(user_id).fetch_one(pool).await)
+/// What a change must leave true: another enabled administrator exists, unless the account is
+/// not (or stays) an enabled administrator. Part of the change's own `update`, so the check and
+/// the change are one statement.
+const ANOTHER_ADMIN_REMAINS: &str = "exists (select 1 from users o
+     where o.role = 'admin' and o.disabled_at is null and o.id <> users.id)";
+
+/// Advisory-lock key of changes that may remove an administrator (on PostgreSQL two such
+/// statements would otherwise each see the other's administrator still there).
+const PG_ADMIN_CHANGE_LOCK: i64 = 3_002;
+
+/// Runs `sql` (an `update` of one account, `$1` its new value, `$2` its id) and says whether it
+/// changed the row. On PostgreSQL such changes take turns, so each sees the last one's result.
+async fn update_keeping_an_admin(
+    db: &Db,
+    sql: &str,
+    value: Option<&str>,
+    number: Option<i64>,
+    id: &str,
+) -> Result<bool, sqlx::Error> {
+    let changed = match db {
+        Db::Postgres { pool } => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("select pg_advisory_xact_lock($1)")
+                .bind(PG_ADMIN_CHANGE_LOCK)
+                .execute(&mut *tx)
+                .await?;
+            let query = match value {
+                Some(value) => sqlx::query(sql).bind(value),
+                None => sqlx::query(sql).bind(number),
+            };
+            let changed = query.bind(id).execute(&mut *tx).await?.rows_affected();
+            tx.commit().await?;
+            changed
+        }
+        // SQLite runs one writing statement at a time.
+        Db::Sqlite { pool, .. } => {
+            let query = match value {
+                Some(value) => sqlx::query(sql).bind(value),
+                None => sqlx::query(sql).bind(number),
+            };
+            query.bind(id).execute(pool).await?.rows_affected()
+        }
+    };
+    Ok(changed == 1)
 }
 
-/// Changes the role; read by the account's next request.
+/// Changes the role; read by the account's next request. The last enabled administrator keeps
+/// the role, even when two administrators demote each other at once.
 pub async fn set_role(db: &Db, id_or_email: &str, role: &str) -> Result<User, AccountError> {
     let role: Role = role.parse().map_err(|_| AccountError::BadRole)?;
     let user = find(db, id_or_email).await?;
-    if user.role == Role::Admin
-        && role != Role::Admin
-        && other_enabled_admins(db, &user.id).await? == 0
-    {
+    let sql = format!(
+        "update users set role = $1 where id = $2
+           and ($1 = 'admin' or role <> 'admin' or disabled_at is not null or {ANOTHER_ADMIN_REMAINS})"
+    );
+    if !update_keeping_an_admin(db, &sql, Some(role.as_str()), None, &user.id).await? {
         return Err(AccountError::LastAdmin);
     }
-    on_db!(db, pool => sqlx::query("update users set role = $1 where id = $2")
-        .bind(role.as_str()).bind(&user.id).execute(pool).await.map(|r| r.rows_affected()))?;
     find(db, &user.id).await
 }
 
@@ -180,12 +389,14 @@ pub async fn set_disabled(
     disabled: bool,
 ) -> Result<User, AccountError> {
     let user = find(db, id_or_email).await?;
-    if disabled && user.role == Role::Admin && other_enabled_admins(db, &user.id).await? == 0 {
+    let value = disabled.then(now_ms);
+    let sql = format!(
+        "update users set disabled_at = $1 where id = $2
+           and ($1 is null or role <> 'admin' or disabled_at is not null or {ANOTHER_ADMIN_REMAINS})"
+    );
+    if !update_keeping_an_admin(db, &sql, None, value, &user.id).await? {
         return Err(AccountError::LastAdmin);
     }
-    let value = disabled.then(now_ms);
-    on_db!(db, pool => sqlx::query("update users set disabled_at = $1 where id = $2")
-        .bind(value).bind(&user.id).execute(pool).await.map(|r| r.rows_affected()))?;
     if disabled {
         sessions::revoke_all(db, &user.id).await?;
     }
@@ -198,6 +409,28 @@ pub async fn set_password(
     id_or_email: &str,
     new_password: String,
 ) -> Result<User, AccountError> {
+    let user = store_password(db, id_or_email, new_password).await?;
+    sessions::revoke_all(db, &user.id).await?;
+    find(db, &user.id).await
+}
+
+/// Sets a new password chosen from the signed-in session `keep`: every other session ends.
+pub async fn change_password(
+    db: &Db,
+    user_id: &str,
+    new_password: String,
+    keep: &str,
+) -> Result<User, AccountError> {
+    let user = store_password(db, user_id, new_password).await?;
+    sessions::revoke_others(db, &user.id, keep).await?;
+    find(db, &user.id).await
+}
+
+async fn store_password(
+    db: &Db,
+    id_or_email: &str,
+    new_password: String,
+) -> Result<User, AccountError> {
     let user = find(db, id_or_email).await?;
     if user.password_hash.is_none() {
         return Err(AccountError::SingleSignOnAccount);
@@ -206,6 +439,5 @@ pub async fn set_password(
     let hash = password::hash(new_password).await?;
     on_db!(db, pool => sqlx::query("update users set password_hash = $1 where id = $2")
         .bind(&hash).bind(&user.id).execute(pool).await.map(|r| r.rows_affected()))?;
-    sessions::revoke_all(db, &user.id).await?;
-    find(db, &user.id).await
+    Ok(user)
 }

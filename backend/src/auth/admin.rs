@@ -1,5 +1,6 @@
 //! The administrators' account calls (`/api/admin/users...`), the API twin of `companion users`.
 
+use axum::extract::FromRef;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -8,11 +9,15 @@ use utoipa_axum::routes;
 
 use super::accounts::{self, AccountInfo, NewAccount};
 use super::sessions::{self, SessionInfo};
-use super::AuthUser;
+use super::Auth;
+use super::{Authorized, Role};
 use crate::error::{AppError, AppJson, AppResult};
-use crate::state::AppState;
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Auth: FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(list_users, add_user))
         .routes(routes!(set_role))
@@ -22,25 +27,20 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(revoke_session))
 }
 
-fn admin_only(auth: &AuthUser) -> AppResult<()> {
-    if auth.is_admin() {
-        Ok(())
-    } else {
-        Err(AppError::forbidden(
-            "Only administrators may manage accounts",
-        ))
-    }
-}
+crate::auth::role_policy!(
+    /// Who may manage accounts and sessions.
+    pub AccountAdmin: [Role::Admin],
+    "Only administrators may manage accounts"
+);
 
 /// Every account.
 #[utoipa::path(get, path = "/admin/users", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Vec<AccountInfo>), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody)))]
 pub async fn list_users(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    _auth: Authorized<AccountAdmin>,
 ) -> AppResult<AppJson<Vec<AccountInfo>>> {
-    admin_only(&auth)?;
     Ok(AppJson(accounts::list(&state.db).await?))
 }
 
@@ -61,11 +61,10 @@ pub struct AddUserRequest {
     responses((status = 200, body = AccountInfo), (status = 400, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
 pub async fn add_user(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    auth: Authorized<AccountAdmin>,
     AppJson(body): AppJson<AddUserRequest>,
 ) -> AppResult<AppJson<AccountInfo>> {
-    admin_only(&auth)?;
     let user = accounts::add(
         &state.db,
         NewAccount {
@@ -93,12 +92,11 @@ pub struct RoleRequest {
         (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
         (status = 409, body = crate::error::ErrorBody)))]
 pub async fn set_role(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    auth: Authorized<AccountAdmin>,
     Path(id): Path<String>,
     AppJson(body): AppJson<RoleRequest>,
 ) -> AppResult<AppJson<AccountInfo>> {
-    admin_only(&auth)?;
     let user = accounts::set_role(&state.db, &by_id(&id)?, &body.role).await?;
     state.sessions.clear();
     tracing::info!(by = %auth.id, user = %user.id, role = %user.role, "role changed");
@@ -119,14 +117,13 @@ fn by_id(id: &str) -> AppResult<String> {
     responses((status = 200, body = AccountInfo), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
 pub async fn disable(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    auth: Authorized<AccountAdmin>,
     Path(id): Path<String>,
 ) -> AppResult<AppJson<AccountInfo>> {
-    admin_only(&auth)?;
     let user = accounts::set_disabled(&state.db, &by_id(&id)?, true).await?;
     state.sessions.clear();
-    state.realtime.poke();
+    state.feed.poke();
     tracing::info!(by = %auth.id, user = %user.id, "account disabled");
     Ok(AppJson(AccountInfo::from(&user)))
 }
@@ -137,11 +134,10 @@ pub async fn disable(
     responses((status = 200, body = AccountInfo), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]
 pub async fn enable(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    auth: Authorized<AccountAdmin>,
     Path(id): Path<String>,
 ) -> AppResult<AppJson<AccountInfo>> {
-    admin_only(&auth)?;
     let user = accounts::set_disabled(&state.db, &by_id(&id)?, false).await?;
     tracing::info!(by = %auth.id, user = %user.id, "account enabled");
     Ok(AppJson(AccountInfo::from(&user)))
@@ -153,11 +149,10 @@ pub async fn enable(
     responses((status = 200, body = Vec<SessionInfo>), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]
 pub async fn user_sessions(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    _auth: Authorized<AccountAdmin>,
     Path(id): Path<String>,
 ) -> AppResult<AppJson<Vec<SessionInfo>>> {
-    admin_only(&auth)?;
     let user = accounts::find(&state.db, &by_id(&id)?).await?;
     Ok(AppJson(sessions::list(&state.db, &user.id).await?))
 }
@@ -173,16 +168,15 @@ pub struct RevokeResponse {
     responses((status = 200, body = RevokeResponse), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]
 pub async fn revoke_session(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    auth: Authorized<AccountAdmin>,
     Path(id): Path<String>,
 ) -> AppResult<AppJson<RevokeResponse>> {
-    admin_only(&auth)?;
     if id.len() > 64 || !sessions::revoke(&state.db, &id).await? {
         return Err(AppError::not_found("No open session with that id"));
     }
     state.sessions.clear();
-    state.realtime.poke();
+    state.feed.poke();
     tracing::info!(by = %auth.id, session = %id, "session revoked");
     Ok(AppJson(RevokeResponse { result: true }))
 }

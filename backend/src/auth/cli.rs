@@ -8,9 +8,9 @@ use anyhow::Context;
 use clap::Subcommand;
 use projections::Db;
 
-use super::accounts::{self, NewAccount};
+use super::accounts::{self, NewAccount, User};
 use super::sessions;
-use crate::Config;
+use crate::config::Config;
 
 #[derive(Subcommand)]
 pub enum UsersCommand {
@@ -121,7 +121,7 @@ pub async fn run(command: UsersCommand) -> anyhow::Result<String> {
 }
 
 async fn run_on(db: &Db, command: UsersCommand) -> anyhow::Result<String> {
-    let line = |u: &crate::users::User| {
+    let line = |u: &User| {
         let info = accounts::AccountInfo::from(u);
         format!(
             "{}\t{}\t{}\t{}{}",

@@ -1,13 +1,12 @@
 //! The `AuthUser` extractor: a request is signed in when it carries a valid bearer token whose
 //! session is still open; the role is the account's current one.
 
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
-use super::Role;
+use super::{Auth, Role};
 use crate::error::AppError;
-use crate::state::AppState;
 
 /// The signed-in caller. Extracting it fails with 401 for a missing, expired or forged token.
 #[derive(Debug, Clone)]
@@ -18,29 +17,6 @@ pub struct AuthUser {
     pub session_id: String,
     /// The session's absolute end, ms since the epoch.
     pub session_expires_at: i64,
-}
-
-impl AuthUser {
-    pub fn is_admin(&self) -> bool {
-        self.role == Role::Admin
-    }
-    pub fn is_auditor(&self) -> bool {
-        self.role == Role::Auditor
-    }
-}
-
-/// The caller's account as the documents area needs it (name, e-mail, certificate): the
-/// `AuthUser` checks, then the account itself; 401 when it is gone.
-impl FromRequestParts<AppState> for crate::documents::Actor {
-    type Rejection = AppError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        let auth = AuthUser::from_request_parts(parts, state).await?;
-        state.documents.actor(&auth).await
-    }
 }
 
 /// The bearer token of a request, if any.
@@ -57,13 +33,16 @@ pub fn bearer_token(parts: &Parts) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-impl FromRequestParts<AppState> for AuthUser {
+/// On any state that holds the [`Auth`] handles.
+impl<S> FromRequestParts<S> for AuthUser
+where
+    S: Send + Sync,
+    Auth: FromRef<S>,
+{
     type Rejection = AppError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = &Auth::from_ref(state);
         let token =
             bearer_token(parts).ok_or_else(|| AppError::Unauthorized("Please sign in".into()))?;
         let claims = state

@@ -174,19 +174,32 @@ impl JwtKeys {
         data_dir: &Path,
     ) -> anyhow::Result<Vec<u8>> {
         if let Some(secret) = configured.filter(|s| !s.is_empty()) {
+            // A short secret can be guessed offline from any token.
+            if secret.len() < MIN_SECRET_BYTES {
+                anyhow::bail!(
+                    "JWT_SECRET is {} bytes long; it must be at least {MIN_SECRET_BYTES} bytes \
+                     (e.g. `openssl rand -hex 32`), or unset to have one generated",
+                    secret.len()
+                );
+            }
             return Ok(secret.as_bytes().to_vec());
         }
         let path = data_dir.join("jwt-secret");
         if let Ok(existing) = std::fs::read_to_string(&path) {
             let existing = existing.trim();
-            if existing.len() >= 32 {
+            if existing.len() >= MIN_SECRET_BYTES {
+                // A file written by an earlier version may be readable by every local user.
+                if let Err(e) = make_private(&path) {
+                    tracing::warn!(error = %e, path = %path.display(), "could not make the signing secret private");
+                }
                 return Ok(existing.as_bytes().to_vec());
             }
         }
         let mut bytes = [0u8; 48];
         rand::thread_rng().fill_bytes(&mut bytes);
         let secret = hex::encode(bytes);
-        std::fs::write(&path, &secret).with_context(|| format!("writing {}", path.display()))?;
+        write_private(&path, secret.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
         Ok(secret.into_bytes())
     }
 
@@ -254,4 +267,38 @@ pub enum TokenError {
     Expired,
     #[error("Invalid session. Please sign in again.")]
     Invalid,
+}
+
+/// The shortest signing secret accepted (`JWT_SECRET`), in bytes.
+pub const MIN_SECRET_BYTES: usize = 32;
+
+/// Makes `path` readable and writable by the server's own user only (0600).
+fn make_private(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Writes `contents` to `path`, readable and writable by the server's own user only (0600).
+fn write_private(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+        // A file left by an earlier version keeps its mode on open: narrowed first.
+        if path.exists() {
+            make_private(path)?;
+        }
+    }
+    let mut file = options.open(path)?;
+    file.write_all(contents)?;
+    file.sync_all()
 }

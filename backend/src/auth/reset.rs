@@ -1,33 +1,40 @@
 //! Password reset by e-mail, for password accounts: `POST /users/password-reset` sends a link
 //! (through the outbox) valid for [`RESET_TTL_MS`] and usable once; `POST
-//! /users/password-reset/confirm` sets the new password (the policy applies) and ends every
-//! session of the account. The answer never tells whether an account exists; links and tokens
+//! /users/password-reset/confirm` sets the new password (the policy applies), ends every
+//! session of the account and every other outstanding link of it. The answer never tells whether an account exists; links and tokens
 //! are never logged, and only their hashes are stored.
 
+use axum::extract::FromRef;
 use axum::extract::State;
 use projections::{now_ms, on_db};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::accounts;
-use super::client::ClientAddress;
+use super::accounts::{self, Email, User};
+use super::client::ClientNetwork;
 use super::throttle::{self, Attempt, Limit};
+use super::Auth;
+use crate::config::Config;
 use crate::error::{AppError, AppJson, AppResult};
-use crate::state::AppState;
-use crate::users;
 
 pub const RESET_TTL_MS: i64 = 30 * 60 * 1000;
-/// Reset requests per client address within an hour.
+/// Reset requests per client network within an hour.
 const REQUESTS_PER_ADDRESS: i64 = 10;
 const REQUESTS_PER_ACCOUNT: i64 = 3;
 pub const RESET_SUBJECT: &str = "Reset your Companion password";
 const LINK_REFUSED: &str = "This reset link is invalid, used or expired. Ask for a new one";
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Auth: FromRef<S>,
+    Arc<Config>: FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(request))
         .routes(routes!(confirm))
@@ -52,19 +59,19 @@ pub struct ResetResponse {
     responses((status = 200, body = ResetResponse), (status = 400, body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
 pub async fn request(
-    State(state): State<AppState>,
-    client: ClientAddress,
+    State(state): State<Auth>,
+    network: ClientNetwork,
     AppJson(body): AppJson<ResetRequest>,
 ) -> AppResult<AppJson<ResetResponse>> {
     let email = body
         .email
         .as_deref()
-        .map(users::normalise_email)
+        .map(|e| String::from(Email::normalised(e)))
         .filter(|e| e.contains('@') && e.len() <= 254)
         .ok_or_else(|| AppError::bad_request("Enter a valid e-mail address"))?;
     let hour = 3_600_000;
     for (key, max) in [
-        (format!("reset-address:{}", client.0), REQUESTS_PER_ADDRESS),
+        (format!("reset-address:{}", network.0), REQUESTS_PER_ADDRESS),
         (format!("reset-account:{email}"), REQUESTS_PER_ACCOUNT),
     ] {
         let limit = Limit {
@@ -78,7 +85,7 @@ pub async fn request(
             ));
         }
     }
-    let user = users::find_by_email(&state.db, &email)
+    let user = User::find_by_email(&state.db, &email)
         .await?
         .filter(|u| u.password_hash.is_some() && u.disabled_at.is_none());
     if let Some(user) = user {
@@ -113,7 +120,7 @@ pub struct ConfirmRequest {
 #[utoipa::path(post, path = "/users/password-reset/confirm", tag = "session", request_body = ConfirmRequest,
     responses((status = 200, body = ResetResponse), (status = 400, body = crate::error::ErrorBody)))]
 pub async fn confirm(
-    State(state): State<AppState>,
+    State(state): State<Auth>,
     AppJson(body): AppJson<ConfirmRequest>,
 ) -> AppResult<AppJson<ResetResponse>> {
     let token = body
@@ -135,7 +142,7 @@ pub async fn confirm(
     let reset = reset
         .filter(|r| now_ms() - r.created_at <= RESET_TTL_MS)
         .ok_or_else(|| AppError::bad_request(LINK_REFUSED))?;
-    let user = users::find_by_id(&state.db, &reset.user_id)
+    let user = User::find_by_id(&state.db, &reset.user_id)
         .await?
         .ok_or_else(|| AppError::bad_request(LINK_REFUSED))?;
     // The policy first: a refused password leaves the link usable.
@@ -149,7 +156,11 @@ pub async fn confirm(
     }
     // Also ends every session of the account.
     accounts::set_password(&state.db, &user.id, password).await?;
+    // The account's other links stop working: a link mailed before the reset must not undo it.
+    on_db!(&state.db, pool => sqlx::query(
+        "update password_resets set used_at = $1 where user_id = $2 and used_at is null")
+        .bind(now_ms()).bind(&user.id).execute(pool).await.map(|r| r.rows_affected()))?;
     state.sessions.clear();
-    state.realtime.poke();
+    state.feed.poke();
     Ok(AppJson(ResetResponse { result: true }))
 }

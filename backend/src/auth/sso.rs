@@ -15,8 +15,10 @@
 //!    session token) valid for [`CODE_TTL_MS`], which the app exchanges with
 //!    `POST /users/sso/exchange`, from the browser holding the binding cookie, for its session.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use axum::extract::FromRef;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -37,11 +39,12 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::accounts::{Email, NewUser, User};
 use super::client::ClientAddress;
-use super::session::{open_session, SessionResponse};
+use super::login::{open_session, SessionResponse};
+use super::Auth;
+use crate::config::Config;
 use crate::error::{AppError, AppJson, AppResult};
-use crate::state::AppState;
-use crate::users::{self, NewUser, User};
 
 /// How long a started sign-in may take before its state is refused.
 const SSO_LOGIN_TTL_MS: i64 = 10 * 60 * 1000;
@@ -62,7 +65,12 @@ pub struct Sso {
     rediscovered_at: std::sync::Mutex<Option<Instant>>,
 }
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Auth: FromRef<S>,
+    Arc<Config>: FromRef<S>,
+{
     // `/users/login-azure-{provider}`: the provider is the suffix of one path segment, which the
     // router cannot match; it routes the whole segment and the handler checks the prefix.
     let (schemas, paths, start) = routes!(start);
@@ -90,7 +98,7 @@ fn http_client() -> AppResult<openidconnect::reqwest::Client> {
 }
 
 impl Sso {
-    async fn metadata(&self, state: &AppState) -> AppResult<CoreProviderMetadata> {
+    async fn metadata(&self, state: &Auth) -> AppResult<CoreProviderMetadata> {
         if let Some(m) = self.metadata.read().await.as_ref() {
             return Ok(m.clone());
         }
@@ -99,7 +107,7 @@ impl Sso {
 
     /// Fetches discovery and keys again (the provider rotated its keys), at most once per
     /// [`REDISCOVER_AFTER`]. Returns whether it did.
-    async fn rediscover(&self, state: &AppState) -> AppResult<bool> {
+    async fn rediscover(&self, state: &Auth) -> AppResult<bool> {
         {
             let mut at = self
                 .rediscovered_at
@@ -114,7 +122,7 @@ impl Sso {
         self.discover(state).await.map(|_| true)
     }
 
-    async fn discover(&self, state: &AppState) -> AppResult<CoreProviderMetadata> {
+    async fn discover(&self, state: &Auth) -> AppResult<CoreProviderMetadata> {
         let issuer = state
             .config
             .oidc_issuer
@@ -135,7 +143,7 @@ impl Sso {
     }
 }
 
-fn redirect_url(state: &AppState) -> AppResult<RedirectUrl> {
+fn redirect_url(state: &Auth) -> AppResult<RedirectUrl> {
     let base = state.config.public_url(state.config.port);
     RedirectUrl::new(format!("{base}/api/users/sso/callback"))
         .map_err(|e| AppError::Internal(anyhow::anyhow!("invalid PUBLIC_URL: {e}")))
@@ -164,7 +172,7 @@ fn binding_of(headers: &HeaderMap) -> Option<String> {
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
-fn binding_cookie(state: &AppState, value: &str, max_age_seconds: i64) -> HeaderValue {
+fn binding_cookie(state: &Auth, value: &str, max_age_seconds: i64) -> HeaderValue {
     let secure = if state
         .config
         .public_url(state.config.port)
@@ -204,7 +212,7 @@ fn back_to_login_with(err: AppError) -> Response {
     responses((status = 303, description = "to the provider's sign-in page (setting the `companion_sso` cookie), or to `/login?error=...` when single sign-on is unavailable"),
         (status = 404, body = crate::error::ErrorBody)))]
 pub async fn start(
-    State(state): State<AppState>,
+    State(state): State<Auth>,
     Path(segment): Path<String>,
     Query(query): Query<StartQuery>,
 ) -> AppResult<Response> {
@@ -221,7 +229,7 @@ pub async fn start(
         .unwrap_or_else(back_to_login_with))
 }
 
-fn client_of(state: &AppState, metadata: CoreProviderMetadata) -> AppResult<ProviderClient> {
+fn client_of(state: &Auth, metadata: CoreProviderMetadata) -> AppResult<ProviderClient> {
     Ok(CoreClient::from_provider_metadata(
         metadata,
         ClientId::new(state.config.oidc_client_id.clone()),
@@ -244,7 +252,7 @@ type ProviderClient = CoreClient<
 >;
 
 async fn redirect_to_provider(
-    state: &AppState,
+    state: &Auth,
     provider: &str,
     query: StartQuery,
 ) -> AppResult<Response> {
@@ -307,7 +315,7 @@ struct PendingLogin {
 #[utoipa::path(get, path = "/users/sso/callback", tag = "session", params(CallbackQuery),
     responses((status = 303, description = "to `/login?token=<single-use code>`, or `/login?error=...`")))]
 pub async fn callback(
-    State(state): State<AppState>,
+    State(state): State<Auth>,
     headers: HeaderMap,
     Query(query): Query<CallbackQuery>,
 ) -> Response {
@@ -317,6 +325,9 @@ pub async fn callback(
         Err(err) => back_to_login_with(err),
     }
 }
+
+/// What the login page says when the provider answers with an error of its own.
+const PROVIDER_REFUSED: &str = "the provider refused the sign-in";
 
 fn refused(message: &str) -> AppError {
     AppError::Unauthorized(format!("Login failed: {message}"))
@@ -332,14 +343,16 @@ struct Identity {
     family_name: Option<String>,
 }
 
-async fn finish(
-    state: &AppState,
-    binding: Option<&str>,
-    query: CallbackQuery,
-) -> AppResult<String> {
+async fn finish(state: &Auth, binding: Option<&str>, query: CallbackQuery) -> AppResult<String> {
     if let Some(error) = query.error {
-        let description = query.error_description.unwrap_or(error);
-        return Err(refused(&description));
+        // The provider's words stay out of the login page (anyone can send a link with them);
+        // the log gets them escaped and cut short.
+        tracing::warn!(
+            error = %crate::edge::observe::untrusted(&error),
+            description = %crate::edge::observe::untrusted(query.error_description.as_deref().unwrap_or_default()),
+            "the single sign-on provider refused the sign-in"
+        );
+        return Err(refused(PROVIDER_REFUSED));
     }
     let (Some(code), Some(csrf)) = (query.code, query.state) else {
         return Err(AppError::bad_request(
@@ -371,7 +384,7 @@ async fn finish(
 }
 
 async fn identity_from_provider(
-    state: &AppState,
+    state: &Auth,
     code: String,
     pending: PendingLogin,
 ) -> AppResult<Identity> {
@@ -385,7 +398,7 @@ async fn identity_from_provider(
         .await
         .map_err(|e| {
             tracing::warn!(error = %e, "token endpoint refused the code");
-            refused("the provider refused the sign-in")
+            refused(PROVIDER_REFUSED)
         })?;
     let id_token = token_response
         .id_token()
@@ -464,12 +477,12 @@ struct LinkedIdentity {
 }
 
 /// The account this identity signs into, linking or creating it when the rules allow.
-async fn account_for(state: &AppState, identity: &Identity) -> AppResult<User> {
+async fn account_for(state: &Auth, identity: &Identity) -> AppResult<User> {
     let linked: Option<LinkedIdentity> = on_db!(&state.db, pool => sqlx::query_as(
         "select user_id from sso_identities where issuer = $1 and subject = $2")
         .bind(&identity.issuer).bind(&identity.subject).fetch_optional(pool).await)?;
     if let Some(linked) = linked {
-        let user = users::find_by_id(&state.db, &linked.user_id)
+        let user = User::find_by_id(&state.db, &linked.user_id)
             .await?
             .ok_or_else(|| refused("the account no longer exists"))?;
         if user.disabled_at.is_some() {
@@ -490,7 +503,7 @@ async fn account_for(state: &AppState, identity: &Identity) -> AppResult<User> {
     let email = identity
         .email
         .as_deref()
-        .map(users::normalise_email)
+        .map(|e| String::from(Email::normalised(e)))
         .ok_or_else(|| refused("the provider sent no e-mail"))?;
     let domain = email.rsplit_once('@').map(|(_, d)| d).unwrap_or_default();
     if !state
@@ -499,14 +512,14 @@ async fn account_for(state: &AppState, identity: &Identity) -> AppResult<User> {
         .iter()
         .any(|d| d.trim().eq_ignore_ascii_case(domain))
     {
-        return Err(refused(&format!(
-            "{email} does not belong to a single sign-on domain"
-        )));
+        return Err(refused(
+            "this e-mail does not belong to a single sign-on domain",
+        ));
     }
     if !identity.email_verified && !state.config.sso_trust_unverified_email {
         return Err(refused("the provider has not verified this e-mail"));
     }
-    let user = match users::find_by_email(&state.db, &email).await? {
+    let user = match User::find_by_email(&state.db, &email).await? {
         Some(user) if user.password_hash.is_some() => {
             return Err(refused("this account signs in with a password"));
         }
@@ -527,7 +540,7 @@ async fn account_for(state: &AppState, identity: &Identity) -> AppResult<User> {
                 .given_name
                 .clone()
                 .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
-            let inserted = users::insert(
+            let inserted = User::insert(
                 &state.db,
                 NewUser {
                     email: &email,
@@ -547,7 +560,7 @@ async fn account_for(state: &AppState, identity: &Identity) -> AppResult<User> {
                 Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
                 Err(e) => return Err(e.into()),
             }
-            users::find_by_email(&state.db, &email)
+            User::find_by_email(&state.db, &email)
                 .await?
                 .ok_or_else(|| AppError::Internal(anyhow::anyhow!("user vanished after insert")))?
         }
@@ -581,7 +594,7 @@ const CODE_REFUSED: &str = "Login failed: the sign-in link is invalid or has exp
     responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody)))]
 pub async fn exchange(
-    State(state): State<AppState>,
+    State(state): State<Auth>,
     client: ClientAddress,
     headers: HeaderMap,
     AppJson(body): AppJson<ExchangeRequest>,
@@ -613,7 +626,7 @@ pub async fn exchange(
         tracing::warn!(address = %client.0, "single sign-on code refused: another browser");
         return Err(AppError::Unauthorized(CODE_REFUSED.into()));
     }
-    let user = users::find_by_id(&state.db, &taken.user_id)
+    let user = User::find_by_id(&state.db, &taken.user_id)
         .await?
         .filter(|u| u.disabled_at.is_none())
         .ok_or_else(|| AppError::Unauthorized(CODE_REFUSED.into()))?;

@@ -3,6 +3,7 @@
 //! session calls under `/users/` answers 403 with the code [`TERMS_REQUIRED_CODE`], which the app
 //! turns into its /terms screen. Auditors read the history.
 
+use axum::extract::FromRef;
 use axum::extract::State;
 use events::terms::{TermsAcceptance, TermsCommand, TermsError};
 use projections::{now_ms, on_db, Db, ProjectorHandle};
@@ -11,10 +12,10 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::AuthUser;
+use super::Auth;
+use super::{Authorized, Role};
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
 use crate::event_store::{EventStore, Metadata};
-use crate::state::AppState;
 
 /// The `code` of the 403 answered while the current terms are not accepted.
 pub const TERMS_REQUIRED_CODE: &str = "terms_not_accepted";
@@ -26,7 +27,11 @@ impl From<TermsError> for AppError {
     }
 }
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Auth: FromRef<S>,
+{
     OpenApiRouter::new().routes(routes!(history))
 }
 
@@ -68,7 +73,8 @@ pub async fn has_accepted(db: &Db, user_id: &str, version: &str) -> Result<bool,
 /// the terms are accepted.
 pub fn allowed_before_acceptance(path: &str) -> bool {
     let path = path.strip_prefix("/api").unwrap_or(path);
-    path.starts_with("/users/")
+    // The recipient look-up lists colleagues: not before the terms are accepted.
+    path.starts_with("/users/") && path.trim_end_matches('/') != "/users/share-list"
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -85,6 +91,12 @@ pub struct Acceptance {
     pub accepted_at: i64,
 }
 
+crate::auth::role_policy!(
+    /// Who may read the history of acceptances.
+    pub AcceptanceReader: [Role::Auditor, Role::Admin],
+    "Only auditors and administrators may read the history of acceptances"
+);
+
 /// The history of terms acceptances, newest first (at most 1,000), for auditors and
 /// administrators.
 #[utoipa::path(get, path = "/admin/terms-acceptances", tag = "admin", params(HistoryQuery),
@@ -92,15 +104,10 @@ pub struct Acceptance {
     responses((status = 200, body = Vec<Acceptance>), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody)))]
 pub async fn history(
-    State(state): State<AppState>,
-    auth: AuthUser,
+    State(state): State<Auth>,
+    _auth: Authorized<AcceptanceReader>,
     AppQuery(query): AppQuery<HistoryQuery>,
 ) -> AppResult<AppJson<Vec<Acceptance>>> {
-    if !auth.is_auditor() && !auth.is_admin() {
-        return Err(AppError::forbidden(
-            "Only auditors and administrators may read the history of acceptances",
-        ));
-    }
     let user = query.user.filter(|u| !u.is_empty());
     let rows: Vec<Acceptance> = on_db!(&state.db, pool => sqlx::query_as::<_, Acceptance>(
         "select t.user_id, u.email, t.version, t.accepted_at from terms_acceptances t

@@ -96,10 +96,12 @@ fn log_blocked(key: &str) {
     tracing::warn!(kind, "sign-in throttled");
 }
 
-pub fn account_key(email: &str, address: &str) -> String {
-    format!("account:{email}|{address}")
+/// The key of one account's attempts from one client network.
+pub fn account_key(email: &str, network: &str) -> String {
+    format!("account:{email}|{network}")
 }
 
-pub fn address_key(address: &str) -> String {
-    format!("address:{address}")
+/// The key of every attempt from one client network.
+pub fn address_key(network: &str) -> String {
+    format!("address:{network}")
 }

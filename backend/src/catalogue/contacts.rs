@@ -1,7 +1,7 @@
 //! The contacts directory (spec 2.14).
 
 use axum::extract::State;
-use projections::on_db;
+use projections::{on_db, Db};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -9,7 +9,6 @@ use super::RawJson;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::ids::ContactId;
-use crate::state::AppState;
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Voice {
@@ -44,8 +43,8 @@ pub struct Subsidiary {
 /// The sections of the directory, each with its tab label and entries.
 #[utoipa::path(get, path = "/contacts", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = Vec<ContactSection>), (status = 401, body = ErrorBody)))]
-pub async fn sections(State(state): State<AppState>, _auth: AuthUser) -> AppResult<RawJson> {
-    let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+pub async fn sections(State(db): State<Db>, _auth: AuthUser) -> AppResult<RawJson> {
+    let rows: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select data from contact_sections order by position, id")
         .fetch_all(pool).await)?;
     Ok(RawJson(format!("[{}]", rows.join(","))))
@@ -56,11 +55,11 @@ pub async fn sections(State(state): State<AppState>, _auth: AuthUser) -> AppResu
     params(("id" = i64, Path, description = "Entry (voice) id")),
     responses((status = 200, body = Subsidiary), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn subsidiary(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     ContactId(id): ContactId,
 ) -> AppResult<RawJson> {
-    let row: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+    let row: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select data from contact_subsidiaries where id = $1")
         .bind(id).fetch_optional(pool).await)?;
     row.map(RawJson)

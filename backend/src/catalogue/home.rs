@@ -1,6 +1,7 @@
 //! The home screen in one call (spec 2.4, 3 "Home data").
 
 use axum::extract::State;
+use projections::Db;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
@@ -8,7 +9,6 @@ use utoipa::ToSchema;
 use crate::auth::AuthUser;
 use crate::catalogue::products::SegmentTile;
 use crate::error::{AppJson, AppResult, ErrorBody};
-use crate::state::AppState;
 
 /// The three document groups of the home carousel, the first items of each.
 #[derive(Serialize, ToSchema, Default)]
@@ -35,10 +35,10 @@ pub struct HomeData {
 /// Everything the home screen shows.
 #[utoipa::path(get, path = "/home", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = HomeData), (status = 401, body = ErrorBody)))]
-pub async fn home(State(state): State<AppState>, _auth: AuthUser) -> AppResult<AppJson<HomeData>> {
+pub async fn home(State(db): State<Db>, _auth: AuthUser) -> AppResult<AppJson<HomeData>> {
     let (products, news) = tokio::try_join!(
-        crate::catalogue::products::segment_tiles(&state),
-        crate::catalogue::news::latest(&state, crate::catalogue::news::HOME_NEWS),
+        crate::catalogue::products::segment_tiles(&db),
+        crate::catalogue::news::latest(&db, crate::catalogue::news::HOME_NEWS),
     )?;
     Ok(AppJson(HomeData {
         products,

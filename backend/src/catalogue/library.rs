@@ -4,12 +4,11 @@
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use projections::on_db;
+use projections::{on_db, Db};
 
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::ids::DocumentId;
-use crate::state::AppState;
 
 #[derive(sqlx::FromRow)]
 struct FileRow {
@@ -24,11 +23,11 @@ struct FileRow {
     responses((status = 200, content_type = "application/pdf", description = "The file"),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn file(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     DocumentId(id): DocumentId,
 ) -> AppResult<Response> {
-    let row: Option<FileRow> = on_db!(&state.db, pool => sqlx::query_as(
+    let row: Option<FileRow> = on_db!(&db, pool => sqlx::query_as(
         "select file_name, content_type, bytes from library_documents where id = $1")
         .bind(id).fetch_optional(pool).await)?;
     let row = row.ok_or_else(|| AppError::not_found("Document not found"))?;

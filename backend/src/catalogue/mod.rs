@@ -8,13 +8,11 @@
 //!
 //! Layout:
 //! - [`import`] - reads and checks the content files, builds the rows.
-//! - [`html`] - rich-text sanitising.
 //! - [`products`], [`library`], [`news`], [`contacts`], [`useful`], [`multimedia`], [`home`] -
 //!   the calls, one module per screen family.
 
 pub mod contacts;
 pub mod home;
-pub mod html;
 pub mod import;
 pub mod library;
 pub mod multimedia;
@@ -22,18 +20,25 @@ pub mod news;
 pub mod products;
 pub mod useful;
 
+use axum::extract::FromRef;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use projections::Db;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::auth::Auth;
 use crate::error::AppError;
-use crate::state::AppState;
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Db: FromRef<S>,
+    Auth: FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(home::home))
         .routes(routes!(products::categories))

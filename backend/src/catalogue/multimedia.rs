@@ -1,7 +1,7 @@
 //! Multimedia (spec 2.12): videos and images with segment, category and year filters.
 
 use axum::extract::State;
-use projections::on_db;
+use projections::{on_db, Db};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
@@ -9,7 +9,6 @@ use utoipa::{IntoParams, ToSchema};
 use super::{raw, FilterOption};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
-use crate::state::AppState;
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MultimediaVideo {
@@ -111,8 +110,8 @@ fn check(query: MultimediaQuery, filters: &MultimediaFilters) -> Result<Applied,
     })
 }
 
-async fn filters(state: &AppState, key: &str) -> AppResult<(MultimediaFilters, String)> {
-    let json: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+async fn filters(db: &Db, key: &str) -> AppResult<(MultimediaFilters, String)> {
+    let json: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select data from catalogue_meta where key = $1")
         .bind(key).fetch_optional(pool).await)?;
     let json = json.unwrap_or_else(|| r#"{"segment":[],"category":[],"year":[]}"#.to_string());
@@ -129,16 +128,16 @@ const FILTER_SQL: &str =
 #[utoipa::path(get, path = "/multimedia/video", tag = "content", security(("bearer" = [])), params(MultimediaQuery),
     responses((status = 200, body = VideoList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn videos(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     AppQuery(query): AppQuery<MultimediaQuery>,
 ) -> AppResult<AppJson<VideoList>> {
-    let (options, options_json) = filters(&state, "multimedia.videos.filters").await?;
+    let (options, options_json) = filters(&db, "multimedia.videos.filters").await?;
     let f = check(query, &options)?;
     let sql = format!(
         "select hero, data from multimedia_videos where {FILTER_SQL} order by position, id"
     );
-    let rows: Vec<(bool, String)> = on_db!(&state.db, pool => sqlx::query_as(&sql)
+    let rows: Vec<(bool, String)> = on_db!(&db, pool => sqlx::query_as(&sql)
         .bind(f.segment).bind(f.category.clone()).bind(f.year).fetch_all(pool).await)?;
     let mut hero = None;
     let mut list = Vec::new();
@@ -160,15 +159,15 @@ pub async fn videos(
 #[utoipa::path(get, path = "/multimedia/images", tag = "content", security(("bearer" = [])), params(MultimediaQuery),
     responses((status = 200, body = ImageList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn images(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     AppQuery(query): AppQuery<MultimediaQuery>,
 ) -> AppResult<AppJson<ImageList>> {
-    let (options, options_json) = filters(&state, "multimedia.images.filters").await?;
+    let (options, options_json) = filters(&db, "multimedia.images.filters").await?;
     let f = check(query, &options)?;
     let sql =
         format!("select data from multimedia_images where {FILTER_SQL} order by position, id");
-    let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(&sql)
+    let rows: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(&sql)
         .bind(f.segment).bind(f.category.clone()).bind(f.year).fetch_all(pool).await)?;
     Ok(AppJson(ImageList {
         list: raw(format!("[{}]", rows.join(",")))?,

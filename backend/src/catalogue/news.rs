@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use chrono::Datelike;
-use projections::on_db;
+use projections::{on_db, Db};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
@@ -11,7 +11,6 @@ use super::{raw, FilterOption, RawJson};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
 use crate::ids::NewsId;
-use crate::state::AppState;
 
 /// How many news items the home carousel shows.
 pub const HOME_NEWS: i64 = 6;
@@ -81,8 +80,8 @@ pub fn parse_year(raw: Option<&str>) -> Result<i32, AppError> {
 }
 
 /// The latest news as a JSON array, newest first.
-pub(crate) async fn latest(state: &AppState, limit: i64) -> AppResult<Box<RawValue>> {
-    let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+pub(crate) async fn latest(db: &Db, limit: i64) -> AppResult<Box<RawValue>> {
+    let rows: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select item from news order by date desc, id desc limit $1")
         .bind(limit).fetch_all(pool).await)?;
     raw(format!("[{}]", rows.join(",")))
@@ -92,12 +91,12 @@ pub(crate) async fn latest(state: &AppState, limit: i64) -> AppResult<Box<RawVal
 #[utoipa::path(get, path = "/news", tag = "content", security(("bearer" = [])), params(NewsQuery),
     responses((status = 200, body = NewsList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     AppQuery(query): AppQuery<NewsQuery>,
 ) -> AppResult<AppJson<NewsList>> {
     let year = parse_year(query.year.as_deref())?;
-    let categories: Vec<FilterOption> = match on_db!(&state.db, pool => sqlx::query_scalar::<_, String>(
+    let categories: Vec<FilterOption> = match on_db!(&db, pool => sqlx::query_scalar::<_, String>(
         "select data from catalogue_meta where key = 'news.categories'")
         .fetch_optional(pool).await)?
     {
@@ -114,7 +113,7 @@ pub async fn list(
             )));
         }
     }
-    let mut years: Vec<i32> = on_db!(&state.db, pool => sqlx::query_scalar::<_, i32>(
+    let mut years: Vec<i32> = on_db!(&db, pool => sqlx::query_scalar::<_, i32>(
         "select distinct year from news order by year desc")
         .fetch_all(pool).await)?;
     let current = chrono::Utc::now().year();
@@ -122,7 +121,7 @@ pub async fn list(
         years.insert(0, current);
         years.sort_unstable_by(|a, b| b.cmp(a));
     }
-    let rows: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+    let rows: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select item from news where year = $1 and ($2 = '' or category = $2) order by date desc, id desc")
         .bind(year).bind(category.clone().unwrap_or_default()).fetch_all(pool).await)?;
     Ok(AppJson(NewsList {
@@ -147,11 +146,11 @@ pub async fn list(
     params(("id" = i64, Path, description = "News id")),
     responses((status = 200, body = NewsDetail), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     NewsId(id): NewsId,
 ) -> AppResult<RawJson> {
-    let row: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+    let row: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select details from news where id = $1")
         .bind(id).fetch_optional(pool).await)?;
     row.map(RawJson)
@@ -161,8 +160,8 @@ pub async fn detail(
 /// The latest news for the home carousel.
 #[utoipa::path(get, path = "/news/home", tag = "content", security(("bearer" = [])),
     responses((status = 200, body = NewsHome), (status = 401, body = ErrorBody)))]
-pub async fn home(State(state): State<AppState>, _auth: AuthUser) -> AppResult<AppJson<NewsHome>> {
+pub async fn home(State(db): State<Db>, _auth: AuthUser) -> AppResult<AppJson<NewsHome>> {
     Ok(AppJson(NewsHome {
-        list: latest(&state, HOME_NEWS).await?,
+        list: latest(&db, HOME_NEWS).await?,
     }))
 }

@@ -1,7 +1,7 @@
 //! Product calls: segments, categories, product detail, documents, in-depth page, components.
 
 use axum::extract::State;
-use projections::on_db;
+use projections::{on_db, Db};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::{IntoParams, ToSchema};
@@ -10,7 +10,6 @@ use super::{raw, DocumentItem, FilterOption, RawJson};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
 use crate::ids::{CategoryId, ComponentId, ProductId, SegmentId};
-use crate::state::AppState;
 
 /// Categories of the segment named 'Shoulder' shown as a first group (spec 2.17, 9).
 pub const SHOULDER_FIRST_CATEGORIES: [i64; 2] = [37, 42];
@@ -306,15 +305,15 @@ pub struct ComponentDetails {
 // ---------------------------------------------------------------------------------------------
 
 /// The segment tiles as a JSON array.
-pub(crate) async fn segment_tiles(state: &AppState) -> AppResult<Box<RawValue>> {
-    let items: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+pub(crate) async fn segment_tiles(db: &Db) -> AppResult<Box<RawValue>> {
+    let items: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select item from catalogue_segments order by position, id")
         .fetch_all(pool).await)?;
     raw(format!("[{}]", items.join(",")))
 }
 
-async fn meta(state: &AppState, key: &str) -> AppResult<Option<String>> {
-    Ok(on_db!(&state.db, pool => sqlx::query_scalar(
+async fn meta(db: &Db, key: &str) -> AppResult<Option<String>> {
+    Ok(on_db!(&db, pool => sqlx::query_scalar(
         "select data from catalogue_meta where key = $1")
         .bind(key).fetch_optional(pool).await)?)
 }
@@ -322,12 +321,9 @@ async fn meta(state: &AppState, key: &str) -> AppResult<Option<String>> {
 /// The product segments (home carousel).
 #[utoipa::path(get, path = "/products/categories", tag = "products", security(("bearer" = [])),
     responses((status = 200, body = SegmentList), (status = 401, body = ErrorBody)))]
-pub async fn categories(
-    State(state): State<AppState>,
-    _auth: AuthUser,
-) -> AppResult<AppJson<SegmentList>> {
+pub async fn categories(State(db): State<Db>, _auth: AuthUser) -> AppResult<AppJson<SegmentList>> {
     Ok(AppJson(SegmentList {
-        categories: segment_tiles(&state).await?,
+        categories: segment_tiles(&db).await?,
     }))
 }
 
@@ -335,14 +331,14 @@ pub async fn categories(
 #[utoipa::path(get, path = "/products", tag = "products", security(("bearer" = [])),
     responses((status = 200, body = ProductsOverview), (status = 401, body = ErrorBody)))]
 pub async fn overview(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
 ) -> AppResult<AppJson<ProductsOverview>> {
-    let catalogues = meta(&state, "products.catalogues")
+    let catalogues = meta(&db, "products.catalogues")
         .await?
         .unwrap_or_else(|| r#"{"title":"Catalogues","documents":[]}"#.to_string());
     Ok(AppJson(ProductsOverview {
-        categories: segment_tiles(&state).await?,
+        categories: segment_tiles(&db).await?,
         catalogues: raw(catalogues)?,
     }))
 }
@@ -353,11 +349,11 @@ pub async fn overview(
     params(("id" = i64, Path, description = "Segment id")),
     responses((status = 200, body = SegmentPage), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn segment(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     SegmentId(id): SegmentId,
 ) -> AppResult<RawJson> {
-    let page: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+    let page: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select page from catalogue_segments where id = $1")
         .bind(id).fetch_optional(pool).await)?;
     page.map(RawJson)
@@ -390,12 +386,12 @@ fn order_sql(order: &str) -> Option<&'static str> {
     responses((status = 200, body = CategoryPage), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn category(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     CategoryId(id): CategoryId,
     AppQuery(query): AppQuery<CategoryQuery>,
 ) -> AppResult<AppJson<CategoryPage>> {
-    let page: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+    let page: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select page from catalogue_categories where id = $1")
         .bind(id).fetch_optional(pool).await)?;
     let page = page.ok_or_else(|| AppError::not_found("Category not found"))?;
@@ -431,7 +427,7 @@ pub async fn category(
     let sql = format!(
         "select item from catalogue_products where parent_id = $1 and ($2 = '' or subcategory = $2) order by {order_by}"
     );
-    let items: Vec<String> = on_db!(&state.db, pool => sqlx::query_scalar(&sql)
+    let items: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(&sql)
         .bind(id).bind(subcategory.clone().unwrap_or_default()).fetch_all(pool).await)?;
     let mut list = if subcategory.is_some() {
         Vec::new()
@@ -459,12 +455,12 @@ pub async fn category(
 }
 
 async fn product_column(
-    state: &AppState,
+    db: &Db,
     ProductId(id): ProductId,
     column: &str,
 ) -> AppResult<Option<String>> {
     let sql = format!("select {column} from catalogue_products where id = $1");
-    let value: Option<Option<String>> = on_db!(&state.db, pool => sqlx::query_scalar(&sql)
+    let value: Option<Option<String>> = on_db!(&db, pool => sqlx::query_scalar(&sql)
         .bind(id).fetch_optional(pool).await)?;
     match value {
         None => Err(AppError::not_found(ProductId::NOT_FOUND)),
@@ -476,12 +472,8 @@ async fn product_column(
 #[utoipa::path(get, path = "/product/{id}/details", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = ProductDetails), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn details(
-    State(state): State<AppState>,
-    _auth: AuthUser,
-    id: ProductId,
-) -> AppResult<RawJson> {
-    let json = product_column(&state, id, "details").await?;
+pub async fn details(State(db): State<Db>, _auth: AuthUser, id: ProductId) -> AppResult<RawJson> {
+    let json = product_column(&db, id, "details").await?;
     json.map(RawJson)
         .ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))
 }
@@ -491,11 +483,11 @@ pub async fn details(
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = ProductAttachments), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn attachments(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     id: ProductId,
 ) -> AppResult<RawJson> {
-    let json = product_column(&state, id, "attachments").await?;
+    let json = product_column(&db, id, "attachments").await?;
     json.map(RawJson)
         .ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))
 }
@@ -504,12 +496,8 @@ pub async fn attachments(
 #[utoipa::path(get, path = "/product/{id}/indepth", tag = "products", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = InDepthPage), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn indepth(
-    State(state): State<AppState>,
-    _auth: AuthUser,
-    id: ProductId,
-) -> AppResult<RawJson> {
-    let json = product_column(&state, id, "indepth").await?;
+pub async fn indepth(State(db): State<Db>, _auth: AuthUser, id: ProductId) -> AppResult<RawJson> {
+    let json = product_column(&db, id, "indepth").await?;
     json.map(RawJson)
         .ok_or_else(|| AppError::not_found("This product has no in-depth page"))
 }
@@ -519,11 +507,11 @@ pub async fn indepth(
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, body = ProductComponents), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn components(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     id: ProductId,
 ) -> AppResult<RawJson> {
-    let json = product_column(&state, id, "components").await?;
+    let json = product_column(&db, id, "components").await?;
     json.map(RawJson)
         .ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))
 }
@@ -533,11 +521,11 @@ pub async fn components(
     params(("id" = i64, Path, description = "Component id")),
     responses((status = 200, body = ComponentDetails), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn component(
-    State(state): State<AppState>,
+    State(db): State<Db>,
     _auth: AuthUser,
     ComponentId(id): ComponentId,
 ) -> AppResult<RawJson> {
-    let json: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
+    let json: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select details from catalogue_components where id = $1")
         .bind(id).fetch_optional(pool).await)?;
     json.map(RawJson)

@@ -1,5 +1,7 @@
 //! The JSON calls of spec section 7 "Documents and folders", plus history and recipients.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use events::documents::ShareVia;
@@ -8,12 +10,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::history::History;
-use super::service::{Actor, ExternalShare, FolderContents, FolderNode, ListType};
+use super::operations::{Actor, Documents, ExternalShare, FolderContents, FolderNode, ListType};
 use crate::auth::AuthUser;
+use crate::auth::User;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
 use crate::ids::ItemId;
-use crate::state::AppState;
-use crate::users;
 
 /// A list of items (`GET /documents/my`, `/documents/shared`, `/usadocs`).
 #[derive(Debug, Serialize, ToSchema)]
@@ -55,9 +56,13 @@ pub fn destination(raw: Option<String>) -> AppResult<Option<String>> {
     }
 }
 
-async fn list_of(state: &AppState, actor: &Actor, list: ListType) -> AppResult<AppJson<ItemList>> {
+async fn list_of(
+    documents: &Documents,
+    actor: &Actor,
+    list: ListType,
+) -> AppResult<AppJson<ItemList>> {
     Ok(AppJson(ItemList {
-        list: state.documents.list(actor, list).await?,
+        list: documents.list(actor, list).await?,
         kind: list.as_str().to_string(),
     }))
 }
@@ -65,48 +70,54 @@ async fn list_of(state: &AppState, actor: &Actor, list: ListType) -> AppResult<A
 /// The root of My Docs.
 #[utoipa::path(get, path = "/documents/my", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 401, body = ErrorBody)))]
-pub async fn list_my(State(state): State<AppState>, actor: Actor) -> AppResult<AppJson<ItemList>> {
-    list_of(&state, &actor, ListType::My).await
+pub async fn list_my(
+    State(documents): State<Arc<Documents>>,
+    actor: Actor,
+) -> AppResult<AppJson<ItemList>> {
+    list_of(&documents, &actor, ListType::My).await
 }
 
 /// The root of Shared with me.
 #[utoipa::path(get, path = "/documents/shared", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 401, body = ErrorBody)))]
 pub async fn list_shared(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
 ) -> AppResult<AppJson<ItemList>> {
-    list_of(&state, &actor, ListType::Shared).await
+    list_of(&documents, &actor, ListType::Shared).await
 }
 
 /// The root of the US set (users whose certificate is US; 403 for others).
 #[utoipa::path(get, path = "/usadocs", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 403, body = ErrorBody)))]
-pub async fn list_us(State(state): State<AppState>, actor: Actor) -> AppResult<AppJson<ItemList>> {
-    list_of(&state, &actor, ListType::Us).await
+pub async fn list_us(
+    State(documents): State<Arc<Documents>>,
+    actor: Actor,
+) -> AppResult<AppJson<ItemList>> {
+    list_of(&documents, &actor, ListType::Us).await
 }
 
 /// Any of the three lists by `type` (also served at `GET /api/folders?type=`).
 #[utoipa::path(get, path = "/documents", tag = "documents", params(TypeQuery), security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list_by_type(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppQuery(query): AppQuery<TypeQuery>,
 ) -> AppResult<AppJson<ItemList>> {
     let list = ListType::parse(query.kind.as_deref())?;
-    list_of(&state, &actor, list).await
+    list_of(&documents, &actor, list).await
 }
 
 /// The same lists by `type`, at the folders' address.
 #[utoipa::path(get, path = "/folders", tag = "documents", params(TypeQuery), security(("bearer" = [])),
     responses((status = 200, body = ItemList), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list_folders(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     query: AppQuery<TypeQuery>,
 ) -> AppResult<AppJson<ItemList>> {
-    list_by_type(State(state), actor, query).await
+    list_by_type(State(documents), actor, query).await
 }
 
 /// A folder's contents in one list; 404 when the user does not see it there.
@@ -114,24 +125,24 @@ pub async fn list_folders(
     security(("bearer" = [])),
     responses((status = 200, body = FolderContents), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn folder(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     Path(id): Path<String>,
     AppQuery(query): AppQuery<TypeQuery>,
 ) -> AppResult<AppJson<FolderContents>> {
     let list = ListType::parse(query.kind.as_deref())?;
     let id = item_id(&id)?;
-    Ok(AppJson(state.documents.folder(&actor, &id, list).await?))
+    Ok(AppJson(documents.folder(&actor, &id, list).await?))
 }
 
 /// The user's My Docs folders as a tree (move dialog).
 #[utoipa::path(get, path = "/folders/list", tag = "documents", security(("bearer" = [])),
     responses((status = 200, body = [FolderNode])))]
 pub async fn tree(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
 ) -> AppResult<AppJson<Vec<FolderNode>>> {
-    Ok(AppJson(state.documents.tree(&actor).await?))
+    Ok(AppJson(documents.tree(&actor).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -150,7 +161,7 @@ pub struct CreateFolderBody {
     responses((status = 201, body = ItemView), (status = 400, body = ErrorBody, description = "no name, too long, or past the max depth"),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn create_folder(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<CreateFolderBody>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
@@ -158,8 +169,7 @@ pub async fn create_folder(
         return Err(events::documents::DocumentError::ReadOnly.into());
     }
     let parent = destination(body.parent)?;
-    let item = state
-        .documents
+    let item = documents
         .create_folder(&actor, parent, body.name.unwrap_or_default())
         .await?;
     Ok((StatusCode::CREATED, AppJson(item)))
@@ -176,13 +186,12 @@ pub struct RenameBody {
     responses((status = 200, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn rename(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     ItemId(id): ItemId,
     AppJson(body): AppJson<RenameBody>,
 ) -> AppResult<AppJson<ItemView>> {
-    let item = state
-        .documents
+    let item = documents
         .rename(&actor, &id, body.name.unwrap_or_default())
         .await?;
     Ok(AppJson(item))
@@ -201,11 +210,11 @@ pub struct Deleted {
     security(("bearer" = [])),
     responses((status = 200, body = Deleted), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn delete_folder(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     ItemId(id): ItemId,
 ) -> AppResult<AppJson<Deleted>> {
-    let removed = state.documents.delete(&actor, &id).await?;
+    let removed = documents.delete(&actor, &id).await?;
     Ok(AppJson(Deleted { id, removed }))
 }
 
@@ -219,12 +228,12 @@ pub struct RemoveBody {
     security(("bearer" = [])),
     responses((status = 200, body = Deleted), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn remove_file(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<RemoveBody>,
 ) -> AppResult<AppJson<Deleted>> {
     let id = required_id(body.id, "id")?;
-    let removed = state.documents.delete(&actor, &id).await?;
+    let removed = documents.delete(&actor, &id).await?;
     Ok(AppJson(Deleted { id, removed }))
 }
 
@@ -241,13 +250,13 @@ pub struct MoveFolderBody {
     responses((status = 200, body = ItemView), (status = 400, body = ErrorBody, description = "into itself or below itself, or past the max depth"),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn move_folder(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<MoveFolderBody>,
 ) -> AppResult<AppJson<ItemView>> {
     let id = required_id(body.folder, "folder")?;
     let to = destination(body.destination)?;
-    Ok(AppJson(state.documents.move_item(&actor, &id, to).await?))
+    Ok(AppJson(documents.move_item(&actor, &id, to).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -262,13 +271,13 @@ pub struct MoveFileBody {
     security(("bearer" = [])),
     responses((status = 200, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn move_file(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<MoveFileBody>,
 ) -> AppResult<AppJson<ItemView>> {
     let id = required_id(body.file, "file")?;
     let to = destination(body.folder)?;
-    Ok(AppJson(state.documents.move_item(&actor, &id, to).await?))
+    Ok(AppJson(documents.move_item(&actor, &id, to).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -291,7 +300,7 @@ pub struct Shared {
 }
 
 async fn share(
-    state: &AppState,
+    documents: &Documents,
     actor: &Actor,
     id: Option<String>,
     field: &str,
@@ -299,7 +308,7 @@ async fn share(
     via: ShareVia,
 ) -> AppResult<AppJson<Shared>> {
     let id = required_id(id, field)?;
-    let (recipient, item) = state.documents.share(actor, &id, email, via).await?;
+    let (recipient, item) = documents.share(actor, &id, email, via).await?;
     Ok(AppJson(Shared { recipient, item }))
 }
 
@@ -309,12 +318,12 @@ async fn share(
     responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "no such item, or 'The user associated with that e-mail was not found. Check again the e-mail or try an external share.'")))]
 pub async fn share_folder(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<ShareFolderBody>,
 ) -> AppResult<AppJson<Shared>> {
     share(
-        &state,
+        &documents,
         &actor,
         body.folder,
         "folder",
@@ -329,12 +338,12 @@ pub async fn share_folder(
     security(("bearer" = [])),
     responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn share_file(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<Shared>> {
     share(
-        &state,
+        &documents,
         &actor,
         body.file,
         "file",
@@ -349,12 +358,12 @@ pub async fn share_file(
     security(("bearer" = [])),
     responses((status = 200, body = Shared), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn storage_share(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<Shared>> {
     share(
-        &state,
+        &documents,
         &actor,
         body.file,
         "file",
@@ -371,16 +380,13 @@ pub async fn storage_share(
     responses((status = 200, body = ExternalShare), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "not allowed, 'For internal use', or internal-only labels"), (status = 404, body = ErrorBody)))]
 pub async fn external_share(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<ShareFileBody>,
 ) -> AppResult<AppJson<ExternalShare>> {
     let id = required_id(body.file, "file")?;
     Ok(AppJson(
-        state
-            .documents
-            .share_externally(&actor, &id, body.email)
-            .await?,
+        documents.share_externally(&actor, &id, body.email).await?,
     ))
 }
 
@@ -396,13 +402,13 @@ pub struct FavoriteBody {
     security(("bearer" = [])),
     responses((status = 201, body = ItemView, description = "the copy"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn save_to_mydocs(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<FavoriteBody>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
     let id = required_id(body.file, "file")?;
     let folder = destination(body.folder)?;
-    let copy = state.documents.save_to_mydocs(&actor, &id, folder).await?;
+    let copy = documents.save_to_mydocs(&actor, &id, folder).await?;
     Ok((StatusCode::CREATED, AppJson(copy)))
 }
 
@@ -420,7 +426,7 @@ pub struct MyDocsBody {
     security(("bearer" = [])),
     responses((status = 201, body = ItemView, description = "the copy"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn move_to_mydocs(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppJson(body): AppJson<MyDocsBody>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
@@ -432,7 +438,7 @@ pub async fn move_to_mydocs(
         }
     }
     let id = required_id(body.source, "source")?;
-    let copy = state.documents.move_to_mydocs(&actor, &id).await?;
+    let copy = documents.move_to_mydocs(&actor, &id).await?;
     Ok((StatusCode::CREATED, AppJson(copy)))
 }
 
@@ -445,15 +451,22 @@ pub struct ShareListQuery {
 /// Most results of the share dialog's recipient list.
 const SHARE_LIST_MAX: i64 = 20;
 
-/// Other users' e-mails containing `search`, for the share dialog.
+/// E-mails containing `search` of the other accounts a document can be shared with (enabled
+/// users; never administrators, auditors or disabled accounts), for the share dialog. Limited
+/// per user (`RECIPIENT_LOOKUPS_PER_MINUTE`), and only once the terms are accepted.
 #[utoipa::path(get, path = "/users/share-list", tag = "documents", params(ShareListQuery),
     security(("bearer" = [])),
-    responses((status = 200, body = [String]), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = [String]), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn share_list(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     auth: AuthUser,
+    limit: Option<axum::Extension<crate::edge::limits::PerUser>>,
     AppQuery(query): AppQuery<ShareListQuery>,
 ) -> AppResult<AppJson<Vec<String>>> {
+    if let Some(axum::Extension(limit)) = limit {
+        limit.check(&auth.id)?;
+    }
     let search = query.search.unwrap_or_default();
     let search = search.trim();
     if search.is_empty() {
@@ -463,20 +476,44 @@ pub async fn share_list(
         return Err(AppError::bad_request("The search is too long"));
     }
     Ok(AppJson(
-        users::search_emails(&state.db, search, &auth.id, SHARE_LIST_MAX).await?,
+        User::search_emails(documents.db(), search, &auth.id, SHARE_LIST_MAX).await?,
     ))
 }
 
-/// Everything that happened to a document or folder; for whoever sees it, and the auditor.
-#[utoipa::path(get, path = "/documents/{id}/history", tag = "documents", params(("id" = String, Path)),
+/// A page of a history.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HistoryQuery {
+    /// Entries per page, 1 to 200 (default 200).
+    pub limit: Option<i64>,
+    /// The `next` of the previous page (absent: the newest entries).
+    pub before: Option<String>,
+}
+
+/// What happened to a document or folder, newest first, in pages of at most 200 (walk them by
+/// passing `next` as `before`); for whoever sees it, and the auditor. Auditors and the owner
+/// read every entry; anyone else the item's own facts, shares made to them and their own
+/// actions, with folders they cannot see named 'a private folder'.
+#[utoipa::path(get, path = "/documents/{id}/history", tag = "documents", params(("id" = String, Path), HistoryQuery),
     security(("bearer" = [])),
-    responses((status = 200, body = History), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = History),
+        (status = 400, body = ErrorBody, description = "A bad limit or cursor"),
+        (status = 404, body = ErrorBody)))]
 pub async fn history(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     ItemId(id): ItemId,
+    AppQuery(query): AppQuery<HistoryQuery>,
 ) -> AppResult<AppJson<History>> {
-    Ok(AppJson(state.documents.history(&actor, &id).await?))
+    let limit = super::history::limit_of(query.limit)?;
+    let before = query
+        .before
+        .as_deref()
+        .map(super::history::parse_cursor)
+        .transpose()?;
+    Ok(AppJson(
+        documents.history(&actor, &id, before, limit).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -500,14 +537,14 @@ pub struct FolderAsOf {
         (status = 403, body = ErrorBody, description = "'You could not see this folder at that time'"),
         (status = 404, body = ErrorBody)))]
 pub async fn folder_as_of(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     Path(id): Path<String>,
     AppQuery(query): AppQuery<AsOfQuery>,
 ) -> AppResult<AppJson<FolderAsOf>> {
     let at = at_of(&query)?;
     let id = item_id(&id)?;
-    let (name, list) = state.documents.folder_as_of(&actor, &id, at).await?;
+    let (name, list) = documents.folder_as_of(&actor, &id, at).await?;
     Ok(AppJson(FolderAsOf { list, name }))
 }
 
@@ -566,14 +603,14 @@ pub struct AccessAsOf {
         (status = 403, body = ErrorBody, description = "'Only auditors and the item's owner can see who could see it'"),
         (status = 404, body = ErrorBody, description = "Unknown item, or 'The item did not exist at that time'")))]
 pub async fn access_as_of(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     Path(id): Path<String>,
     AppQuery(query): AppQuery<AsOfQuery>,
 ) -> AppResult<AppJson<AccessAsOf>> {
     let at = at_of(&query)?;
     let id = item_id(&id)?;
-    let (item, shares) = state.documents.access_as_of(&actor, &id, at).await?;
+    let (item, shares) = documents.access_as_of(&actor, &id, at).await?;
     let owner = item.owner_id.as_ref().map(|owner| PersonThen {
         id: owner.clone(),
         name: item.owner_name.clone(),
@@ -581,7 +618,7 @@ pub async fn access_as_of(
     });
     let mut shared_with = Vec::with_capacity(shares.len());
     for share in shares {
-        let user = users::find_by_id(&state.db, &share.user_id).await?;
+        let user = User::find_by_id(documents.db(), &share.user_id).await?;
         shared_with.push(ShareThenView {
             user: PersonThen {
                 id: share.user_id,

@@ -1,5 +1,7 @@
 //! Bytes in and out: upload, open/download, external links and the history CSV.
 
+use std::sync::Arc;
+
 use axum::body::Body;
 use axum::extract::multipart::{Field, MultipartError, MultipartRejection};
 use axum::extract::{Multipart, Path, State};
@@ -10,11 +12,11 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::api::{destination, item_id};
-use super::service::Actor;
+use super::operations::{Actor, Documents};
 use super::storage::{ObjectInfo, Storage, StorageError, Stored};
+use super::usage::{over_quota, Room};
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
 use crate::ids::ItemId;
-use crate::state::AppState;
 
 /// Room for the multipart framing and the small fields around the file.
 const FORM_SLACK: u64 = 64 * 1024;
@@ -73,11 +75,13 @@ async fn small_text(mut field: Field<'_>) -> AppResult<String> {
         .map_err(|_| AppError::bad_request("The upload's fields must be UTF-8 text"))
 }
 
-/// Reads the form, streaming the file into storage and counting its bytes.
+/// Reads the form, streaming the file into storage and counting its bytes against `limit`
+/// (the largest file) and the user's quota `room`.
 async fn read_parts(
     multipart: &mut Multipart,
     storage: &Storage,
     limit: u64,
+    room: Room,
     parts: &mut UploadParts,
 ) -> AppResult<()> {
     while let Some(mut field) = multipart.next_field().await.map_err(unreadable)? {
@@ -98,9 +102,15 @@ async fn read_parts(
                         }
                     };
                     // The limit holds while streaming: nothing past it reaches the store.
-                    if writer.size() + chunk.len() as u64 > limit {
+                    let size = writer.size() + chunk.len() as u64;
+                    if size > limit {
                         writer.abandon().await;
                         return Err(too_large(limit));
+                    }
+                    // So does the quota: a file passing it stops here, with nothing kept.
+                    if size > room.left() {
+                        writer.abandon().await;
+                        return Err(room.refusal());
                     }
                     if let Err(e) = writer.write(&chunk).await {
                         writer.abandon().await;
@@ -119,20 +129,31 @@ async fn read_parts(
     Ok(())
 }
 
+/// Whether a stored upload of `size` bytes still fits the user's quota now.
+async fn still_fits(docs: &Documents, actor: &Actor, room: Room, size: i64) -> AppResult<()> {
+    let used = docs.used_bytes(&actor.id).await?;
+    let size = u64::try_from(size).unwrap_or(u64::MAX);
+    if used.saturating_add(size) > room.quota {
+        return Err(over_quota(used, room.quota));
+    }
+    Ok(())
+}
+
 /// Uploads a PDF or XLS file into My Docs. The content's first bytes (`%PDF-`, or the OLE2
 /// header of XLS) and the file name's extension must agree.
 #[utoipa::path(post, path = "/documents/upload", tag = "documents",
     request_body(content = UploadForm, content_type = "multipart/form-data"), security(("bearer" = [])),
     responses((status = 201, body = ItemView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody, description = "the file is larger than allowed, or would pass the user's storage quota"),
+        (status = 507, body = ErrorBody, description = "the file store's volume is short of room"),
         (status = 415, body = ErrorBody, description = "'Only PDF and XLS files can be uploaded'")))]
 pub async fn upload(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
-    let docs = &state.documents;
+    let docs = &documents;
     let limit = docs.upload_max_bytes;
     // Refuse what announces itself as too large before reading any of it.
     let announced = headers
@@ -142,6 +163,11 @@ pub async fn upload(
     if announced.is_some_and(|n| n > limit + FORM_SLACK) {
         return Err(too_large(limit));
     }
+    // The same for the disk and the user's quota (the form's other fields are a few bytes).
+    let room = docs.upload_room(&actor).await?;
+    if announced.is_some_and(|n| n.saturating_sub(FORM_SLACK) > room.left()) {
+        return Err(room.refusal());
+    }
     let mut multipart = multipart.map_err(|e| {
         AppError::bad_request(format!(
             "The upload must be a multipart form: {}",
@@ -149,7 +175,12 @@ pub async fn upload(
         ))
     })?;
     let mut parts = UploadParts::default();
-    let read = read_parts(&mut multipart, &docs.storage, limit, &mut parts).await;
+    let read = read_parts(&mut multipart, &docs.storage, limit, room, &mut parts).await;
+    // Another upload of the same user may have used the room meanwhile.
+    let read = match (read, &parts.file) {
+        (Ok(()), Some((_, stored))) => still_fits(docs, &actor, room, stored.size).await,
+        (read, _) => read,
+    };
     let checked = read.and_then(|()| {
         let parent = destination(parts.parent.take())?;
         if parts.file.is_none() {
@@ -381,47 +412,67 @@ async fn serve(
     security(("bearer" = [])),
     responses((status = 200, description = "the file (application/pdf or application/vnd.ms-excel)"), (status = 404, body = ErrorBody)))]
 pub async fn file(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     ItemId(id): ItemId,
     AppQuery(query): AppQuery<FileQuery>,
     headers: HeaderMap,
 ) -> AppResult<Response> {
     let download = matches!(query.download.as_deref(), Some("1" | "true"));
-    let row = state.documents.open(&actor, &id, download).await?;
-    serve(&state.documents.storage, &row, download, &headers).await
+    let row = documents.open(&actor, &id, download).await?;
+    serve(&documents.storage, &row, download, &headers).await
 }
 
 /// The file behind an external share's link; no sign-in, until the link expires.
 #[utoipa::path(get, path = "/shared-links/{token}", tag = "documents", params(("token" = String, Path)),
     responses((status = 200, description = "the file"), (status = 404, body = ErrorBody, description = "unknown or expired link")))]
 pub async fn shared_link(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> AppResult<Response> {
-    let row = state.documents.shared_link(&token).await?;
-    serve(&state.documents.storage, &row, false, &headers).await
+    let row = documents.shared_link(&token).await?;
+    serve(&documents.storage, &row, false, &headers).await
 }
 
-/// An item's history as CSV, for the auditor only.
+/// An item's history as CSV, for the auditor only: every entry, newest first, streamed a
+/// page at a time as it is read.
 #[utoipa::path(get, path = "/documents/{id}/history.csv", tag = "documents", params(("id" = String, Path)),
     security(("bearer" = [])),
     responses((status = 200, description = "text/csv: at,actor,actor_email,action,detail,from,to", content_type = "text/csv"),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn history_csv(
-    State(state): State<AppState>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     Path(id): Path<String>,
 ) -> AppResult<Response> {
+    use super::history::{csv_rows, CSV_HEAD, CSV_PAGE};
     if !actor.auditor {
         return Err(AppError::forbidden(
             "Only the auditor can export the history",
         ));
     }
     let id = item_id(&id)?;
-    let history = state.documents.history(&actor, &id).await?;
-    let csv = super::history::to_csv(&history);
+    let (_, mut reader) = documents.history_reader(&actor, &id).await?;
+    // The first page is read before answering, so a failure is still a clean error.
+    let (first, next) = reader.page(None, CSV_PAGE).await?;
+    let head = futures::stream::once(futures::future::ready(Ok::<_, AppError>(format!(
+        "{CSV_HEAD}{}",
+        csv_rows(&first)
+    ))));
+    let rest = futures::stream::unfold((reader, next), |(mut reader, next)| async move {
+        match reader.page(Some(next?), CSV_PAGE).await {
+            Ok((entries, next)) => Some((Ok(csv_rows(&entries)), (reader, next))),
+            Err(e) => {
+                tracing::error!(error = %e, "history export failed part way");
+                Some((Err(e), (reader, None)))
+            }
+        }
+    });
+    // Fused: the compression layer may poll again after the end, which `unfold` refuses.
+    let body = Body::from_stream(futures::StreamExt::fuse(futures::StreamExt::chain(
+        head, rest,
+    )));
     Ok((
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
@@ -430,7 +481,7 @@ pub async fn history_csv(
                 format!("attachment; filename=\"history-{id}.csv\""),
             ),
         ],
-        csv,
+        body,
     )
         .into_response())
 }

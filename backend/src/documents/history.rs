@@ -1,16 +1,21 @@
-//! An item's history: its events in order, with who did what, when, and from where to where.
+//! An item's history: its events with who did what, when, and from where to where, newest
+//! first and a page at a time, as each reader is told them ([`HistoryScope`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use events::documents::{CopyReason, ItemEvent, Kind, ShareVia, Space};
-use projections::{Db, StoredEvent};
+use events::documents::{CopyReason, HistoryScope, ItemEvent, Kind, ShareVia, Space, ITEM_TYPE};
+use projections::documents::read::{self, Viewer};
+use projections::item_reads::ReadCounts;
+use projections::{stream, Db, StoredEvent, Tx};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::service::SYSTEM_USER;
 use super::services::full_name;
+use crate::auth::User;
 use crate::error::{AppError, AppResult};
-use crate::users;
+
+/// The user id in the metadata of what the company itself does (the US set).
+pub const SYSTEM_USER: &str = "system";
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct HistoryItem {
@@ -23,6 +28,9 @@ pub struct HistoryItem {
     /// The caller may look at this folder as of a past time (`GET /folders/{id}/as-of`):
     /// auditors, and owners in their own tree; always false for files.
     pub as_of: bool,
+    /// How often it was opened and downloaded: by everyone for auditors and the owner, by the
+    /// reader themselves for anyone else (from the reads read model).
+    pub reads: ReadCounts,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -42,10 +50,14 @@ pub struct HistoryEntry {
     pub to: Option<String>,
 }
 
+/// One page of an item's history, newest first, as its reader is told it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct History {
     pub item: HistoryItem,
     pub entries: Vec<HistoryEntry>,
+    /// Pass as `before` for the next (older) page; null on the last page. Events recorded
+    /// while the pages are walked never make an entry repeat or go missing.
+    pub next: Option<String>,
 }
 
 /// Where an item sits, as history shows it.
@@ -63,11 +75,12 @@ fn when(ms: i64) -> String {
         .unwrap_or_default()
 }
 
-struct Line {
-    action: &'static str,
-    detail: String,
-    from: Option<String>,
-    to: Option<String>,
+/// One event as history tells it (the activity of `crate::audit` tells it the same way).
+pub struct Line {
+    pub action: &'static str,
+    pub detail: String,
+    pub from: Option<String>,
+    pub to: Option<String>,
 }
 
 fn line(action: &'static str, detail: String) -> Line {
@@ -79,7 +92,7 @@ fn line(action: &'static str, detail: String) -> Line {
     }
 }
 
-fn describe(event: &ItemEvent) -> Line {
+pub fn describe(event: &ItemEvent) -> Line {
     match event {
         ItemEvent::FolderCreated {
             parent,
@@ -192,50 +205,147 @@ fn describe(event: &ItemEvent) -> Line {
     }
 }
 
-/// Turns an item's recorded events into its history.
-pub async fn build(db: &Db, id: &str, recorded: &[StoredEvent]) -> AppResult<History> {
-    let mut people: HashMap<String, (String, String)> = HashMap::new();
-    let mut entries = Vec::with_capacity(recorded.len());
-    let mut name = String::new();
-    let mut kind = Kind::File;
-    for stored in recorded {
-        let event: ItemEvent = stored
-            .decode()
-            .map_err(|e| AppError::Internal(anyhow::anyhow!("history of {id}: {e}")))?;
-        match &event {
-            ItemEvent::FolderCreated { name: n, .. } => {
-                name = n.clone();
-                kind = Kind::Folder;
-            }
-            ItemEvent::FileUploaded { file, .. } => name = file.title.clone(),
-            ItemEvent::Copied {
-                name: n, kind: k, ..
-            } => {
-                name = n.clone();
-                kind = *k;
-            }
-            ItemEvent::Renamed { to, .. } => name = to.clone(),
-            _ => {}
+/// Most entries in one page of history, and the default.
+pub const MAX_PAGE: i64 = 200;
+/// Entries per read while the CSV export streams.
+pub const CSV_PAGE: i64 = 1_000;
+
+/// The tag of history cursors (a cursor of another paged list is refused here).
+const CURSOR_TAG: &str = "h1";
+
+/// `next` of a page: the stream sequence of its last (oldest) entry, opaque to clients.
+pub fn cursor(sequence: i64) -> String {
+    crate::paging::cursor(CURSOR_TAG, sequence)
+}
+
+/// The `before` of a history query: a cursor this server gave (400 otherwise).
+pub fn parse_cursor(raw: &str) -> AppResult<i64> {
+    crate::paging::parse_cursor(CURSOR_TAG, raw)
+}
+
+/// The `limit` of a history query: 1 to [`MAX_PAGE`], [`MAX_PAGE`] when absent.
+pub fn limit_of(raw: Option<i64>) -> AppResult<i64> {
+    crate::paging::limit(raw, MAX_PAGE, MAX_PAGE)
+}
+
+fn internal(id: &str, e: impl std::fmt::Display) -> AppError {
+    AppError::Internal(anyhow::anyhow!("history of {id}: {e}"))
+}
+
+/// The item as its history names it: its latest name (its creation, or its last rename) and
+/// its kind, from two events rather than its whole stream. 404 for an item never recorded.
+pub async fn item_of(db: &Db, id: &str) -> AppResult<HistoryItem> {
+    // The first event creates the item (cqrs-es numbers a stream from 1).
+    let created = stream::events_of_between(db, ITEM_TYPE, id, 0, 1)
+        .await
+        .map_err(|e| internal(id, e))?;
+    let created = created
+        .first()
+        .ok_or_else(|| AppError::not_found("The folder or file was not found"))?;
+    let (mut name, kind) = match created.decode::<ItemEvent>().map_err(|e| internal(id, e))? {
+        ItemEvent::FolderCreated { name, .. } => (name, Kind::Folder),
+        ItemEvent::FileUploaded { file, .. } => (file.title, Kind::File),
+        ItemEvent::Copied { name, kind, .. } => (name, kind),
+        other => return Err(internal(id, format!("begins with {other:?}"))),
+    };
+    let renamed = stream::last_event_of_type(db, ITEM_TYPE, id, "Renamed")
+        .await
+        .map_err(|e| internal(id, e))?;
+    if let Some(renamed) = renamed {
+        if let ItemEvent::Renamed { to, .. } = renamed.decode().map_err(|e| internal(id, e))? {
+            name = to;
         }
+    }
+    Ok(HistoryItem {
+        id: id.to_string(),
+        name,
+        kind: kind.as_str().to_string(),
+        as_of: false,
+        reads: ReadCounts::default(),
+    })
+}
+
+/// One reader of one item's history: who they are, how much they are told
+/// ([`HistoryScope`]), and what they see of the folders events name.
+pub struct Reader {
+    db: Db,
+    item: String,
+    viewer: Viewer,
+    shares: HashSet<String>,
+    scope: HistoryScope,
+    people: HashMap<String, (String, String)>,
+    folders: HashMap<String, bool>,
+}
+
+impl Reader {
+    pub fn new(
+        db: &Db,
+        item: &str,
+        viewer: Viewer,
+        shares: HashSet<String>,
+        scope: HistoryScope,
+    ) -> Reader {
+        Reader {
+            db: db.clone(),
+            item: item.to_string(),
+            viewer,
+            shares,
+            scope,
+            people: HashMap::new(),
+            folders: HashMap::new(),
+        }
+    }
+
+    async fn person(&mut self, user_id: &str) -> AppResult<(String, String)> {
+        if let Some(who) = self.people.get(user_id) {
+            return Ok(who.clone());
+        }
+        let who = match User::find_by_id(&self.db, user_id).await? {
+            Some(u) => (full_name(&u), u.email),
+            None if user_id == SYSTEM_USER => ("Meridian Orthopaedics".to_string(), String::new()),
+            None => ("Former user".to_string(), String::new()),
+        };
+        self.people.insert(user_id.to_string(), who.clone());
+        Ok(who)
+    }
+
+    /// Whether the reader sees the folder `id` now (as the document lists decide it).
+    async fn sees_folder(&mut self, id: &str) -> AppResult<bool> {
+        if let Some(sees) = self.folders.get(id) {
+            return Ok(*sees);
+        }
+        let mut tx = Tx::begin(&self.db).await?;
+        let sees = read::item(&mut tx, &self.viewer.id, id)
+            .await?
+            .is_some_and(|row| row.access(&self.viewer, &self.shares).sees());
+        self.folders.insert(id.to_string(), sees);
+        Ok(sees)
+    }
+
+    /// The entry the reader is told of `stored`, if any.
+    async fn entry(&mut self, stored: &StoredEvent) -> AppResult<Option<HistoryEntry>> {
+        let event: ItemEvent = stored.decode().map_err(|e| internal(&self.item, e))?;
         let user_id = stored.meta("user_id").unwrap_or(SYSTEM_USER).to_string();
-        if !people.contains_key(&user_id) {
-            let who = match users::find_by_id(db, &user_id).await? {
-                Some(u) => (full_name(&u), u.email),
-                None if user_id == SYSTEM_USER => {
-                    ("Meridian Orthopaedics".to_string(), String::new())
-                }
-                None => ("Former user".to_string(), String::new()),
-            };
-            people.insert(user_id.clone(), who);
+        if !self.scope.shows(&self.viewer.id, &user_id, &event) {
+            return Ok(None);
         }
-        let (actor, actor_email) = people[&user_id].clone();
+        let mut hidden = HashSet::new();
+        if self.scope == HistoryScope::Own {
+            for folder in HistoryScope::folders_named(&event) {
+                if !self.sees_folder(folder).await? {
+                    hidden.insert(folder.to_string());
+                }
+            }
+        }
+        let event = self.scope.redact(event, |id| !hidden.contains(id));
+        let (actor, actor_email) = self.person(&user_id).await?;
         let Line {
             action,
             detail,
             from,
             to,
         } = describe(&event);
-        entries.push(HistoryEntry {
+        Ok(Some(HistoryEntry {
             at: stored.recorded_at,
             actor,
             actor_email,
@@ -243,22 +353,45 @@ pub async fn build(db: &Db, id: &str, recorded: &[StoredEvent]) -> AppResult<His
             detail,
             from,
             to,
-        });
+        }))
     }
-    Ok(History {
-        item: HistoryItem {
-            id: id.to_string(),
-            name,
-            kind: kind.as_str().to_string(),
-            as_of: false,
-        },
-        entries,
-    })
+
+    /// Up to `limit` entries the reader is told, older than the sequence `before` (from the
+    /// newest when `None`), newest first, and the `before` of the next page. The stream is read
+    /// `limit + 1` events at a time, so a page never holds more than that in memory.
+    pub async fn page(
+        &mut self,
+        before: Option<i64>,
+        limit: i64,
+    ) -> AppResult<(Vec<HistoryEntry>, Option<i64>)> {
+        let mut entries = Vec::new();
+        let mut last = None;
+        let mut below = before;
+        loop {
+            let chunk = stream::events_of_before(&self.db, ITEM_TYPE, &self.item, below, limit + 1)
+                .await
+                .map_err(|e| internal(&self.item, e))?;
+            for stored in &chunk {
+                below = Some(stored.sequence);
+                if let Some(entry) = self.entry(stored).await? {
+                    if entries.len() as i64 == limit {
+                        // One more entry exists: this page ends at the one before it.
+                        return Ok((entries, last));
+                    }
+                    entries.push(entry);
+                    last = Some(stored.sequence);
+                }
+            }
+            if (chunk.len() as i64) <= limit {
+                return Ok((entries, None));
+            }
+        }
+    }
 }
 
 /// One CSV field: quoted, quotes doubled, and a leading `= + - @` neutralised so a spreadsheet
 /// never runs it as a formula.
-fn csv_field(value: &str) -> String {
+pub fn csv_field(value: &str) -> String {
     let value = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{value}")
     } else {
@@ -267,10 +400,13 @@ fn csv_field(value: &str) -> String {
     format!("\"{}\"", value.replace('"', "\"\""))
 }
 
-/// The history as CSV (auditors' export).
-pub fn to_csv(history: &History) -> String {
-    let mut out = String::from("at,actor,actor_email,action,detail,from,to\r\n");
-    for e in &history.entries {
+/// The CSV header of a history export.
+pub const CSV_HEAD: &str = "at,actor,actor_email,action,detail,from,to\r\n";
+
+/// History entries as CSV rows (auditors' export).
+pub fn csv_rows(entries: &[HistoryEntry]) -> String {
+    let mut out = String::new();
+    for e in entries {
         let at = chrono::DateTime::from_timestamp_millis(e.at)
             .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
             .unwrap_or_default();
@@ -294,6 +430,7 @@ pub fn to_csv(history: &History) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine as _;
 
     #[test]
     fn csv_fields_are_quoted_and_never_formulas() {
@@ -301,5 +438,25 @@ mod tests {
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
         assert_eq!(csv_field("-1"), "\"'-1\"");
+    }
+
+    #[test]
+    fn cursors_round_trip_and_refuse_anything_else() {
+        assert_eq!(parse_cursor(&cursor(42)).ok(), Some(42));
+        for bad in ["42", "", "garbage", &cursor(0), &cursor(-3)] {
+            assert!(parse_cursor(bad).is_err(), "{bad}");
+        }
+        let other = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode("a1:42");
+        assert!(parse_cursor(&other).is_err());
+    }
+
+    #[test]
+    fn limits_are_one_to_two_hundred() {
+        assert_eq!(limit_of(None).ok(), Some(MAX_PAGE));
+        assert_eq!(limit_of(Some(1)).ok(), Some(1));
+        assert_eq!(limit_of(Some(200)).ok(), Some(200));
+        assert!(limit_of(Some(0)).is_err());
+        assert!(limit_of(Some(201)).is_err());
+        assert!(limit_of(Some(-1)).is_err());
     }
 }

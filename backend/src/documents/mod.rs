@@ -1,7 +1,8 @@
 //! Documents and folders (spec 2.16 and 7 "Documents and folders"): the HTTP API over the
 //! event-sourced items of `events::documents` and the read model of `projections::documents`.
 //!
-//! - [`service`] - the operations ([`Documents`]): reads, commands, copies, history.
+//! - [`operations`] - what can be done with documents ([`Documents`]): reads, commands, copies,
+//!   history.
 //! - [`api`] - JSON calls: lists, folders, tree, create, rename, move, delete, shares, copies,
 //!   recipients, history, as-of.
 //! - [`files`] - upload, open/download, external links, history CSV.
@@ -9,27 +10,35 @@
 //! - [`lock`] - one structural change per owner's tree at a time.
 //! - [`storage`] - stored files under `DATA_DIR/files`.
 //! - [`history`] - events as who/what/when/from/to.
-//! - [`seed`] - the demo documents, imported as commands on first start.
+//! - [`demo`] - the demo documents, imported as commands on first start.
+//! - [`orphans`] - deleting stored files no event refers to, and removed files past their
+//!   retention.
+//! - [`usage`] - storage quotas: each user's usage, the room of an upload, the free disk.
 
 pub mod api;
+pub mod demo;
 pub mod files;
 pub mod history;
 pub mod lock;
+pub mod operations;
 pub mod orphans;
-pub mod seed;
-pub mod service;
 pub mod services;
 pub mod storage;
+pub mod usage;
 
-use axum::extract::DefaultBodyLimit;
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, FromRef, FromRequestParts};
+use axum::http::request::Parts;
 use events::documents::DocumentError;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::auth::{Auth, AuthUser};
 use crate::error::AppError;
-use crate::state::AppState;
 
-pub use service::{Actor, Documents, ListType};
+pub use history::{csv_field, describe, SYSTEM_USER};
+pub use operations::{Actor, Documents, ListType};
 
 impl From<DocumentError> for AppError {
     fn from(e: DocumentError) -> Self {
@@ -59,14 +68,19 @@ impl From<DocumentError> for AppError {
     }
 }
 
-/// The document routes; `recipient_lookups` limits `GET /api/users/share-list`.
-/// The documents calls. `recipient_lookups` limits the share list on its own; the OpenAPI
-/// document is built without it.
-pub fn router(recipient_lookups: Option<crate::edge::limits::Layer>) -> OpenApiRouter<AppState> {
-    // It lists colleagues' addresses: limited on its own, per session.
+/// The documents calls. `recipient_lookups` limits `GET /api/users/share-list` per user; the
+/// OpenAPI document is built without it.
+pub fn router<S>(recipient_lookups: Option<crate::edge::limits::PerUser>) -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Documents>: FromRef<S>,
+    Auth: FromRef<S>,
+{
+    // It lists colleagues' addresses: limited on its own, per user (the handler counts once it
+    // knows who calls).
     let (schemas, paths, share_list) = routes!(api::share_list);
     let share_list = match recipient_lookups {
-        Some(limit) => share_list.layer(limit),
+        Some(limit) => share_list.layer(axum::Extension(limit)),
         None => share_list,
     };
     OpenApiRouter::new()
@@ -89,6 +103,7 @@ pub fn router(recipient_lookups: Option<crate::edge::limits::Layer>) -> OpenApiR
         .routes(routes!(api::storage_share))
         .routes(routes!(api::external_share))
         .routes(routes!(api::save_to_mydocs))
+        .routes(routes!(usage::usage))
         .routes(routes!(files::file))
         .routes(routes!(api::history))
         .routes(routes!(files::history_csv))
@@ -98,9 +113,30 @@ pub fn router(recipient_lookups: Option<crate::edge::limits::Layer>) -> OpenApiR
 
 /// `POST /api/documents/upload`, apart from the other routes: it has its own body limit and
 /// timeout (see `http.rs`).
-pub fn upload_router() -> OpenApiRouter<AppState> {
+pub fn upload_router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Documents>: FromRef<S>,
+    Auth: FromRef<S>,
+{
     let (schemas, paths, upload) = routes!(files::upload);
     // The upload counts its own bytes against UPLOAD_MAX_BYTES while it streams them to disk;
     // the API-wide JSON limit would stop it first.
     OpenApiRouter::new().routes((schemas, paths, upload.layer(DefaultBodyLimit::disable())))
+}
+
+/// The caller's account as the documents area needs it (name, e-mail, certificate): the
+/// `AuthUser` checks, then the account itself; 401 when it is gone.
+impl<S> FromRequestParts<S> for Actor
+where
+    S: Send + Sync,
+    Auth: FromRef<S>,
+    Arc<Documents>: FromRef<S>,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let auth = AuthUser::from_request_parts(parts, state).await?;
+        Arc::<Documents>::from_ref(state).actor(&auth).await
+    }
 }

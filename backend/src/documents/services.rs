@@ -7,7 +7,7 @@ use events::documents::{
 use projections::documents::read::{self, path_ids, ItemRow};
 use projections::{Db, Tx};
 
-use crate::users;
+use crate::auth::User;
 
 pub struct DbServices {
     pub db: Db,
@@ -34,7 +34,7 @@ impl DbServices {
 }
 
 /// A user's full name as the app shows it.
-pub fn full_name(user: &users::User) -> String {
+pub fn full_name(user: &User) -> String {
     format!("{} {}", user.first_name, user.last_name)
         .trim()
         .to_string()
@@ -82,7 +82,7 @@ impl DocumentServices for DbServices {
     }
 
     async fn sees_us(&self, user: &str) -> Result<bool, ServiceError> {
-        Ok(users::find_by_id(&self.db, user)
+        Ok(User::find_by_id(&self.db, user)
             .await
             .map_err(failed)?
             .is_some_and(|u| u.shows_us()))
@@ -116,7 +116,7 @@ impl DocumentServices for DbServices {
         if id.is_empty() {
             return Ok(None);
         }
-        Ok(users::find_by_id(&self.db, id)
+        Ok(User::find_by_id(&self.db, id)
             .await
             .map_err(failed)?
             .map(|u| UserRef {

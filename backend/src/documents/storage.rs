@@ -207,19 +207,30 @@ impl Storage {
         Ok(result.into_stream().map_err(StorageError::from).boxed())
     }
 
-    /// Every stored object (for `companion files check` and the orphan collection).
-    pub async fn list(&self) -> Result<Vec<Listed>, StorageError> {
-        let mut out = Vec::new();
-        let mut listing = self.store.list(None);
-        while let Some(meta) = listing.next().await {
-            let meta = meta?;
-            out.push(Listed {
-                blob: meta.location.to_string(),
-                size: meta.size,
-                last_modified: meta.last_modified,
-            });
-        }
-        Ok(out)
+    /// Every stored object, as the store lists them (for `companion files check` and the
+    /// collection), one at a time.
+    pub fn listing(&self) -> BoxStream<'static, Result<Listed, StorageError>> {
+        self.store
+            .list(None)
+            .map(|meta| {
+                let meta = meta?;
+                Ok(Listed {
+                    blob: meta.location.to_string(),
+                    size: meta.size,
+                    last_modified: meta.last_modified,
+                })
+            })
+            .boxed()
+    }
+
+    /// Bytes free for this server on the local store's volume; `None` for object storage,
+    /// whose room is not ours to measure.
+    pub fn free_bytes(&self) -> Result<Option<u64>, StorageError> {
+        let Some(dir) = &self.local_dir else {
+            return Ok(None);
+        };
+        let stats = rustix::fs::statvfs(dir).map_err(std::io::Error::from)?;
+        Ok(Some(stats.f_bavail.saturating_mul(stats.f_frsize)))
     }
 
     /// Removes a stored file nobody refers to (a refused upload, an orphan).

@@ -1,5 +1,6 @@
-//! Rate limits (tower_governor): per client address, per session, and on the recipient lookup.
-//! A refused request gets 429, `Retry-After` in seconds and the API's error shape.
+//! Rate limits (tower_governor): per client network (see [`super::network`]), per session, and
+//! per user (the recipient lookup). A refused request gets 429, `Retry-After` in seconds and the
+//! API's error shape.
 //!
 //! Limits are token buckets: `burst` requests at once, refilled at `per_second`. The defaults
 //! (see `Config`) are far above what a sales force behind one hospital NAT sends; tests set low
@@ -21,6 +22,7 @@ use tower_governor::governor::GovernorConfigBuilder;
 use tower_governor::key_extractor::KeyExtractor;
 use tower_governor::{GovernorError, GovernorLayer};
 
+use super::network::Prefixes;
 use crate::error::AppError;
 
 /// The client's address: the connection's peer, or with `trust_proxy` the address the nearest
@@ -56,7 +58,7 @@ pub fn address_of(
 /// What a limit counts requests by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
-    /// The client address.
+    /// The client's network (its address cut to the configured prefix).
     Address,
     /// The session (bearer token); requests without one count against their address.
     Session,
@@ -64,7 +66,7 @@ pub enum Scope {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ClientKey {
-    Address(IpAddr),
+    Address(ipnet::IpNet),
     /// SHA-256 of the bearer token: the token itself is not kept in memory longer than needed.
     Session([u8; 32]),
 }
@@ -73,6 +75,7 @@ pub enum ClientKey {
 pub struct ClientKeyExtractor {
     scope: Scope,
     trust_proxy: bool,
+    prefixes: Prefixes,
 }
 
 impl KeyExtractor for ClientKeyExtractor {
@@ -102,14 +105,14 @@ impl KeyExtractor for ClientKeyExtractor {
             }
         }
         // Without a peer address (not served through `edge::serve`) every request shares one.
-        Ok(ClientKey::Address(
-            client_address(request, self.trust_proxy).unwrap_or(IpAddr::from([0, 0, 0, 0])),
-        ))
+        let address =
+            client_address(request, self.trust_proxy).unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        Ok(ClientKey::Address(self.prefixes.network_of(address)))
     }
 
     fn key_name(&self, key: &ClientKey) -> Option<String> {
         match key {
-            ClientKey::Address(ip) => Some(ip.to_string()),
+            ClientKey::Address(network) => Some(network.to_string()),
             ClientKey::Session(_) => None,
         }
     }
@@ -139,16 +142,20 @@ impl Quota {
 }
 
 /// The answer to a refused request, counted under `limit`.
+/// The 429 of `limit`, counted, with the seconds to wait.
+fn too_many(limit: &'static str, wait_seconds: u64) -> AppError {
+    metrics::counter!(crate::metrics::RATE_LIMIT_REFUSALS, "limit" => limit).increment(1);
+    AppError::RateLimited {
+        message: "Too many requests. Try again in a moment".into(),
+        // The bucket refills within the second when this rounds down to 0.
+        retry_after_seconds: wait_seconds.max(1),
+    }
+}
+
 fn refusal(limit: &'static str, error: GovernorError) -> Response<Body> {
     match error {
         GovernorError::TooManyRequests { wait_time, .. } => {
-            metrics::counter!(crate::metrics::RATE_LIMIT_REFUSALS, "limit" => limit).increment(1);
-            AppError::RateLimited {
-                message: "Too many requests. Try again in a moment".into(),
-                // The bucket refills within the second when this rounds down to 0.
-                retry_after_seconds: wait_time.max(1),
-            }
-            .into_response()
+            too_many(limit, wait_time).into_response()
         }
         GovernorError::UnableToExtractKey => {
             AppError::Internal(anyhow::anyhow!("rate limit: no key for the request"))
@@ -175,12 +182,17 @@ pub fn layer(
     scope: Scope,
     quota: Quota,
     trust_proxy: bool,
+    prefixes: Prefixes,
     stop: CancellationToken,
 ) -> Layer {
     let mut builder = GovernorConfigBuilder::default();
     builder.period(quota.refill).burst_size(quota.burst);
     let config = builder
-        .key_extractor(ClientKeyExtractor { scope, trust_proxy })
+        .key_extractor(ClientKeyExtractor {
+            scope,
+            trust_proxy,
+            prefixes,
+        })
         .finish()
         .map(Arc::new);
     let config = match config {
@@ -199,4 +211,44 @@ pub fn layer(
         }
     });
     GovernorLayer::new(config).error_handler(move |e| refusal(limit, e))
+}
+
+/// A limit per signed-in user, checked by a handler once it knows who calls (a new token or a
+/// new sign-in does not start a fresh bucket, as a per-session limit would). Its memory of users
+/// is pruned every minute until `stop` is cancelled.
+#[derive(Clone)]
+pub struct PerUser {
+    name: &'static str,
+    limiter: Arc<governor::DefaultKeyedRateLimiter<String>>,
+}
+
+impl PerUser {
+    pub fn new(name: &'static str, quota: Quota, stop: CancellationToken) -> Self {
+        let per_cell = governor::Quota::with_period(quota.refill)
+            .unwrap_or_else(|| governor::Quota::per_second(std::num::NonZeroU32::MIN));
+        let burst = std::num::NonZeroU32::new(quota.burst).unwrap_or(std::num::NonZeroU32::MIN);
+        let limiter = Arc::new(governor::RateLimiter::keyed(per_cell.allow_burst(burst)));
+        let pruned = limiter.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tokio::select! {
+                    _ = stop.cancelled() => break,
+                    _ = tick.tick() => pruned.retain_recent(),
+                }
+            }
+        });
+        Self { name, limiter }
+    }
+
+    /// Counts one request of `user_id`; 429 with `Retry-After` past the limit.
+    pub fn check(&self, user_id: &str) -> Result<(), AppError> {
+        self.limiter
+            .check_key(&user_id.to_string())
+            .map_err(|not_until| {
+                use governor::clock::Clock;
+                let wait = not_until.wait_time_from(self.limiter.clock().now());
+                too_many(self.name, wait.as_secs())
+            })
+    }
 }

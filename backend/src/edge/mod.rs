@@ -3,6 +3,7 @@
 //! - [`headers`] - security headers, with a stricter policy for served files.
 //! - [`request_id`] - an id per request, echoed to the client, in the logs and in the events the
 //!   request records.
+//! - [`network`] - the network a client address counts in, for every per-address limit.
 //! - [`linger`] - a body announced over its limit is refused without resetting the client.
 //! - [`limits`] - rate limits per client address and per session, 429 with `Retry-After`.
 //! - [`observe`] - one log line and the metrics of each request, by route template.
@@ -15,6 +16,7 @@
 pub mod headers;
 pub mod limits;
 pub mod linger;
+pub mod network;
 pub mod observe;
 pub mod panic;
 pub mod request_id;

@@ -76,3 +76,43 @@ fn method_label(method: &Method) -> &'static str {
         _ => "other",
     }
 }
+
+/// Longest text from outside (e.g. an identity provider's error) written into a log line.
+pub const UNTRUSTED_LOG_CHARS: usize = 200;
+
+/// Text that came from outside, fit for a log line: control and direction-changing characters
+/// escaped (a line break could forge a log line in the text format, an escape sequence could
+/// rewrite a terminal), and cut to [`UNTRUSTED_LOG_CHARS`] characters.
+pub fn untrusted(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == UNTRUSTED_LOG_CHARS {
+            out.push('…');
+            break;
+        }
+        let invisible = matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+        if c.is_control() || invisible {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn untrusted_text_cannot_break_or_flood_a_log_line() {
+        assert_eq!(
+            untrusted("denied\nINFO forged line\u{1b}[2J"),
+            "denied\\u{a}INFO forged line\\u{1b}[2J"
+        );
+        assert_eq!(untrusted("a\u{202e}b"), "a\\u{202e}b");
+        let long = "x".repeat(5000);
+        assert_eq!(untrusted(&long).chars().count(), UNTRUSTED_LOG_CHARS + 1);
+        assert_eq!(untrusted("Access denied"), "Access denied");
+    }
+}

@@ -1,8 +1,6 @@
 //! An id for every request: taken from `X-Request-Id` when a trusted proxy set one, made up
 //! otherwise, sent back in the response, recorded in the request's log span and in the metadata
-//! of every event the request records.
-
-use std::future::Future;
+//! of every event the request records (through [`crate::request_context`]).
 
 use axum::extract::Request;
 use axum::http::HeaderName;
@@ -14,22 +12,6 @@ pub static HEADER: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Longest id accepted from a proxy; anything longer, or not plain text, is replaced.
 const MAX_LEN: usize = 128;
-
-tokio::task_local! {
-    static CURRENT: String;
-}
-
-/// The id of the request being handled by this task, if any.
-pub fn current() -> Option<String> {
-    CURRENT.try_with(Clone::clone).ok()
-}
-
-/// Runs `work` (e.g. a spawned task doing a request's work) under the current request's id
-/// (and its `Idempotency-Key` execution, see [`crate::idempotency::carry`]).
-pub fn carry<F: Future>(work: F) -> impl Future<Output = F::Output> {
-    let id = current().unwrap_or_default();
-    CURRENT.scope(id, crate::idempotency::carry(work))
-}
 
 /// Drops an `X-Request-Id` the client sent unless proxy headers are trusted (a client must not
 /// choose what is written into the audit trail) or when it is not a short plain token.
@@ -62,5 +44,5 @@ pub async fn scope(request: Request, next: Next) -> Response {
         .and_then(|id| id.header_value().to_str().ok())
         .unwrap_or_default()
         .to_string();
-    CURRENT.scope(id, next.run(request)).await
+    crate::request_context::with_request_id(id, next.run(request)).await
 }

@@ -5,20 +5,16 @@ use axum::http::StatusCode;
 use projections::now_ms;
 
 use super::publish::{self, NotificationRequest, Published, UpdateRequest};
-use crate::auth::AuthUser;
-use crate::error::{AppError, AppJson, AppResult, ErrorBody};
+use super::Notifications;
+use crate::auth::{Authorized, Role};
+use crate::error::{AppJson, AppResult, ErrorBody};
 use crate::event_store::Metadata;
-use crate::state::AppState;
 
-fn require_admin(auth: &AuthUser) -> AppResult<()> {
-    if auth.is_admin() {
-        Ok(())
-    } else {
-        Err(AppError::forbidden(
-            "Only administrators can publish notifications and app updates",
-        ))
-    }
-}
+crate::auth::role_policy!(
+    /// Who may publish notifications and app updates.
+    pub Publisher: [Role::Admin],
+    "Only administrators can publish notifications and app updates"
+);
 
 /// Publishes a notification to everyone or to chosen users. The message HTML is sanitised; the
 /// addressees get it at once in their list, badge and live feed.
@@ -27,16 +23,13 @@ fn require_admin(auth: &AuthUser) -> AppResult<()> {
     responses((status = 201, body = Published), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn publish_notification(
-    State(state): State<AppState>,
-    auth: AuthUser,
-    body: Result<AppJson<NotificationRequest>, AppError>,
+    State(state): State<Notifications>,
+    auth: Authorized<Publisher>,
+    AppJson(request): AppJson<NotificationRequest>,
 ) -> AppResult<(StatusCode, AppJson<Published>)> {
-    // The role is checked before the body, so a non-admin always gets 403.
-    require_admin(&auth)?;
-    let AppJson(request) = body?;
     let (id, _) = publish::notification(
         &state.db,
-        &state.notifications,
+        &state.stores,
         request,
         None,
         now_ms(),
@@ -54,15 +47,13 @@ pub async fn publish_notification(
     responses((status = 201, body = Published), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn publish_update(
-    State(state): State<AppState>,
-    auth: AuthUser,
-    body: Result<AppJson<UpdateRequest>, AppError>,
+    State(state): State<Notifications>,
+    auth: Authorized<Publisher>,
+    AppJson(request): AppJson<UpdateRequest>,
 ) -> AppResult<(StatusCode, AppJson<Published>)> {
-    require_admin(&auth)?;
-    let AppJson(request) = body?;
     let (id, _) = publish::update(
         &state.db,
-        &state.notifications,
+        &state.stores,
         request,
         None,
         now_ms(),

@@ -12,11 +12,11 @@ use projections::now_ms;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::Notifications;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppResult, ErrorBody};
 use crate::event_store::Metadata;
 use crate::ids::{NotificationId, UpdateId};
-use crate::state::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinkView {
@@ -111,7 +111,7 @@ pub struct BadgesView {
 #[utoipa::path(get, path = "/notifications", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = [NotificationView]), (status = 401, body = ErrorBody)))]
 pub async fn list_notifications(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
 ) -> AppResult<AppJson<Vec<NotificationView>>> {
     let items = read::notifications_for(&state.db, &auth.id).await?;
@@ -125,7 +125,7 @@ pub async fn list_notifications(
     responses((status = 200, body = NotificationView), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
 pub async fn open_notification(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
     NotificationId(id): NotificationId,
 ) -> AppResult<AppJson<NotificationView>> {
@@ -141,7 +141,7 @@ pub async fn open_notification(
         at: now_ms(),
     };
     match state
-        .notifications
+        .stores
         .inboxes
         .execute(
             &Inbox::aggregate_id(&auth.id),
@@ -164,7 +164,7 @@ pub async fn open_notification(
 #[utoipa::path(get, path = "/updates", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = [UpdateView]), (status = 401, body = ErrorBody)))]
 pub async fn list_updates(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
 ) -> AppResult<AppJson<Vec<UpdateView>>> {
     let items = read::updates_for(&state.db, &auth.id).await?;
@@ -178,7 +178,7 @@ pub async fn list_updates(
     responses((status = 200, body = UpdateView), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
 pub async fn open_update(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
     UpdateId(id): UpdateId,
 ) -> AppResult<AppJson<UpdateView>> {
@@ -194,7 +194,7 @@ pub async fn open_update(
         at: now_ms(),
     };
     match state
-        .notifications
+        .stores
         .inboxes
         .execute(
             &Inbox::aggregate_id(&auth.id),
@@ -216,11 +216,15 @@ pub async fn open_update(
 #[utoipa::path(get, path = "/badges", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = BadgesView), (status = 401, body = ErrorBody)))]
 pub async fn badges(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
 ) -> AppResult<AppJson<BadgesView>> {
     let counts = read::unread_counts(&state.db, &auth.id).await?;
-    let shared = crate::shared_badge_hook::shared_unread_count(&state, &auth.id).await?;
+    // The same query as the `shared` badge the documents projection pushes to the feed, so the
+    // two always agree.
+    let mut tx = projections::Tx::begin(&state.db).await?;
+    let shared = projections::documents::read::shared_unread(&mut tx, &auth.id).await?;
+    tx.commit().await?;
     Ok(AppJson(BadgesView {
         notifications: counts.notifications,
         updates: counts.updates,

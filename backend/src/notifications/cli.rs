@@ -158,8 +158,8 @@ async fn open(config: &Config) -> anyhow::Result<Db> {
     // The same first-start content as `serve --demo`, so a publication on a fresh demo database
     // comes after the demo items rather than taking their ids.
     if config.demo {
-        crate::seed::claim_demo_database(&db).await?;
-        crate::seed::demo_accounts(&db, &config.terms_version).await?;
+        crate::auth::claim_demo_database(&db).await?;
+        crate::auth::demo_accounts(&db, &config.terms_version).await?;
         super::demo::seed(&db, &config.content_dir).await?;
     }
     Ok(db)

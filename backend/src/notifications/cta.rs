@@ -3,22 +3,22 @@
 //! `content/notifications/url-cta.json`, so they change without a new build of the app.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use axum::extract::State;
 
 use crate::auth::AuthUser;
+use crate::config::Config;
 use crate::error::{AppError, AppJson, AppResult, ErrorBody};
-use crate::state::AppState;
 
 /// Name -> url, e.g. `{"support": "mailto:support@example.com", "whats_new": "/app/new"}`.
 #[utoipa::path(get, path = "/url-cta", tag = "notifications", security(("bearer" = [])),
     responses((status = 200, body = BTreeMap<String, String>), (status = 401, body = ErrorBody)))]
 pub async fn url_cta(
-    State(state): State<AppState>,
+    State(config): State<Arc<Config>>,
     _auth: AuthUser,
 ) -> AppResult<AppJson<BTreeMap<String, String>>> {
-    let path = state
-        .config
+    let path = config
         .content_dir
         .join("notifications")
         .join("url-cta.json");

@@ -6,6 +6,7 @@
 //! as viewed by every account that exists when they are published: the demo users land on /home
 //! after sign-in, and only an update published later is offered by the update wizard.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use anyhow::Context;
@@ -17,25 +18,13 @@ use serde::Deserialize;
 
 use super::publish::{self, GalleryInput, LinkRequest, NotificationRequest, UpdateRequest};
 use super::services::Stores;
+use crate::content_folder::dates::parse_instant_ms;
+use crate::content_folder::file::{ContentError, ContentFile};
 use crate::error::AppError;
 use crate::event_store::Metadata;
 
 /// Who the demo publications are recorded as.
 const SEED_ACTOR: &str = "seed";
-
-/// `2026-04-20T09:00:00Z` or `2026-03-30` (midnight UTC), as milliseconds since the epoch.
-pub fn parse_date(text: &str) -> anyhow::Result<i64> {
-    if let Ok(at) = chrono::DateTime::parse_from_rfc3339(text) {
-        return Ok(at.timestamp_millis());
-    }
-    let day = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .with_context(|| format!("'{text}' is neither a date nor a date-time"))?;
-    Ok(day
-        .and_hms_opt(0, 0, 0)
-        .context("midnight")?
-        .and_utc()
-        .timestamp_millis())
-}
 
 #[derive(Debug, Deserialize)]
 struct DemoNotification {
@@ -56,6 +45,69 @@ struct DemoUpdate {
     preview: Option<String>,
     gallery: Vec<GalleryInput>,
     url: Option<String>,
+}
+
+/// The items the demo notifications and app updates may link to, by the kind of their links.
+#[derive(Debug, Default)]
+pub struct LinkTargets {
+    pub products: HashSet<i64>,
+    pub news: HashSet<i64>,
+    pub congresses: HashSet<i64>,
+    pub courses: HashSet<i64>,
+    pub trainings: HashSet<i64>,
+}
+
+impl LinkTargets {
+    /// `None` for a kind that names no item (`useful`, `home`...): any id goes.
+    fn of(&self, kind: &str) -> Option<&HashSet<i64>> {
+        match kind {
+            "products" => Some(&self.products),
+            "news" => Some(&self.news),
+            "congress" => Some(&self.congresses),
+            "learn" => Some(&self.courses),
+            "training" => Some(&self.trainings),
+            _ => None,
+        }
+    }
+}
+
+/// Every link of `notifications/notifications.json` and `notifications/updates.json` lands on
+/// an item of the content, checked at import so the demo never publishes a dead link.
+pub fn check_links(content_dir: &Path, targets: &LinkTargets) -> Result<(), ContentError> {
+    let file = ContentFile::new(content_dir, "notifications/notifications.json");
+    if file.path.is_file() {
+        let notifications: Vec<DemoNotification> = file.read()?;
+        for (i, n) in notifications.iter().enumerate() {
+            let Some(link) = &n.link else { continue };
+            let (Some(ids), Some(id)) = (targets.of(&link.kind), link.id) else {
+                continue;
+            };
+            if !ids.contains(&id) {
+                return Err(file.invalid(
+                    format!("[{i}].link"),
+                    format!("{} {id} does not exist", link.kind),
+                ));
+            }
+        }
+    }
+    let file = ContentFile::new(content_dir, "notifications/updates.json");
+    if file.path.is_file() {
+        let updates: Vec<DemoUpdate> = file.read()?;
+        for (i, u) in updates.iter().enumerate() {
+            let Some(url) = &u.url else { continue };
+            if !url.starts_with("/app/") {
+                return Err(file.invalid(
+                    format!("[{i}].url"),
+                    format!("'{url}' must be an address of the app (/app/...)"),
+                ));
+            }
+            let news = url.strip_prefix("/app/news/").and_then(|n| n.parse().ok());
+            if let Some(id) = news.filter(|id| !targets.news.contains(id)) {
+                return Err(file.invalid(format!("[{i}].url"), format!("news {id} does not exist")));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What a seed run published.
@@ -93,7 +145,8 @@ pub async fn seed(db: &Db, content_dir: &Path) -> anyhow::Result<SeedReport> {
         if exists(db, Notification::TYPE, &Notification::aggregate_id(n.id)).await? {
             continue;
         }
-        let published_at = parse_date(&n.date).with_context(|| format!("notification {}", n.id))?;
+        let published_at =
+            parse_instant_ms(&n.date).with_context(|| format!("notification {}", n.id))?;
         let request = NotificationRequest {
             title: n.title,
             message: n.message,
@@ -120,7 +173,7 @@ pub async fn seed(db: &Db, content_dir: &Path) -> anyhow::Result<SeedReport> {
         if exists(db, AppUpdate::TYPE, &AppUpdate::aggregate_id(u.id)).await? {
             continue;
         }
-        let published_at = parse_date(&u.date).with_context(|| format!("update {}", u.id))?;
+        let published_at = parse_instant_ms(&u.date).with_context(|| format!("update {}", u.id))?;
         let request = UpdateRequest {
             name: u.name,
             release: u.release,
@@ -165,16 +218,4 @@ pub async fn seed(db: &Db, content_dir: &Path) -> anyhow::Result<SeedReport> {
 
     report.messages = super::messages::load_content(db, content_dir).await?;
     Ok(report)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_content_dates() {
-        assert_eq!(parse_date("1970-01-02").unwrap(), 86_400_000);
-        assert_eq!(parse_date("1970-01-01T00:00:01Z").unwrap(), 1_000);
-        assert!(parse_date("yesterday").is_err());
-    }
 }

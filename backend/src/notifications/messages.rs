@@ -14,10 +14,11 @@ use projections::{now_ms, on_db, Db};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::Notifications;
 use crate::auth::AuthUser;
+use crate::auth::User;
+use crate::content_folder::dates::parse_instant_ms;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
-use crate::state::AppState;
-use crate::users;
 
 pub const STATUS_NEW: i64 = 0;
 pub const STATUS_SEEN: i64 = 1;
@@ -101,7 +102,7 @@ pub struct MessagesQuery {
     responses((status = 200, body = MessagesResponse), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody)))]
 pub async fn list_messages(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
     AppQuery(query): AppQuery<MessagesQuery>,
 ) -> AppResult<AppJson<MessagesResponse>> {
@@ -140,7 +141,7 @@ fn message_id(id: Option<i64>) -> AppResult<i64> {
     responses((status = 200, body = MessageView), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_status(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
     AppJson(body): AppJson<StatusRequest>,
 ) -> AppResult<AppJson<MessageView>> {
@@ -183,7 +184,7 @@ pub struct ReplyRequest {
     responses((status = 200, body = MessageView), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn reply(
-    State(state): State<AppState>,
+    State(state): State<Notifications>,
     auth: AuthUser,
     AppJson(body): AppJson<ReplyRequest>,
 ) -> AppResult<AppJson<MessageView>> {
@@ -240,7 +241,7 @@ pub async fn load_content(db: &Db, content_dir: &Path) -> anyhow::Result<usize> 
     let messages: Vec<MessageContent> =
         serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))?;
     for m in &messages {
-        let sent_at = super::demo::parse_date(&m.date)
+        let sent_at = parse_instant_ms(&m.date)
             .with_context(|| format!("{}: message {}: date", path.display(), m.id))?;
         let body = events::notifications::html::sanitize(&m.message);
         let everyone = m.recipients.is_none();
@@ -252,7 +253,7 @@ pub async fn load_content(db: &Db, content_dir: &Path) -> anyhow::Result<usize> 
             .bind(everyone).bind(sent_at)
             .execute(pool).await.map(|r| r.rows_affected()))?;
         for email in m.recipients.iter().flatten() {
-            let Some(user) = users::find_by_email(db, email).await? else {
+            let Some(user) = User::find_by_email(db, email).await? else {
                 continue;
             };
             on_db!(db, pool => sqlx::query(

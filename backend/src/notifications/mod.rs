@@ -20,14 +20,33 @@ pub mod messages;
 pub mod publish;
 pub mod services;
 
+use std::sync::Arc;
+
+use axum::extract::FromRef;
 use events::notifications::{InboxError, PublishError};
+use projections::Db;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::auth::Auth;
+use crate::config::Config;
 use crate::error::AppError;
-use crate::state::AppState;
 
-pub fn router() -> OpenApiRouter<AppState> {
+/// What the notification calls work with.
+#[derive(Clone)]
+pub struct Notifications {
+    pub db: Db,
+    /// The command side of notifications, app updates and inboxes.
+    pub stores: Arc<services::Stores>,
+}
+
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Notifications: FromRef<S>,
+    Arc<Config>: FromRef<S>,
+    Auth: FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(api::list_notifications))
         .routes(routes!(api::open_notification))

@@ -14,8 +14,8 @@ use events::notifications::{
 use projections::stream::events_of;
 use projections::{Db, ProjectorHandle};
 
+use crate::auth::User;
 use crate::event_store::EventStore;
-use crate::users;
 
 /// Users by e-mail, from the `users` table.
 pub struct DbDirectory(pub Db);
@@ -23,7 +23,7 @@ pub struct DbDirectory(pub Db);
 #[async_trait]
 impl UserDirectory for DbDirectory {
     async fn user_id_by_email(&self, email: &str) -> Result<Option<String>, LookupError> {
-        users::find_by_email(&self.0, email)
+        User::find_by_email(&self.0, email)
             .await
             .map(|u| u.map(|u| u.id))
             .map_err(LookupError::new)
@@ -67,7 +67,7 @@ pub fn inbox_services(db: &Db) -> InboxServices {
     InboxServices::new(StoredPublications(db.clone()))
 }
 
-/// The notification command stores. The server builds them once (`AppState::notifications`);
+/// The notification command stores. The server builds them once (in [`super::Notifications`]);
 /// building them per request would rebuild their frameworks and services every time.
 pub struct Stores {
     pub notifications: EventStore<Notification>,

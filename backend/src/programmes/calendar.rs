@@ -19,11 +19,12 @@ use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, 
 use icalendar::{Calendar, CalendarDateTime, Component, Event, EventLike};
 use serde_json::Value;
 
+use super::Programmes;
 use super::{load_data, Table};
 use crate::auth::AuthUser;
-use crate::catalogue::html::plain_text;
+use crate::content_folder::dates::{parse_hhmm, parse_time_range};
 use crate::error::{AppError, AppResult};
-use crate::state::AppState;
+use crate::html::plain_text;
 
 /// Address of the iCalendar file of `kind`/`id`.
 pub fn calendar_url(kind: &str, id: &str) -> String {
@@ -35,18 +36,6 @@ const UID_DOMAIN: &str = "companion.meridian-ortho.example";
 
 /// Length given to a timed entry that only has a start (a day event at "09:00", a transfer).
 const DEFAULT_LENGTH_MINUTES: i64 = 60;
-
-/// Reads the start and optional end of a free-text time such as `09:00`, `12:30–13:30` or
-/// `08:30 - 17:30`.
-pub fn parse_time_range(text: &str) -> Option<(NaiveTime, Option<NaiveTime>)> {
-    let text = text.trim();
-    let start = super::import::parse_hhmm(text.get(..5)?)?;
-    let rest = text
-        .get(5..)?
-        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—'));
-    let end = rest.get(..5).and_then(super::import::parse_hhmm);
-    Some((start, end))
-}
 
 /// When an entry happens.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,7 +120,7 @@ fn date(v: &Value, pointer: &str) -> Option<NaiveDate> {
 }
 
 fn time(v: &Value, pointer: &str) -> Option<NaiveTime> {
-    super::import::parse_hhmm(&text(v, pointer)?)
+    parse_hhmm(&text(v, pointer)?)
 }
 
 /// A dated range: timed when both times are there, whole days otherwise.
@@ -197,7 +186,7 @@ fn owner(id: &str) -> Option<(Table, i64, Vec<usize>)> {
 }
 
 /// The entries of the calendar file `kind`/`id`.
-pub async fn entries(state: &AppState, kind: &str, id: &str) -> AppResult<Vec<Entry>> {
+pub async fn entries(state: &Programmes, kind: &str, id: &str) -> AppResult<Vec<Entry>> {
     let simple_id = || {
         id.parse::<i64>()
             .ok()
@@ -437,7 +426,7 @@ fn file_name(summary: &str) -> String {
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn calendar_file(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     Path((kind, file)): Path<(String, String)>,
 ) -> AppResult<Response> {
@@ -470,22 +459,6 @@ pub async fn calendar_file(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_ranges_are_read_from_free_text() {
-        let t = |h, m| NaiveTime::from_hms_opt(h, m, 0).unwrap();
-        assert_eq!(parse_time_range("09:00"), Some((t(9, 0), None)));
-        assert_eq!(
-            parse_time_range("12:30–13:30"),
-            Some((t(12, 30), Some(t(13, 30))))
-        );
-        assert_eq!(
-            parse_time_range("08:30 - 17:30"),
-            Some((t(8, 30), Some(t(17, 30))))
-        );
-        assert_eq!(parse_time_range("All day"), None);
-        assert_eq!(parse_time_range("9:00"), None);
-    }
 
     #[test]
     fn local_times_become_utc_in_the_item_time_zone() {

@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::items::{Activity, CongressDetail, CongressRow};
+use super::Programmes;
 use super::{filters, load_item, parse_rows, selected_year, Filters, Table};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
 use crate::ids::{ActivityId, CongressId};
-use crate::state::AppState;
 
 /// Congresses shown in the Home carousel at most.
 const HOME_LIMIT: i64 = 10;
@@ -50,7 +50,7 @@ pub struct CongressList {
         (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     AppQuery(query): AppQuery<CongressQuery>,
 ) -> AppResult<AppJson<CongressList>> {
@@ -83,7 +83,7 @@ pub struct CongressHome {
     responses((status = 200, body = CongressHome), (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn home(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
 ) -> AppResult<AppJson<CongressHome>> {
     let today = Utc::now().date_naive().to_string();
@@ -105,7 +105,7 @@ pub async fn home(
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     CongressId(id): CongressId,
 ) -> AppResult<AppJson<CongressDetail>> {
@@ -123,7 +123,7 @@ pub async fn detail(
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn activity(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     ActivityId(id): ActivityId,
 ) -> AppResult<AppJson<Activity>> {

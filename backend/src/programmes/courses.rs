@@ -6,17 +6,18 @@ use projections::on_db;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::course_time::{calendar_now_ms, calendar_year, is_past, CourseDates};
 use super::items::{CourseCard, CourseDetail};
+use super::Programmes;
 use super::{filters, load_item, parse_rows, selected_year, Filters, Table};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
 use crate::ids::CourseId;
-use crate::state::AppState;
 
 /// Filters of the course list; an empty value means "all".
 #[derive(Debug, Default, Deserialize, IntoParams)]
 pub struct CourseQuery {
-    /// Year of the first day; the current year when absent.
+    /// Year of the first day; the current year of the calendar when absent.
     pub year: Option<String>,
     /// Month of the first day, `01`..`12`.
     pub month: Option<String>,
@@ -61,17 +62,22 @@ enum Bind {
     Text(String),
 }
 
-/// Lists the courses matching the filters, in date order.
+/// Lists the courses matching the filters, in date order; each card says whether the course has
+/// ended (`ended`).
 #[utoipa::path(get, path = "/courses", params(CourseQuery), tag = "programmes",
     responses((status = 200, body = CourseList), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     AppQuery(query): AppQuery<CourseQuery>,
 ) -> AppResult<AppJson<CourseList>> {
-    let year = selected_year(query.year.as_deref())?;
+    let now = calendar_now_ms(&state.config);
+    let year = match query.year.as_deref().map(str::trim) {
+        None | Some("") => calendar_year(&state.config),
+        given => selected_year(given)?,
+    };
     let month = given(query.month)
         .map(|m| {
             m.parse::<u32>()
@@ -99,7 +105,7 @@ pub async fn list(
         speaker: given(query.speaker),
     };
 
-    let mut sql = String::from("select c.item from courses c where c.year = $1");
+    let mut sql = String::from("select c.item, c.data from courses c where c.year = $1");
     let mut binds = vec![Bind::Int(year)];
     let mut add = |condition: &str, bind: Bind| {
         binds.push(bind);
@@ -134,8 +140,8 @@ pub async fn list(
     }
     sql.push_str(" order by c.start_date, c.id");
 
-    let rows: Vec<String> = on_db!(&state.db, pool => {
-        let mut q = sqlx::query_scalar(&sql);
+    let rows: Vec<(String, String)> = on_db!(&state.db, pool => {
+        let mut q = sqlx::query_as(&sql);
         for b in &binds {
             q = match b {
                 Bind::Int(i) => q.bind(*i),
@@ -144,8 +150,14 @@ pub async fn list(
         }
         q.fetch_all(pool).await
     })?;
+    let (items, data): (Vec<String>, Vec<String>) = rows.into_iter().unzip();
+    let dates: Vec<CourseDates> = parse_rows(data)?;
+    let mut list: Vec<CourseCard> = parse_rows(items)?;
+    for (card, dates) in list.iter_mut().zip(&dates) {
+        card.ended = dates.ended(now);
+    }
     Ok(AppJson(CourseList {
-        list: parse_rows(rows)?,
+        list,
         filters: filters(&state.db, "courses", Table::Courses).await?,
         selected,
     }))
@@ -162,12 +174,18 @@ pub async fn list(
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     CourseId(id): CourseId,
 ) -> AppResult<AppJson<CourseDetail>> {
-    load_item(&state.db, Table::Courses, id)
+    let mut course: CourseDetail = load_item(&state.db, Table::Courses, id)
         .await?
-        .map(AppJson)
-        .ok_or_else(|| AppError::not_found(CourseId::NOT_FOUND))
+        .ok_or_else(|| AppError::not_found(CourseId::NOT_FOUND))?;
+    let now = calendar_now_ms(&state.config);
+    let zone = course.timezone.clone().flatten();
+    course.ended = is_past(&course.end_date, zone.as_deref(), now);
+    for day in &mut course.days {
+        day.ended = is_past(&day.date_value, zone.as_deref(), now);
+    }
+    Ok(AppJson(course))
 }

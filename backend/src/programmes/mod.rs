@@ -3,19 +3,20 @@
 //!
 //! Layout:
 //! - [`import`] - reads `content/congresses`, `content/training`, `content/courses` into tables;
-//!   [`import()`] is run by [`crate::prepare`] when the tables are empty.
+//!   [`import()`] is run by `prepare` (`lib.rs`) when the tables are empty.
 //! - [`congresses`], [`training`], [`courses`] - the lists (with server-given filters, default year
 //!   = the current year) and the tabbed details, read with plain queries.
 //! - [`items`] - the served shapes of the items, typed from content to API.
 //! - [`calendar`] - the 'Save in calendar' iCalendar files.
 //! - [`registration`] - course registration: a command on the `CourseRegistration` aggregate
-//!   (events crate), stored by cqrs-es, with the `course_registrations` read model and the course
-//!   team's list and CSV export.
+//!   (events crate) through the event store, the `course_registrations` read model
+//!   (`projections::course_registrations`), and the course team's list and CSV export.
 //!
 //! Every call requires a signed-in user.
 
 pub mod calendar;
 pub mod congresses;
+pub mod course_time;
 pub mod courses;
 pub mod import;
 pub mod items;
@@ -23,8 +24,11 @@ pub mod registration;
 pub mod training;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
+use axum::extract::FromRef;
 use chrono::Datelike;
+use events::course_registration::CourseRegistration;
 use projections::{on_db, Db};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -33,12 +37,28 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::auth::Auth;
+use crate::config::Config;
 use crate::error::{AppError, AppResult};
-use crate::state::AppState;
+use crate::event_store::EventStore;
+
+/// What the programme calls work with.
+#[derive(Clone)]
+pub struct Programmes {
+    pub db: Db,
+    pub config: Arc<Config>,
+    /// The command side of course registrations.
+    pub registrations: Arc<EventStore<CourseRegistration>>,
+}
 
 pub use import::{import, is_empty, ImportError, ImportReport};
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Programmes: FromRef<S>,
+    Auth: FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(congresses::list))
         .routes(routes!(congresses::home))

@@ -1,189 +1,95 @@
 //! Course registration (spec sections 3 to 5): `POST /courses/{id}/register` runs the `Register`
-//! command on the `CourseRegistration` aggregate (events crate) through cqrs-es, which stores the
-//! `Registered` event in the `events` table with optimistic concurrency. The course team (admin
-//! accounts) lists and exports the `course_registrations` read model.
+//! command on the `CourseRegistration` aggregate (events crate) through the server's one command
+//! path, [`crate::event_store::EventStore`], like every other command: optimistic concurrency
+//! with retries, the request's id in the events' metadata, and an answer only once the
+//! projections show the change (503 when they do not within `READ_YOUR_WRITE_SECONDS`). The
+//! course team (admin accounts) lists and exports the `course_registrations` read model.
 //!
-//! The read model is written only by [`RegistrationsProjection`] from the `Registered` events,
-//! through the projector (so `companion replay` rebuilds and compares it). The command waits for
-//! the projection before answering, like the document commands: a server killed between the event
-//! and the read model loses nothing, the projector applies the event when it starts again, and
-//! the retried request is answered as a duplicate (409, "You are already registered ...").
+//! The read model is written only by `projections::course_registrations` from the `Registered`
+//! events, through the projector (so `companion replay` rebuilds and compares it): a server
+//! killed between the event and the read model loses nothing, the projector applies the event
+//! when it starts again, and the retried request is answered as a duplicate (409, "You are
+//! already registered ...").
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use cqrs_es::persist::PersistedEventRepository;
-use cqrs_es::{Aggregate, AggregateError};
 use events::course_registration::{
     CourseCatalog, CourseForRegistration, CourseRegistration, RegistrationCommand,
-    RegistrationError, RegistrationEvent, RegistrationServices,
+    RegistrationError, RegistrationServices,
 };
 use events::lookup::LookupError;
-use postgres_es::{postgres_cqrs, PostgresCqrs, PostgresEventRepository};
-use projections::stream::last_position_of;
-use projections::{
-    now_ms, on_db, on_tx, Db, Projection, ProjectionError, StoredEvent, TableSpec, Tx, WaitOutcome,
-};
+use projections::{now_ms, on_db, Db, ProjectorHandle};
 use serde::{Deserialize, Serialize};
-use sqlite_es::{sqlite_cqrs, SqliteCqrs, SqliteEventRepository};
 use utoipa::ToSchema;
 
-use crate::auth::AuthUser;
+use super::course_time::{calendar_now_ms, is_past, CourseDates};
+use super::Programmes;
+use crate::auth::{AuthUser, Authorized, Role};
+use crate::config::Config;
 use crate::error::{AppError, AppJson, AppResult};
-use crate::event_store::stopped_message;
+use crate::event_store::{EventStore, Metadata};
 use crate::ids::CourseId;
-use crate::state::AppState;
 
 /// The confirmation the app shows (spec section 8).
 pub const REGISTERED_MESSAGE: &str = "You have been registered to the course";
 
-/// Attempts of a command that loses an optimistic-concurrency race before answering 409.
-const MAX_ATTEMPTS: usize = 3;
-
 const COURSE_NOT_FOUND: &str = CourseId::NOT_FOUND;
 
-/// How long the answer waits for the projection (as document commands do).
-const READ_YOUR_WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Reads courses for the aggregate from the `courses` and `course_days` tables.
+/// Reads courses for the aggregate from the `courses` and `course_days` tables, and which of
+/// their days have taken place now (the calendar's clock, see [`super::course_time`]).
 pub struct DbCourseCatalog {
     pub db: Db,
+    pub config: Arc<Config>,
 }
 
 #[async_trait]
 impl CourseCatalog for DbCourseCatalog {
     async fn course(&self, course_id: i64) -> Result<Option<CourseForRegistration>, LookupError> {
         let db = &self.db;
-        let open: Option<bool> = on_db!(db, pool => sqlx::query_scalar(
-            "select show_register from courses where id = $1")
+        let row: Option<(bool, String)> = on_db!(db, pool => sqlx::query_as(
+            "select show_register, data from courses where id = $1")
             .bind(course_id).fetch_optional(pool).await)
         .map_err(LookupError::new)?;
-        let Some(registration_open) = open else {
+        let Some((registration_open, data)) = row else {
             return Ok(None);
         };
+        let dates: CourseDates = serde_json::from_str(&data).map_err(LookupError::new)?;
         let days: Vec<String> = on_db!(db, pool => sqlx::query_scalar(
             "select day from course_days where course_id = $1 order by day")
             .bind(course_id).fetch_all(pool).await)
         .map_err(LookupError::new)?;
+        let zone = dates.timezone.as_deref();
+        let now_ms = calendar_now_ms(&self.config);
+        let past_days = days
+            .iter()
+            .filter(|d| is_past(d, zone, now_ms))
+            .cloned()
+            .collect();
         Ok(Some(CourseForRegistration {
             days,
             registration_open,
+            past_days,
+            ended: dates.ended(now_ms),
         }))
     }
 }
 
-/// cqrs-es over the database the server runs on.
-pub enum RegistrationStore {
-    Sqlite(SqliteCqrs<CourseRegistration>),
-    Postgres(PostgresCqrs<CourseRegistration>),
-}
-
-impl RegistrationStore {
-    pub fn new(db: &Db) -> Self {
-        let services = RegistrationServices::new(DbCourseCatalog { db: db.clone() });
-        match db {
-            Db::Sqlite { pool, .. } => Self::Sqlite(sqlite_cqrs(pool.clone(), vec![], services)),
-            Db::Postgres { pool } => Self::Postgres(postgres_cqrs(pool.clone(), vec![], services)),
-        }
-    }
-
-    pub async fn execute(
-        &self,
-        aggregate_id: &str,
-        command: RegistrationCommand,
-        metadata: HashMap<String, String>,
-    ) -> Result<(), AggregateError<RegistrationError>> {
-        match self {
-            Self::Sqlite(cqrs) => {
-                cqrs.execute_with_metadata(aggregate_id, command, metadata)
-                    .await
-            }
-            Self::Postgres(cqrs) => {
-                cqrs.execute_with_metadata(aggregate_id, command, metadata)
-                    .await
-            }
-        }
-    }
-}
-
-/// Every event of one registration aggregate, oldest first.
-pub async fn load_events(db: &Db, aggregate_id: &str) -> anyhow::Result<Vec<RegistrationEvent>> {
-    let serialized = match db {
-        Db::Sqlite { pool, .. } => {
-            SqliteEventRepository::new(pool.clone())
-                .get_events::<CourseRegistration>(aggregate_id)
-                .await?
-        }
-        Db::Postgres { pool } => {
-            PostgresEventRepository::new(pool.clone())
-                .get_events::<CourseRegistration>(aggregate_id)
-                .await?
-        }
-    };
-    serialized
-        .into_iter()
-        .map(|e| Ok(serde_json::from_value(e.payload)?))
-        .collect()
-}
-
-/// The name of the projection (its checkpoint key, and the name `companion replay` takes).
-pub const PROJECTION_NAME: &str = "course_registrations";
-
-const TABLES: &[TableSpec] = &[TableSpec {
-    name: "course_registrations",
-    order_by: "course_id, user_id, day",
-}];
-
-/// Writes the `course_registrations` read model from the `Registered` events. Idempotent: a day
-/// already recorded for the user is left as it is, so a replay over existing rows changes nothing.
-pub struct RegistrationsProjection;
-
-#[async_trait]
-impl Projection for RegistrationsProjection {
-    fn name(&self) -> &'static str {
-        PROJECTION_NAME
-    }
-
-    fn tables(&self) -> &'static [TableSpec] {
-        TABLES
-    }
-
-    fn reads(&self, aggregate_type: &str) -> bool {
-        aggregate_type == CourseRegistration::TYPE
-    }
-
-    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
-        if event.aggregate_type != CourseRegistration::TYPE {
-            return Ok(());
-        }
-        let RegistrationEvent::Registered {
-            course_id,
-            user_id,
-            days,
-            name,
-            email,
-            hospital,
-            category,
-            newsletter,
-            registered_at,
-        } = event
-            .decode()
-            .map_err(|e| ProjectionError::bad_event(event, e))?;
-        for day in &days {
-            on_tx!(tx, conn => sqlx::query(
-                "insert into course_registrations
-                   (course_id, user_id, day, name, email, hospital, category, newsletter, registered_at)
-                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                 on conflict (course_id, user_id, day) do nothing")
-                .bind(course_id).bind(&user_id).bind(day).bind(&name).bind(&email)
-                .bind(&hospital).bind(&category).bind(newsletter).bind(registered_at)
-                .execute(conn).await.map(|r| r.rows_affected()))?;
-        }
-        Ok(())
-    }
+/// The command side of course registrations, judging the course calendar at the time of each
+/// command.
+pub fn store(
+    db: &Db,
+    config: &Arc<Config>,
+    projector: ProjectorHandle,
+) -> EventStore<CourseRegistration> {
+    let services = RegistrationServices::new(DbCourseCatalog {
+        db: db.clone(),
+        config: config.clone(),
+    });
+    EventStore::new(db, services, projector)
 }
 
 /// The registration form (spec section 3): chosen days, name, e-mail, hospital, category,
@@ -215,6 +121,12 @@ pub struct MessageResponse {
     pub message: String,
 }
 
+impl From<RegistrationError> for AppError {
+    fn from(error: RegistrationError) -> Self {
+        refusal(error)
+    }
+}
+
 fn refusal(error: RegistrationError) -> AppError {
     use RegistrationError as E;
     match error {
@@ -224,6 +136,8 @@ fn refusal(error: RegistrationError) -> AppError {
         E::RegistrationClosed
         | E::NoDay
         | E::DayNotOfCourse(_)
+        | E::CourseEnded
+        | E::DayPast(_)
         | E::NameRequired
         | E::TooLong
         | E::InvalidEmail
@@ -244,12 +158,12 @@ async fn course_exists(db: &Db, id: i64) -> AppResult<bool> {
     params(("id" = i64, Path, description = "Course id")),
     request_body = RegisterRequest,
     responses((status = 200, body = MessageResponse, description = "'You have been registered to the course'"),
-        (status = 400, body = crate::error::ErrorBody, description = "A rule of the form is broken"),
+        (status = 400, body = crate::error::ErrorBody, description = "A rule of the form is broken, or the course or a chosen day has already taken place"),
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
         (status = 409, body = crate::error::ErrorBody, description = "Already registered to a chosen day, or a concurrent change won")),
     security(("bearer" = [])))]
 pub async fn register(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     user: AuthUser,
     CourseId(course_id): CourseId,
     AppJson(form): AppJson<RegisterRequest>,
@@ -277,70 +191,11 @@ pub async fn register(
         data_consent: form.data_consent,
         registered_at,
     };
-    let mut metadata = HashMap::from([
-        ("user_id".to_string(), user.id.clone()),
-        ("recorded_at".to_string(), registered_at.to_string()),
-    ]);
-    if let Some(execution) = crate::idempotency::current_execution() {
-        metadata.insert(crate::idempotency::METADATA_ENTRY.to_string(), execution);
-    }
-
-    let store = RegistrationStore::new(&state.db);
-    // SQLite takes one writer at a time; PostgreSQL relies on the optimistic check.
-    let _guard = state.db.write_guard().await;
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        match store
-            .execute(&aggregate_id, command.clone(), metadata.clone())
-            .await
-        {
-            Ok(()) => break,
-            Err(AggregateError::UserError(error)) => return Err(refusal(error)),
-            Err(AggregateError::AggregateConflict) if attempt < MAX_ATTEMPTS => {
-                tracing::info!(%aggregate_id, attempt, "registration raced another write; retrying");
-            }
-            Err(AggregateError::AggregateConflict) => {
-                return Err(AppError::Conflict(
-                    "The registration was changed at the same time. Please try again".into(),
-                ))
-            }
-            Err(other) => {
-                return Err(AppError::Internal(
-                    anyhow::anyhow!("{other}").context("storing the registration"),
-                ))
-            }
-        }
-    }
-    drop(_guard);
     // The caller sees its own write: the projection has applied the event before the answer.
-    let Some(position) = last_position_of(&state.db, CourseRegistration::TYPE, &aggregate_id)
-        .await
-        .map_err(|e| AppError::Internal(anyhow::anyhow!(e).context("locating the registration")))?
-    else {
-        return Err(AppError::Internal(anyhow::anyhow!(
-            "the registration {aggregate_id} recorded no event"
-        )));
-    };
-    match state
-        .projector
-        .wait_for_command(
-            position,
-            Some(CourseRegistration::TYPE),
-            READ_YOUR_WRITE_TIMEOUT,
-        )
-        .await
-    {
-        WaitOutcome::Reached => {}
-        WaitOutcome::TimedOut => {
-            tracing::warn!(%aggregate_id, ?position, "course registrations projection did not catch up in time")
-        }
-        WaitOutcome::Stopped(_) => {
-            return Err(AppError::ProjectionStopped(stopped_message(
-                "course registrations",
-            )))
-        }
-    }
+    state
+        .registrations
+        .execute(&aggregate_id, command, Metadata::by(&user.id))
+        .await?;
     Ok(AppJson(MessageResponse {
         message: REGISTERED_MESSAGE.to_string(),
     }))
@@ -368,17 +223,14 @@ pub struct CourseRegistrations {
     pub registrations: Vec<RegistrationRow>,
 }
 
-async fn registrations(
-    state: &AppState,
-    user: &AuthUser,
-    id: &str,
-) -> AppResult<CourseRegistrations> {
-    // Who may see them is answered first, whatever the id.
-    if !user.is_admin() {
-        return Err(AppError::forbidden(
-            "Only the course team can see the registrations",
-        ));
-    }
+crate::auth::role_policy!(
+    /// Who may see a course's registrations: the course team (administrators), answered
+    /// first, whatever the id.
+    pub CourseTeam: [Role::Admin],
+    "Only the course team can see the registrations"
+);
+
+async fn registrations(state: &Programmes, id: &str) -> AppResult<CourseRegistrations> {
     let CourseId(course_id) = CourseId::parse(id)?;
     let title: Option<String> = on_db!(&state.db, pool => sqlx::query_scalar(
         "select title from courses where id = $1").bind(course_id).fetch_optional(pool).await)?;
@@ -402,11 +254,11 @@ async fn registrations(
         (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn list(
-    State(state): State<AppState>,
-    user: AuthUser,
+    State(state): State<Programmes>,
+    _user: Authorized<CourseTeam>,
     Path(id): Path<String>,
 ) -> AppResult<AppJson<CourseRegistrations>> {
-    registrations(&state, &user, &id).await.map(AppJson)
+    registrations(&state, &id).await.map(AppJson)
 }
 
 /// A spreadsheet would run a cell starting with one of these as a formula; such cells are
@@ -462,11 +314,11 @@ pub fn csv_of(data: &CourseRegistrations) -> anyhow::Result<String> {
         (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn export_csv(
-    State(state): State<AppState>,
-    user: AuthUser,
+    State(state): State<Programmes>,
+    _user: Authorized<CourseTeam>,
     Path(id): Path<String>,
 ) -> AppResult<Response> {
-    let data = registrations(&state, &user, &id).await?;
+    let data = registrations(&state, &id).await?;
     let body = csv_of(&data).map_err(|e| AppError::Internal(e.context("writing the CSV")))?;
     Ok((
         [

@@ -6,11 +6,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::items::{TrainingDetail, TrainingRow};
+use super::Programmes;
 use super::{filters, load_item, parse_rows, selected_year, Filters, Table};
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppJson, AppQuery, AppResult};
 use crate::ids::TrainingId;
-use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct TrainingQuery {
@@ -37,7 +37,7 @@ pub struct TrainingList {
         (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     AppQuery(query): AppQuery<TrainingQuery>,
 ) -> AppResult<AppJson<TrainingList>> {
@@ -63,7 +63,7 @@ pub async fn list(
         (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<Programmes>,
     _user: AuthUser,
     TrainingId(id): TrainingId,
 ) -> AppResult<AppJson<TrainingDetail>> {

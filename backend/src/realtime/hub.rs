@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use projections::{feed, on_db, Db};
-use tokio::sync::{mpsc, watch, Notify};
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::protocol::{feed_message, Close};
@@ -86,7 +86,7 @@ pub struct Hub {
     conns: Mutex<HashMap<String, Vec<Conn>>>,
     next_id: AtomicU64,
     queue: usize,
-    poke: Notify,
+    poke: crate::feed::Poke,
     /// The highest `feed_position` dispatched (readable for diagnostics).
     cursor: AtomicI64,
     counters: Counters,
@@ -128,7 +128,7 @@ impl Hub {
             conns: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             queue: queue.max(1),
-            poke: Notify::new(),
+            poke: crate::feed::Poke::default(),
             cursor: AtomicI64::new(0),
             counters: Counters::default(),
         })
@@ -155,7 +155,12 @@ impl Hub {
 
     /// Makes the loop look for new rows now.
     pub fn poke(&self) {
-        self.poke.notify_one();
+        self.poke.poke();
+    }
+
+    /// A handle on [`Hub::poke`].
+    pub fn poker(&self) -> crate::feed::Poke {
+        self.poke.clone()
     }
 
     /// Like [`Hub::poke`], unless rows up to `position` were dispatched already.
@@ -173,14 +178,6 @@ impl Hub {
             delivered: self.counters.delivered.load(Ordering::Relaxed),
             cut_off_slow: self.counters.slow.load(Ordering::Relaxed),
             cursor: self.cursor.load(Ordering::Acquire),
-        }
-    }
-
-    /// Closes every socket with `reason` (shutdown).
-    pub fn stop_all(&self, reason: Close) {
-        let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
-        for conn in conns.values().flatten() {
-            conn.stopper.stop(reason);
         }
     }
 
@@ -228,7 +225,7 @@ impl Hub {
             }
             tokio::select! {
                 _ = shutdown.cancelled() => return,
-                _ = self.poke.notified() => {}
+                _ = self.poke.poked() => {}
                 changed = batches.changed(), if batches_open => batches_open = changed.is_ok(),
                 _ = tokio::time::sleep(poll) => {}
             }
@@ -273,7 +270,7 @@ impl Hub {
                     let live = Live {
                         seq: row.seq,
                         text: feed_message(row.seq, &row.kind, &row.payload, row.created_at),
-                        revocation: (row.kind == crate::auth::sessions::REVOKED_KIND.as_str())
+                        revocation: (row.kind == crate::feed::FeedKind::SessionRevoked.as_str())
                             .then(|| serde_json::from_str(&row.payload).ok())
                             .flatten()
                             .map(std::sync::Arc::new),

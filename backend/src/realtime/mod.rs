@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{State, WebSocketUpgrade};
+use axum::extract::{FromRef, State, WebSocketUpgrade};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use projections::{on_db, Db, Projector};
@@ -28,15 +28,20 @@ use tokio_util::task::TaskTracker;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::auth::Auth;
 use crate::config::Config;
 use crate::error::AppError;
-use crate::state::AppState;
 use hub::{Hub, HubStats};
 
 /// Largest message a client may send (its messages are a token and two numbers).
 const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Realtime: FromRef<S>,
+    Auth: FromRef<S>,
+{
     // Any method, as before: the upgrade itself answers 400 to what is not a WebSocket handshake.
     let (schemas, paths, _) = routes!(upgrade);
     OpenApiRouter::new().routes((schemas, paths, any(upgrade)))
@@ -81,6 +86,8 @@ pub struct Realtime {
 
 struct Inner {
     hub: Arc<Hub>,
+    /// Which sessions have a socket here (they are not sent Web Push).
+    presence: Arc<crate::push::Presence>,
     settings: Settings,
     epoch: String,
     /// Closes the sockets (cancelled as soon as the server starts shutting down).
@@ -100,6 +107,7 @@ impl Realtime {
         Ok(Self {
             inner: Arc::new(Inner {
                 hub: Hub::new(settings.queue),
+                presence: crate::push::Presence::new(),
                 settings,
                 epoch,
                 shutdown: CancellationToken::new(),
@@ -121,6 +129,10 @@ impl Realtime {
         &self.inner.hub
     }
 
+    pub fn presence(&self) -> &Arc<crate::push::Presence> {
+        &self.inner.presence
+    }
+
     pub fn stats(&self) -> HubStats {
         self.inner.hub.stats()
     }
@@ -128,6 +140,11 @@ impl Realtime {
     /// Makes the hub look for new feed rows now (after writing rows outside the projector).
     pub fn poke(&self) {
         self.inner.hub.poke();
+    }
+
+    /// A handle that pokes the hub, for the features that write feed rows themselves.
+    pub fn poker(&self) -> crate::feed::Poke {
+        self.inner.hub.poker()
     }
 
     pub fn shutdown_token(&self) -> CancellationToken {
@@ -203,36 +220,6 @@ impl Realtime {
     }
 }
 
-/// Writes one message into a user's feed outside the projector (the `companion feed push`
-/// command) and tells the nodes. Returns its number in the user's feed.
-///
-/// On SQLite the running server notices it within `FEED_POLL_MS`; on PostgreSQL at once.
-pub async fn push_direct(
-    db: &Db,
-    user_id: &str,
-    kind: protocol::FeedKind,
-    payload: &serde_json::Value,
-) -> Result<i64, sqlx::Error> {
-    let _guard = db.write_guard().await;
-    let mut tx = projections::Tx::begin(db).await?;
-    // Write first, so SQLite takes its write lock before the read inside `push` (another
-    // process may be writing the same file).
-    projections::on_tx!(&mut tx, c => sqlx::query("update realtime_epoch set epoch = epoch where id = 1")
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    let seq = projections::feed::push(
-        &mut tx,
-        user_id,
-        kind.as_str(),
-        payload,
-        projections::now_ms(),
-    )
-    .await?;
-    tx.commit().await?;
-    let position = projections::feed::latest_position(db).await?;
-    projections::feed::announce(db, position).await?;
-    Ok(seq)
-}
-
 /// The realtime channel (WebSocket).
 ///
 /// Upgrade to a WebSocket, then send `{"type":"auth","token":"<session token>","last_seq":n,"epoch":"e"}`
@@ -243,8 +230,10 @@ pub async fn push_direct(
 /// `{"type":"ping"}` every 25 s (answer `{"type":"pong"}`; a socket silent for 60 s is closed).
 /// Send the auth message again with a new token whenever the app's token is replaced.
 ///
-/// Close codes: 4401 session expired, invalid or ended (signed out or revoked, on every node; also when the token expires while connected;
-/// the app signs out), 4400 first message was not `auth`, 4408 timed out, 1013 `slow` (the
+/// Close codes: 4401 session expired, invalid or ended (signed out, revoked or unused for
+/// `SESSION_IDLE_SECONDS`, on every node; also when the token expires while connected;
+/// the app signs out), 4403 the current terms are not accepted yet (nothing is sent before they
+/// are), 4400 first message was not `auth`, 4408 timed out, 1013 `slow` (the
 /// client fell behind; reconnect and resume), 1001 server shutting down, 1011 server error.
 /// Message kinds: `badge` `{name: notifications|updates|shared, count}`, `shared_arrival`
 /// `{item}`, `shared_change` `{folder_id, change: added|renamed|moved|removed, item_id, item}`,
@@ -255,7 +244,8 @@ pub async fn push_direct(
         (status = 101, description = "Switching to the WebSocket protocol; frames are `ClientMessage` and `ServerMessage`"),
         (status = 400, body = crate::error::ErrorBody, description = "Not a WebSocket upgrade request")))]
 pub async fn upgrade(
-    State(state): State<AppState>,
+    State(realtime): State<Realtime>,
+    State(auth): State<Auth>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let ws = match ws {
@@ -268,11 +258,8 @@ pub async fn upgrade(
             .into_response()
         }
     };
-    let AppState {
-        realtime, db, jwt, ..
-    } = state;
     ws.read_buffer_size(4 * 1024)
         .max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
-        .on_upgrade(move |socket| socket::serve(realtime, db, jwt, socket))
+        .on_upgrade(move |socket| socket::serve(realtime, auth, socket))
 }

@@ -56,39 +56,6 @@ impl ServerMessage {
     }
 }
 
-/// The kinds of feed message. The projections write the first five as they apply events; the
-/// server writes `session_revoked` itself when a session ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum FeedKind {
-    /// `{name: notifications|updates|shared, count}`: a badge changed.
-    Badge,
-    /// `{item}`: a document or folder was shared with the user.
-    SharedArrival,
-    /// A shared item changed.
-    SharedChange,
-    /// A notification was published to the user.
-    Notification,
-    /// An app update was published.
-    AppUpdate,
-    /// `{session}` or `{all: true}`: the user's session(s) ended; their sockets close with 4401.
-    SessionRevoked,
-}
-
-impl FeedKind {
-    /// The kind as stored in `user_feed.kind` and sent in `message` frames.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FeedKind::Badge => "badge",
-            FeedKind::SharedArrival => "shared_arrival",
-            FeedKind::SharedChange => "shared_change",
-            FeedKind::Notification => "notification",
-            FeedKind::AppUpdate => "app_update",
-            FeedKind::SessionRevoked => "session_revoked",
-        }
-    }
-}
-
 /// A feed row as a `message` frame, encoded once and shared by every socket of the user.
 /// `payload` is stored as JSON text written by `projections::feed::push`, so it is embedded as is.
 pub fn feed_message(seq: i64, kind: &str, payload: &str, at: i64) -> Utf8Bytes {
@@ -118,8 +85,12 @@ pub enum Close {
     Expired,
     /// 4401: the token is not valid (forged, or for another user than the socket's).
     InvalidToken,
-    /// 4401: the session was signed out or revoked, or its account disabled.
+    /// 4401: the session was signed out, revoked or unused for `SESSION_IDLE_SECONDS`, or its
+    /// account disabled.
     Revoked,
+    /// 4403: the user has not accepted the current terms (the API answers 403
+    /// `terms_not_accepted`); the app shows the terms and connects again once they are accepted.
+    TermsNotAccepted,
     /// 4408: no `auth` within the deadline, or nothing received for `REALTIME_IDLE_SECONDS`.
     Timeout,
 }
@@ -133,6 +104,7 @@ impl Close {
             Close::ServerError => 1011,
             Close::Slow => 1013,
             Close::BadRequest => 4400,
+            Close::TermsNotAccepted => 4403,
             Close::Expired | Close::InvalidToken | Close::Revoked => CLOSE_UNAUTHORIZED,
             Close::Timeout => 4408,
         }
@@ -146,7 +118,8 @@ impl Close {
             Close::BadRequest => "Expected an auth message",
             Close::Expired => "Your session has expired. Please sign in again.",
             Close::InvalidToken => "Invalid session. Please sign in again.",
-            Close::Revoked => crate::auth::sessions::SESSION_ENDED,
+            Close::Revoked => crate::auth::SESSION_ENDED,
+            Close::TermsNotAccepted => crate::auth::TERMS_REQUIRED,
             Close::Timeout => "Timed out",
         }
     }
@@ -162,16 +135,6 @@ impl Close {
 #[cfg(test)]
 mod tests {
 
-    #[test]
-    fn feed_kinds_are_written_and_typed_the_same_way() {
-        use clap::ValueEnum;
-        for kind in FeedKind::value_variants() {
-            let name = kind.to_possible_value().expect("named");
-            assert_eq!(name.get_name(), kind.as_str());
-            assert_eq!(FeedKind::from_str(kind.as_str(), false), Ok(*kind));
-        }
-        assert!(FeedKind::from_str("bagde", false).is_err());
-    }
     use super::*;
 
     #[test]

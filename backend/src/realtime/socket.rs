@@ -17,7 +17,7 @@ use tokio::time::Instant;
 use super::hub::{Registration, Stopper};
 use super::protocol::{feed_message, ClientMessage, Close, ServerMessage};
 use super::Realtime;
-use crate::auth::jwt::{JwtKeys, TokenError};
+use crate::auth::{Auth, JwtKeys, TokenError};
 
 /// More missed entries than this are not replayed: the client reloads its lists instead.
 pub const MAX_REPLAY: i64 = 1000;
@@ -43,7 +43,10 @@ impl From<sqlx::Error> for End {
 }
 
 /// Serves one upgraded socket until it closes.
-pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
+pub async fn serve(rt: Realtime, auth: Auth, mut socket: WebSocket) {
+    let Auth {
+        db, jwt, config, ..
+    } = auth;
     let _tracked = rt.tracker().token();
     let shutdown = rt.shutdown_token();
     if shutdown.is_cancelled() {
@@ -77,21 +80,33 @@ pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
         Err(TokenError::Expired) => return close_unsplit(socket, Close::Expired).await,
         Err(TokenError::Invalid) => return close_unsplit(socket, Close::InvalidToken).await,
     };
-    // A signed-out or revoked session, or a disabled account, gets no socket.
-    match crate::auth::sessions::load_active(&db, &claims.sid, &claims.sub).await {
-        Ok(Some(_)) => {}
-        Ok(None) => return close_unsplit(socket, Close::Revoked).await,
+    // A signed-out, revoked or idle session, or a disabled account, gets no socket; an account
+    // that has not accepted the current terms gets nothing either (as the API's 403).
+    let idle_ms = crate::auth::session_idle_ms(&config);
+    let last_used = match open_checks(
+        &db,
+        &claims.sid,
+        &claims.sub,
+        idle_ms,
+        &config.terms_version,
+    )
+    .await
+    {
+        Ok(Ok(last_used)) => last_used,
+        Ok(Err(refused)) => return close_unsplit(socket, refused).await,
         Err(e) => {
             tracing::error!(error = %e, "realtime socket cannot read its session");
             return close_unsplit(socket, Close::ServerError).await;
         }
-    }
+    };
     let user_id = claims.sub;
     let session_id = claims.sid;
 
     // 2. Register before reading the replay, so nothing committed in between is missed.
     let stopper = Stopper::child_of(&shutdown);
     let mut registration = rt.hub().register(&user_id, stopper.clone());
+    // While the app is open on this device it gets the live dot, not a push.
+    let _present = rt.presence().enter(&session_id);
     let (mut sink, stream) = socket.split();
     let (expiry_tx, expiry_rx) = watch::channel(claims.exp);
     let reader = tokio::spawn(read_loop(
@@ -107,8 +122,12 @@ pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
     let ended = write_loop(
         &rt,
         &db,
-        &user_id,
-        &session_id,
+        Session {
+            user_id: &user_id,
+            session_id: &session_id,
+            idle_ms,
+            last_used,
+        },
         &mut sink,
         &mut registration,
         &stopper,
@@ -140,6 +159,40 @@ pub async fn serve(rt: Realtime, db: Db, jwt: JwtKeys, mut socket: WebSocket) {
     }
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, sink.close()).await;
     reader.abort();
+}
+
+/// Whether an authenticated socket may open: the last use of its session (opening it counts as
+/// one), or why not.
+async fn open_checks(
+    db: &Db,
+    session_id: &str,
+    user_id: &str,
+    idle_ms: i64,
+    terms_version: &str,
+) -> Result<Result<i64, Close>, sqlx::Error> {
+    let Some(session) = crate::auth::load_active_session(db, session_id, user_id, idle_ms).await?
+    else {
+        return Ok(Err(Close::Revoked));
+    };
+    if !crate::auth::has_accepted_terms(db, user_id, terms_version).await? {
+        return Ok(Err(Close::TermsNotAccepted));
+    }
+    Ok(Ok(crate::auth::record_session_use(
+        db,
+        &session,
+        idle_ms,
+        now_ms(),
+    )
+    .await?))
+}
+
+/// The session a socket serves.
+struct Session<'a> {
+    user_id: &'a str,
+    session_id: &'a str,
+    idle_ms: i64,
+    /// Its last recorded use, ms since the epoch.
+    last_used: i64,
 }
 
 /// The first text message; `None` when the client leaves first.
@@ -181,14 +234,19 @@ struct Resume {
 async fn write_loop(
     rt: &Realtime,
     db: &Db,
-    user_id: &str,
-    session_id: &str,
+    session: Session<'_>,
     sink: &mut Sink,
     registration: &mut Registration,
     stopper: &Stopper,
     mut expiry: watch::Receiver<i64>,
     resume: Resume,
 ) -> End {
+    let Session {
+        user_id,
+        session_id,
+        idle_ms,
+        last_used,
+    } = session;
     let settings = rt.settings();
     let mut last = match replay(db, user_id, &resume, rt.epoch(), sink, stopper).await {
         Ok(last) => last,
@@ -211,6 +269,10 @@ async fn write_loop(
     let expires = tokio::time::sleep_until(deadline_of(*expiry.borrow_and_update()));
     tokio::pin!(expires);
     let mut expiry_open = true;
+    // The session is read again when it would fall idle: used meanwhile (a request, another
+    // socket), the check moves on; unused, it ends and the socket closes with 4401.
+    let idle_check = tokio::time::sleep_until(idle_deadline(last_used, idle_ms));
+    tokio::pin!(idle_check);
 
     loop {
         tokio::select! {
@@ -219,6 +281,18 @@ async fn write_loop(
             _ = &mut expires => {
                 stopper.stop(Close::Expired);
                 return End::Stopped;
+            }
+            _ = &mut idle_check => {
+                match crate::auth::load_active_session(db, session_id, user_id, idle_ms).await {
+                    Ok(Some(active)) => idle_check
+                        .as_mut()
+                        .reset(idle_deadline(active.last_seen_at, idle_ms)),
+                    Ok(None) => {
+                        stopper.stop(Close::Revoked);
+                        return End::Stopped;
+                    }
+                    Err(e) => return End::Database(e),
+                }
             }
             changed = expiry.changed(), if expiry_open => {
                 expiry_open = changed.is_ok();
@@ -234,7 +308,7 @@ async fn write_loop(
                 if live
                     .revocation
                     .as_deref()
-                    .is_some_and(|p| crate::auth::sessions::revocation_ends(p, session_id))
+                    .is_some_and(|p| crate::auth::revocation_ends(p, session_id))
                 {
                     stopper.stop(Close::Revoked);
                     return End::Stopped;
@@ -258,6 +332,14 @@ async fn write_loop(
             }
         }
     }
+}
+
+/// Just after a session last used at `last_seen_at` (ms) falls idle.
+fn idle_deadline(last_seen_at: i64, idle_ms: i64) -> Instant {
+    let remaining_ms = (last_seen_at + idle_ms + 50)
+        .saturating_sub(now_ms())
+        .max(50);
+    Instant::now() + Duration::from_millis(remaining_ms as u64)
 }
 
 /// When a token with expiry `exp` (seconds since the epoch) stops being valid.

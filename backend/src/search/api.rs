@@ -1,7 +1,11 @@
 //! `GET /search-new?term=`: results grouped by type.
 
+use std::sync::Arc;
+
+use axum::extract::FromRef;
 use axum::extract::State;
 use projections::documents::ItemView;
+use projections::Db;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -9,9 +13,10 @@ use utoipa_axum::routes;
 
 use super::index::PUBLIC;
 use super::kinds::Kind;
-use crate::documents::Actor;
+use super::Search;
+use crate::auth::Auth;
+use crate::documents::{Actor, Documents};
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
-use crate::state::AppState;
 
 /// The shortest term searched (spec 5: "Search term must be at least 2 characters").
 pub const MIN_TERM_CHARS: usize = 2;
@@ -19,7 +24,14 @@ pub const TERM_TOO_SHORT: &str = "Search at least 2 characters";
 /// Results per type.
 pub const PER_KIND: usize = 20;
 
-pub fn router() -> OpenApiRouter<AppState> {
+pub fn router<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Db: FromRef<S>,
+    Arc<Search>: FromRef<S>,
+    Arc<Documents>: FromRef<S>,
+    Auth: FromRef<S>,
+{
     OpenApiRouter::new().routes(routes!(search))
 }
 
@@ -102,7 +114,9 @@ impl SearchResults {
         (status = 400, description = "Search at least 2 characters", body = ErrorBody),
         (status = 401, body = ErrorBody)))]
 pub async fn search(
-    State(state): State<AppState>,
+    State(db): State<Db>,
+    State(index): State<Arc<Search>>,
+    State(documents): State<Arc<Documents>>,
     actor: Actor,
     AppQuery(query): AppQuery<SearchQuery>,
 ) -> AppResult<AppJson<SearchResults>> {
@@ -112,9 +126,8 @@ pub async fn search(
         return Err(AppError::bad_request(TERM_TOO_SHORT));
     }
     let mut acl = vec![PUBLIC.to_string()];
-    acl.extend(state.documents.search_keys(&actor).await?);
+    acl.extend(super::documents::keys_of(&db, &actor.id, actor.shows_us).await?);
 
-    let index = state.search.clone();
     let text = term.to_string();
     let hits = tokio::task::spawn_blocking(move || index.index().search(&text, &acl, PER_KIND))
         .await
@@ -128,7 +141,7 @@ pub async fn search(
         .map(|h| h.id.clone())
         .collect();
     // The index's filter already keeps other users' documents out; the read model decides.
-    let mut views = state.documents.visible_views(&actor, &document_ids).await?;
+    let mut views = documents.visible_views(&actor, &document_ids).await?;
     for hit in hits {
         let mut item = SearchItem {
             id: hit.id,

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::index::{Entry, PUBLIC};
 use super::kinds::Kind;
-use crate::catalogue::html::plain_text;
+use crate::html::plain_text;
 
 /// At most this much text of one item is indexed (long programmes, product descriptions).
 const MAX_BODY_CHARS: usize = 16 * 1024;

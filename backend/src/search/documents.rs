@@ -39,6 +39,20 @@ pub fn owner_key(user_id: &str) -> String {
 
 pub const US_KEY: &str = "us";
 
+/// The acl keys a reader holds: their own items, the items shared with them (each with
+/// everything below it) and the US set when their account shows it.
+pub async fn keys_of(db: &Db, user_id: &str, shows_us: bool) -> Result<Vec<String>, sqlx::Error> {
+    let mut tx = projections::Tx::begin(db).await?;
+    let shares = projections::documents::read::shares_of(&mut tx, user_id).await?;
+    tx.commit().await?;
+    let mut keys = vec![owner_key(user_id)];
+    if shows_us {
+        keys.push(US_KEY.to_string());
+    }
+    keys.extend(shares.iter().map(|id| node_key(id)));
+    Ok(keys)
+}
+
 fn entry_of(row: ItemRow) -> Entry {
     let mut acl: Vec<String> = path_ids(&row.path).into_iter().map(node_key).collect();
     match (row.space.as_str(), &row.owner_id) {

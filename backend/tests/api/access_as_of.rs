@@ -53,7 +53,7 @@ both_dbs! {
         let anna = app.token(ANNA).await;
         let john = app.token(JOHN).await;
         let auditor = app.token(AUDITOR).await;
-        let anna_id = backend::users::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
+        let anna_id = backend::auth::User::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
 
         let folder = new_folder(&app, &anna, "Projects", None).await;
         let file = new_file(&app, &anna, "Plan", Some(&folder)).await;

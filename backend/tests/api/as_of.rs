@@ -57,7 +57,7 @@ async fn live_now(
 }
 
 async fn user_id(app: &TestApp, email: &str) -> String {
-    backend::users::find_by_email(&app.state.db, email)
+    backend::auth::User::find_by_email(&app.state.db, email)
         .await
         .unwrap()
         .unwrap()

@@ -105,7 +105,7 @@ pub async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> (Statu
 }
 
 async fn feed(app: &TestApp, email: &str) -> Vec<(String, Value)> {
-    let user = backend::users::find_by_email(&app.state.db, email)
+    let user = backend::auth::User::find_by_email(&app.state.db, email)
         .await
         .unwrap()
         .unwrap();
@@ -135,12 +135,18 @@ async fn stored_files(app: &TestApp) -> Vec<String> {
     names
 }
 
+/// An item's first page of history, its entries turned oldest first (the API answers newest
+/// first) so the checks below read in the order things happened.
 async fn history(app: &TestApp, token: &str, id: &str) -> (StatusCode, Value) {
-    json_of(
+    let (status, mut body) = json_of(
         app.get(&format!("/documents/{id}/history"), Some(token))
             .await,
     )
-    .await
+    .await;
+    if let Some(entries) = body["entries"].as_array_mut() {
+        entries.reverse();
+    }
+    (status, body)
 }
 
 /// The `shared` count of `GET /badges`.
@@ -220,7 +226,13 @@ both_dbs! {
         assert_eq!(shared_entry["to"], "John Miller");
 
         // A second start adds nothing.
-        backend::documents::seed::on_first_start(&app.state.db, &app.state.config).await.unwrap();
+        backend::documents::demo::on_first_start(
+            &app.state.db,
+            &app.state.config,
+            backend::read_models::all(),
+        )
+        .await
+        .unwrap();
         assert_eq!(list(&app, &anna, "/documents/my").await.len(), 5);
     }
 
@@ -805,7 +817,7 @@ both_dbs! {
         assert!(!emails.contains(&ANNA), "never oneself");
         assert!(emails.contains(&JOHN) && emails.len() <= 20);
         for i in 0..25 {
-            backend::users::insert(&app.state.db, backend::users::NewUser {
+            backend::auth::User::insert(&app.state.db, backend::auth::NewUser {
                 email: &format!("colleague{i:02}@example.com"), first_name: "C", last_name: "L", password_hash: None,
                 role: backend::auth::Role::User, certificate: None, terms_accepted: true, onboarding_done: true,
             }).await.unwrap();
@@ -831,7 +843,9 @@ both_dbs! {
         app.get(&format!("/documents/{file}/file"), Some(&john)).await;
         let (status, h) = history(&app, &anna, &file).await;
         assert_eq!(status, StatusCode::OK, "{h}");
-        assert_eq!(h["item"], json!({ "id": file, "name": "Report v2", "type": "file", "as_of": false }));
+        assert_eq!((&h["item"]["id"], &h["item"]["name"], &h["item"]["type"], &h["item"]["as_of"]),
+            (&json!(file), &json!("Report v2"), &json!("file"), &json!(false)));
+        assert_eq!((&h["item"]["reads"]["opens"], &h["item"]["reads"]["readers"]), (&json!(1), &json!(1)));
         let steps: Vec<&str> = h["entries"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
         assert_eq!(steps, ["uploaded", "renamed", "moved", "shared", "opened"]);
         let renamed = &h["entries"][1];
@@ -853,7 +867,8 @@ both_dbs! {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines[0], "at,actor,actor_email,action,detail,from,to");
         assert_eq!(lines.len(), 6);
-        assert!(lines[2].contains("\"renamed\"") && lines[2].contains("\"Report\",\"Report v2\""), "{csv}");
+        // Newest first, as the history.
+        assert!(lines[4].contains("\"renamed\"") && lines[4].contains("\"Report\",\"Report v2\""), "{csv}");
         for who in [&anna, &john] {
             assert_eq!(json_of(app.get(&format!("/documents/{file}/history.csv"), Some(who)).await).await.0, StatusCode::FORBIDDEN);
         }

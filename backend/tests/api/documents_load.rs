@@ -31,9 +31,9 @@ async fn writers(app: &TestApp) -> Vec<Actor> {
     let mut out = Vec::new();
     for w in 0..WRITERS {
         let email = format!("writer{w}@example.com");
-        let id = backend::users::insert(
+        let id = backend::auth::User::insert(
             &app.state.db,
-            backend::users::NewUser {
+            backend::auth::NewUser {
                 email: &email,
                 first_name: "Writer",
                 last_name: &w.to_string(),
@@ -46,7 +46,7 @@ async fn writers(app: &TestApp) -> Vec<Actor> {
         )
         .await
         .unwrap();
-        let user = backend::users::find_by_id(&app.state.db, &id)
+        let user = backend::auth::User::find_by_id(&app.state.db, &id)
             .await
             .unwrap()
             .unwrap();

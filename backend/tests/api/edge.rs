@@ -590,7 +590,7 @@ async fn too_many_requests_in_one_session_get_429() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_recipient_lookup_is_limited_per_session() {
+async fn the_recipient_lookup_is_limited_per_user() {
     let app = spawn_edge(|c| c.recipient_lookups_per_minute = 2, axum::Router::new()).await;
     let anna = app.token(ANNA).await;
     let lookup = || {
@@ -859,15 +859,16 @@ async fn shutdown_finishes_within_its_grace_period_despite_slow_clients_and_open
         .await
         .expect("write");
     // ...and a signed-in WebSocket that never reads.
-    let anna = backend::users::find_by_email(&app.state.db, ANNA)
+    let anna = backend::auth::User::find_by_email(&app.state.db, ANNA)
         .await
         .expect("users")
         .expect("anna");
-    let (session, ends_ms) = backend::auth::sessions::open(&app.state, &anna.id, None, None)
+    let (session, ends_ms) = backend::auth::sessions::open(&app.state.auth, &anna.id, None, None)
         .await
         .expect("session");
     let token = app
         .state
+        .auth
         .jwt
         .issue(&anna.id, &session, ends_ms / 1000)
         .expect("token");

@@ -255,3 +255,152 @@ async fn concurrent_writers_lose_nothing_postgres() {
     };
     concurrent_writers_lose_nothing(app).await;
 }
+
+/// A command whose events the projections have not applied within the server's wait is answered
+/// "recorded but not visible yet": its event is stored, and appears once the projector runs.
+async fn a_command_not_projected_within_the_wait_is_recorded_and_answered_behind(app: TestApp) {
+    let db = app.state.db.clone();
+    create_tables(&db).await;
+    let projection: Arc<dyn Projection> = Arc::new(SeenProjection);
+    let projector = Projector::new(db.clone(), vec![projection])
+        .with_command_wait(std::time::Duration::from_millis(200));
+    let handle = projector.handle();
+    assert_eq!(handle.command_wait(), std::time::Duration::from_millis(200));
+    let store = EventStore::<Counter>::new(&db, (), handle.clone());
+
+    // Nothing runs the projector yet.
+    let outcome = store
+        .execute("late", CounterCommand::Add(3), Metadata::by("w"))
+        .await;
+    match outcome {
+        Err(AppError::ProjectionsBehind(message)) => {
+            assert_eq!(message, backend::event_store::BEHIND_MESSAGE)
+        }
+        other => panic!("expected the 503 answer, got {other:?}"),
+    }
+    let stored: i64 = on_db!(&db, pool => sqlx::query_scalar("select count(*) from events where aggregate_type = 'test_counter' and aggregate_id = 'late'").fetch_one(pool).await).unwrap();
+    assert_eq!(stored, 1, "the change is kept");
+
+    // The projector runs now, with a wait a loaded machine cannot run out of: the next command
+    // waits for both events and sees them projected.
+    drop(store);
+    let projection: Arc<dyn Projection> = Arc::new(SeenProjection);
+    let projector = Projector::new(db.clone(), vec![projection])
+        .with_command_wait(std::time::Duration::from_secs(120));
+    let store = EventStore::<Counter>::new(&db, (), projector.handle());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(projector.run(async {
+        let _ = stopped.await;
+    }));
+    store
+        .execute("late", CounterCommand::Add(4), Metadata::by("w"))
+        .await
+        .expect("answered once the projector runs");
+    let total: i64 = on_db!(&db, pool => sqlx::query_scalar("select total from test_totals where aggregate_id = 'late'").fetch_one(pool).await).unwrap();
+    assert_eq!(total, 7);
+    let _ = stop.send(());
+    running.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_not_projected_within_the_wait_is_recorded_and_answered_behind_sqlite() {
+    if let Some(app) = spawn_app(Engine::Sqlite).await {
+        a_command_not_projected_within_the_wait_is_recorded_and_answered_behind(app).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_not_projected_within_the_wait_is_recorded_and_answered_behind_postgres() {
+    if let Some(app) = spawn_app(Engine::Postgres).await {
+        a_command_not_projected_within_the_wait_is_recorded_and_answered_behind(app).await
+    }
+}
+
+/// A projection of course registrations that no projector runs: a command that waits for it
+/// is never answered in time.
+struct HeldRegistrations;
+
+#[async_trait]
+impl Projection for HeldRegistrations {
+    fn name(&self) -> &'static str {
+        "test_registrations_held"
+    }
+    fn tables(&self) -> &'static [TableSpec] {
+        &[]
+    }
+    fn reads(&self, aggregate_type: &str) -> bool {
+        aggregate_type == events::course_registration::CourseRegistration::TYPE
+    }
+    async fn apply(&self, _tx: &mut Tx, _event: &StoredEvent) -> Result<(), ProjectionError> {
+        Ok(())
+    }
+}
+
+/// Course registration takes the same path: a registration a projection reading it has not
+/// applied within the wait is answered 503 "recorded but not visible yet", its event kept, and the
+/// server's projector shows it in the course team's list afterwards.
+async fn a_registration_not_projected_within_the_wait_is_answered_behind(app: TestApp) {
+    let db = app.state.db.clone();
+    let held: Arc<dyn Projection> = Arc::new(HeldRegistrations);
+    let projector = Projector::new(db.clone(), vec![held])
+        .with_command_wait(std::time::Duration::from_millis(200));
+    let store =
+        backend::programmes::registration::store(&db, &app.state.config, projector.handle());
+    let user_id = "registration-behind";
+    let command = events::course_registration::RegistrationCommand::Register {
+        course_id: 1,
+        user_id: user_id.into(),
+        days: vec!["2026-03-19".into()],
+        name: "Anna Rossi".into(),
+        email: "anna.rossi@example.com".into(),
+        hospital: Some("Ospedale Nord".into()),
+        category: Some("surgeon".into()),
+        newsletter: false,
+        privacy_consent: true,
+        data_consent: true,
+        registered_at: projections::now_ms(),
+    };
+    let aggregate_id = events::course_registration::CourseRegistration::aggregate_id(1, user_id);
+    match store
+        .execute(&aggregate_id, command, Metadata::by(user_id))
+        .await
+    {
+        Err(AppError::ProjectionsBehind(message)) => {
+            assert_eq!(message, backend::event_store::BEHIND_MESSAGE)
+        }
+        other => panic!("expected the 503 answer, got {other:?}"),
+    }
+    let err = AppError::ProjectionsBehind(backend::event_store::BEHIND_MESSAGE.into());
+    assert_eq!(
+        axum::response::IntoResponse::into_response(err).status(),
+        reqwest::StatusCode::SERVICE_UNAVAILABLE
+    );
+    let stored: i64 = on_db!(&db, pool => sqlx::query_scalar("select count(*) from events where aggregate_id = $1").bind(&aggregate_id).fetch_one(pool).await).unwrap();
+    assert_eq!(stored, 1, "the registration is kept");
+
+    // The server's own projector applies it: the course team's list shows it.
+    app.state.projector.wake();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let listed: i64 = on_db!(&db, pool => sqlx::query_scalar("select count(*) from course_registrations where user_id = $1").bind(user_id).fetch_one(pool).await).unwrap();
+        if listed == 1 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "never projected");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registration_not_projected_within_the_wait_is_answered_behind_sqlite() {
+    if let Some(app) = spawn_app(Engine::Sqlite).await {
+        a_registration_not_projected_within_the_wait_is_answered_behind(app).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registration_not_projected_within_the_wait_is_answered_behind_postgres() {
+    if let Some(app) = spawn_app(Engine::Postgres).await {
+        a_registration_not_projected_within_the_wait_is_answered_behind(app).await
+    }
+}

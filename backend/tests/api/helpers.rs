@@ -89,6 +89,14 @@ pub async fn create_pg_database() -> Option<(String, String)> {
         .execute(&mut conn)
         .await
         .expect("create test database");
+    // A test database lives for one test: its commits need not wait for the disk (a crash of
+    // PostgreSQL itself is not what the tests are about; the server's own crash tests kill it).
+    sqlx::query(&format!(
+        "alter database {name} set synchronous_commit = off"
+    ))
+    .execute(&mut conn)
+    .await
+    .expect("configure test database");
     Some((admin, name))
 }
 
@@ -105,14 +113,35 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
     config.public_url = None;
     // The scenarios rely on the demo accounts.
     config.demo = true;
+    // The demo courses are dated: the scenarios read their calendar before the first of them,
+    // whatever day they run.
+    config.calendar_now = Some(CALENDAR_NOW.parse().expect("calendar instant"));
+    // The suite shares the machine with the browser and fuzz suites: a command's answer waits for
+    // the read models as long as a loaded database needs, instead of the 503 a user would get
+    // after 10 s (that answer has its own test in event_store.rs).
+    config.read_your_write_seconds = 120;
+    // Uploads must not depend on the machine's free disk (the guard has its own test).
+    config.min_free_disk_mb = 0;
     config
 }
+
+/// The instant the tests read the course calendar at: before every demo course of 2026.
+pub const CALENDAR_NOW: &str = "2026-01-15T09:00:00Z";
 
 pub async fn spawn_app(engine: Engine) -> Option<TestApp> {
     spawn_app_with(engine, |_| {}).await
 }
 
 pub async fn spawn_app_with(engine: Engine, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    spawn_app_with_projections(engine, adjust, Vec::new()).await
+}
+
+/// Like [`spawn_app_with`], with projections of the test's besides the server's own.
+pub async fn spawn_app_with_projections(
+    engine: Engine,
+    adjust: impl FnOnce(&mut Config),
+    extra: Vec<std::sync::Arc<dyn projections::Projection>>,
+) -> Option<TestApp> {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let mut config = test_config(data_dir.path());
     let pg_database = match engine {
@@ -124,7 +153,9 @@ pub async fn spawn_app_with(engine: Engine, adjust: impl FnOnce(&mut Config)) ->
         }
     };
     adjust(&mut config);
-    let server = Server::bind(config).await.expect("server starts");
+    let server = Server::bind_with(config, extra)
+        .await
+        .expect("server starts");
     let base = format!("http://{}", server.addr);
     let state = server.state().clone();
     let (tx, rx) = oneshot::channel::<()>();

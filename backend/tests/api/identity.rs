@@ -158,7 +158,7 @@ both_dbs! {
 
     async fn a_demotion_takes_effect_on_the_next_request(app) {
         let admin = app.token(ADMIN).await;
-        let john_id = backend::users::find_by_email(&app.state.db, JOHN).await.unwrap().unwrap().id;
+        let john_id = backend::auth::User::find_by_email(&app.state.db, JOHN).await.unwrap().unwrap().id;
         // John made admin, then demoted: his token never carried the role.
         let john = app.token(JOHN).await;
         assert_eq!(app.get("/admin/users", Some(&john)).await.status(), StatusCode::FORBIDDEN);
@@ -207,12 +207,12 @@ both_dbs! {
             assert_eq!(reply["message"], message);
         }
         assert_eq!(json_of(app.post_json("/admin/users", Some(&admin), &json!({ "first_name": "X" })).await).await.0, StatusCode::BAD_REQUEST);
-        assert!(backend::users::find_by_email(&app.state.db, "x@example.com").await.unwrap().is_none(), "nothing half-made");
+        assert!(backend::auth::User::find_by_email(&app.state.db, "x@example.com").await.unwrap().is_none(), "nothing half-made");
 
         // Unknown ids, other users' sessions.
         assert_eq!(json_of(app.post_json("/admin/users/no-such-id/disable", Some(&admin), &json!({})).await).await.0, StatusCode::NOT_FOUND);
         assert_eq!(json_of(app.post_json("/admin/sessions/no-such-session/revoke", Some(&admin), &json!({})).await).await.0, StatusCode::NOT_FOUND);
-        let anna_id = backend::users::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
+        let anna_id = backend::auth::User::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
         let (status, sessions) = json_of(app.get(&format!("/admin/users/{anna_id}/sessions"), Some(&admin)).await).await;
         assert_eq!(status, StatusCode::OK);
         let session_id = sessions[0]["id"].as_str().unwrap().to_string();
@@ -222,7 +222,7 @@ both_dbs! {
         assert_eq!(app.get("/users/get-data", Some(&anna)).await.status(), StatusCode::UNAUTHORIZED);
 
         // Disabling: sign-in refused, sessions ended; enabling lets the account back in.
-        let john_id = backend::users::find_by_email(&app.state.db, JOHN).await.unwrap().unwrap().id;
+        let john_id = backend::auth::User::find_by_email(&app.state.db, JOHN).await.unwrap().unwrap().id;
         let john = app.token(JOHN).await;
         assert_eq!(json_of(app.post_json(&format!("/admin/users/{john_id}/disable"), Some(&admin), &json!({})).await).await.0, StatusCode::OK);
         assert_eq!(app.get("/users/get-data", Some(&john)).await.status(), StatusCode::UNAUTHORIZED);
@@ -231,7 +231,7 @@ both_dbs! {
         assert_eq!(app.login_response(JOHN, PASSWORD).await.status(), StatusCode::OK);
 
         // The last administrator cannot lock everyone out.
-        let admin_id = backend::users::find_by_email(&app.state.db, ADMIN).await.unwrap().unwrap().id;
+        let admin_id = backend::auth::User::find_by_email(&app.state.db, ADMIN).await.unwrap().unwrap().id;
         let (status, body) = json_of(app.post_json(&format!("/admin/users/{admin_id}/role"), Some(&admin), &json!({ "role": "user" })).await).await;
         assert_eq!(status, StatusCode::CONFLICT);
         assert_eq!(body["message"], "The last enabled administrator cannot be disabled or lose the role");
@@ -245,7 +245,7 @@ both_dbs! {
         // The session reaches its absolute end: neither token works, renewal included.
         projections::on_db!(&app.state.db, pool => sqlx::query("update sessions set expires_at = $1")
             .bind(projections::now_ms() - 1).execute(pool).await.map(|r| r.rows_affected())).unwrap();
-        app.state.sessions.clear();
+        app.state.auth.sessions.clear();
         for t in [&token, &renewed] {
             assert_eq!(app.post_json("/users/welcome", Some(t), &json!({})).await.status(), StatusCode::UNAUTHORIZED);
         }
@@ -260,7 +260,7 @@ async fn a_token_never_outlives_its_session() {
     .await
     .unwrap();
     let token = app.token(ANNA).await;
-    let claims = app.state.jwt.verify(&token).unwrap();
+    let claims = app.state.auth.jwt.verify(&token).unwrap();
     assert!(claims.exp - claims.iat <= 120, "{claims:?}");
 }
 
@@ -272,7 +272,7 @@ async fn a_start_without_demo_has_no_demo_account_and_demo_refuses_a_real_databa
     let (state, _projector) = backend::prepare(config.clone()).await.unwrap();
     let users: i64 = projections::on_db!(&state.db, pool => sqlx::query_scalar("select count(*) from users").fetch_one(pool).await).unwrap();
     assert_eq!(users, 0, "no account at all");
-    assert!(backend::users::find_by_email(&state.db, ADMIN)
+    assert!(backend::auth::User::find_by_email(&state.db, ADMIN)
         .await
         .unwrap()
         .is_none());
@@ -303,7 +303,7 @@ async fn a_start_without_demo_has_no_demo_account_and_demo_refuses_a_real_databa
         "{refused:#}"
     );
     let (state, _projector) = backend::prepare(config).await.unwrap();
-    assert!(backend::users::find_by_email(&state.db, ANNA)
+    assert!(backend::auth::User::find_by_email(&state.db, ANNA)
         .await
         .unwrap()
         .is_none());
@@ -315,14 +315,14 @@ async fn the_demo_comes_back_on_a_demo_database_only() {
     let dir = tempfile::tempdir().unwrap();
     let config = crate::helpers::test_config(dir.path());
     let (state, _p) = backend::prepare(config.clone()).await.unwrap();
-    assert!(backend::users::find_by_email(&state.db, ANNA)
+    assert!(backend::auth::User::find_by_email(&state.db, ANNA)
         .await
         .unwrap()
         .is_some());
     state.db.close().await;
     // Restarting the demo (accounts added meanwhile included) is fine.
     let (state, _p) = backend::prepare(config).await.unwrap();
-    assert!(backend::users::find_by_email(&state.db, ADMIN)
+    assert!(backend::auth::User::find_by_email(&state.db, ADMIN)
         .await
         .unwrap()
         .is_some());
@@ -346,7 +346,7 @@ both_dbs! {
         assert_eq!(app.get("/users/accept-terms", Some(&marco)).await.status(), StatusCode::OK);
 
         let auditor = app.token(crate::helpers::AUDITOR).await;
-        let marco_id = backend::users::find_by_email(&app.state.db, crate::helpers::MARCO).await.unwrap().unwrap().id;
+        let marco_id = backend::auth::User::find_by_email(&app.state.db, crate::helpers::MARCO).await.unwrap().unwrap().id;
         let (status, history) = json_of(app.get(&format!("/admin/terms-acceptances?user={marco_id}"), Some(&auditor)).await).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
@@ -472,5 +472,33 @@ both_dbs! {
             assert_eq!(app.post_json("/users/password-reset", None, &json!({ "email": JOHN })).await.status(), StatusCode::OK);
         }
         assert_eq!(app.post_json("/users/password-reset", None, &json!({ "email": JOHN })).await.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+}
+
+both_dbs! {
+    async fn a_caller_without_the_role_gets_403_whatever_the_body_or_query(app) {
+        let anna = app.token(ANNA).await;
+        let admin = app.token(ADMIN).await;
+        // A body that is not JSON at all: the role is answered first.
+        let forbidden = [
+            ("/admin/users", "Only administrators may manage accounts"),
+            ("/admin/notifications", "Only administrators can publish notifications and app updates"),
+            ("/admin/updates", "Only administrators can publish notifications and app updates"),
+        ];
+        for (path, message) in forbidden {
+            let (status, body) = json_of(app.post_raw(path, Some(&anna), "application/json", "{not json").await).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {body}");
+            assert_eq!(body["message"], message, "{path}");
+            // Someone with the role gets the body's own answer.
+            let (status, body) = json_of(app.post_raw(path, Some(&admin), "application/json", "{not json").await).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        }
+        // A query that cannot be read: the role is answered first too.
+        let (status, body) = json_of(app.get("/audit/items?limit=many", Some(&anna)).await).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+        assert_eq!(body["message"], "Only auditors can search every document");
+        let auditor = app.token(crate::helpers::AUDITOR).await;
+        let (status, body) = json_of(app.get("/audit/items?limit=many", Some(&auditor)).await).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     }
 }

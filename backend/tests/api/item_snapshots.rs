@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use backend::documents::service::ITEM_SNAPSHOT_EVERY;
+use backend::documents::operations::ITEM_SNAPSHOT_EVERY;
 use cqrs_es::persist::{
     PersistedEventRepository, PersistedEventStore, PersistenceError, ReplayStream, SerializedEvent,
     SerializedSnapshot,
@@ -104,7 +104,7 @@ both_dbs! {
     async fn a_command_on_an_item_opened_20000_times_reads_a_bounded_number_of_events(app) {
         let anna = app.token(ANNA).await;
         let file = new_file(&app, &anna, "Catalogue", None).await;
-        let anna_id = backend::users::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
+        let anna_id = backend::auth::User::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
         let (last, version): (i64, String) = projections::on_db!(&app.state.db, pool => sqlx::query_as(
             "select sequence, event_version from events where aggregate_type = $1 and aggregate_id = $2
               order by sequence desc limit 1")

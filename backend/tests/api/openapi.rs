@@ -151,7 +151,7 @@ fn api_routes_are_registered_only_with_their_operations() {
         ("http.rs", ".route_service("),
         (
             "http.rs",
-            r#".route("/metrics", get(crate::metrics::on_main_port))"#,
+            r#".route("/metrics", get(metrics::on_main_port))"#,
         ),
         (
             "metrics.rs",
@@ -272,7 +272,7 @@ fn web_compiles_against(document: &Value, scratch: &Path) -> (bool, String) {
 #[test]
 fn renaming_a_response_field_breaks_the_web_build() {
     let scratch = tempfile::tempdir().expect("scratch dir");
-    let document = serde_json::to_value(backend::openapi::document()).expect("document");
+    let document = serde_json::to_value(backend::http::api_document()).expect("document");
 
     let (ok, output) = web_compiles_against(&document, scratch.path());
     assert!(

@@ -100,6 +100,33 @@ fn broken(payload: &Value) -> Value {
     broken
 }
 
+/// The dead letters of the documents projection (the audit projection, which reads the same
+/// events, skips them and records its own).
+async fn documents_letters(app: &TestApp) -> Vec<dead_letters::DeadLetter> {
+    dead_letters::list(&app.state.db, 20)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|d| d.projection == "documents")
+        .collect()
+}
+
+/// Whether the audit projection skips a poison event (its default policy) within a few seconds.
+async fn audit_skipped(app: &TestApp) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        let letters = dead_letters::list(&app.state.db, 20).await.unwrap();
+        if letters
+            .iter()
+            .any(|d| d.projection == "audit" && d.status == "skipped")
+        {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
 async fn wait_until_stopped(app: &TestApp, stopped: bool) {
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
@@ -201,8 +228,10 @@ both_dbs! {
         let (ok, json, _) = companion(&app, &["projections", "status", "--json"]);
         assert!(ok);
         let report: Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(report["dead_letters"][0]["status"], "stopped");
-        assert_eq!(report["dead_letters"][0]["event_type"], "FolderCreated");
+        let letter = report["dead_letters"].as_array().unwrap().iter().find(|d| d["projection"] == "documents").unwrap();
+        assert_eq!(letter["status"], "stopped");
+        assert_eq!(letter["event_type"], "FolderCreated");
+        assert!(audit_skipped(&app).await, "the audit projection steps over it");
         let documents = report["projections"].as_array().unwrap().iter().find(|p| p["name"] == "documents").unwrap();
         assert_eq!(documents["stopped"], true);
         assert_eq!(documents["on_poison"], "stop");
@@ -213,7 +242,7 @@ both_dbs! {
         assert!(ok, "{err}");
         assert!(out.contains("documents will apply its failed event again"), "{out}");
         let deadline = Instant::now() + Duration::from_secs(10);
-        while dead_letters::list(&app.state.db, 10).await.unwrap().len() < 2 {
+        while documents_letters(&app).await.len() < 2 {
             assert!(Instant::now() < deadline, "the retry fails again");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -239,7 +268,7 @@ both_dbs! {
         }
         let mail = backend::outbox::list(&app.state.db, true, 10).await.unwrap();
         assert!(!mail[0].held, "released once the share is applied");
-        let statuses: Vec<String> = dead_letters::list(&app.state.db, 10).await.unwrap().into_iter().map(|d| d.status).collect();
+        let statuses: Vec<String> = documents_letters(&app).await.into_iter().map(|d| d.status).collect();
         assert_eq!(statuses, ["retried", "retried"]);
 
         // Nothing is stopped any more: retry and skip say so.
@@ -276,7 +305,7 @@ both_dbs! {
         let (status, body, _) = create_folder_status(&app, &anna, "After the skip").await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         titled(&list(&app, &anna, "/documents/my").await, "After the skip");
-        let letters = dead_letters::list(&app.state.db, 10).await.unwrap();
+        let letters = documents_letters(&app).await;
         assert_eq!(letters.len(), 1);
         assert_eq!(letters[0].status, "skipped");
         assert!(letters[0].resolved_at.is_some());
@@ -302,15 +331,11 @@ async fn a_skip_policy_records_the_event_and_never_stops() {
     let good = folder_payload(&app, &anna, "poison-folder", "Never shown").await;
     append_raw(&app, "poison-folder", &broken(&good)).await;
     let deadline = Instant::now() + Duration::from_secs(10);
-    while dead_letters::list(&app.state.db, 10)
-        .await
-        .unwrap()
-        .is_empty()
-    {
+    while documents_letters(&app).await.is_empty() {
         assert!(Instant::now() < deadline, "the poison event is recorded");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let letters = dead_letters::list(&app.state.db, 10).await.unwrap();
+    let letters = documents_letters(&app).await;
     assert_eq!(
         (letters[0].projection.as_str(), letters[0].status.as_str()),
         ("documents", "skipped")
@@ -353,10 +378,14 @@ async fn an_event_whose_json_is_damaged_stops_only_the_projection_that_reads_it(
     .unwrap();
     app.state.projector.wake();
     wait_until_stopped(&app, true).await;
-    let letters = dead_letters::list(&app.state.db, 10).await.unwrap();
+    let letters = documents_letters(&app).await;
     assert_eq!(
         (letters[0].aggregate_id.as_str(), letters[0].status.as_str()),
         ("damaged", "stopped")
+    );
+    assert!(
+        audit_skipped(&app).await,
+        "the audit projection steps over it"
     );
     assert!(
         letters[0].error.contains("cannot be read"),

@@ -257,6 +257,7 @@ impl Node {
         }
         let db = self.state.db.clone();
         let uid = user_id.to_string();
+        let terms_version = self.state.auth.config.terms_version.clone();
         let runtime = self.runtime.clone();
         // Run on the node's runtime from a plain thread: the caller may be inside another runtime.
         let opened = std::thread::spawn(move || {
@@ -267,6 +268,13 @@ impl Node {
                     .bind(&uid).bind(format!("{uid}@test.example.com"))
                     .execute(pool).await.map(|r| r.rows_affected()))
                 .expect("test user");
+                // Sockets wait for the current terms.
+                projections::on_db!(&db, pool => sqlx::query(
+                    "insert into terms_acceptances (user_id, version, accepted_at)
+                     values ($1, $2, 0) on conflict (user_id, version) do nothing")
+                    .bind(&uid).bind(&terms_version)
+                    .execute(pool).await.map(|r| r.rows_affected()))
+                .expect("terms accepted");
                 backend::auth::sessions::open_on(&db, &uid, 86_400_000, None, None)
                     .await
                     .expect("session")
@@ -285,6 +293,7 @@ impl Node {
     fn token(&self, user_id: &str) -> String {
         let (session, ends) = self.session(user_id);
         self.state
+            .auth
             .jwt
             .issue(user_id, &session, ends / 1000)
             .expect("token")
@@ -627,6 +636,7 @@ async fn forged_expired_and_missing_tokens_are_refused() {
     let now = chrono::Utc::now().timestamp();
     let old = node
         .state
+        .auth
         .jwt
         .issue_with_expiry("u-anna", &node.session("u-anna").0, now - 100, now - 10)
         .unwrap();
@@ -663,6 +673,7 @@ async fn a_token_expiring_while_connected_closes_the_socket_unless_renewed() {
     let now = chrono::Utc::now().timestamp();
     let short = node
         .state
+        .auth
         .jwt
         .issue_with_expiry("u-anna", &node.session("u-anna").0, now, now + 2)
         .unwrap();
@@ -908,10 +919,10 @@ async fn an_entry_written_outside_the_projector_is_delivered_too() {
     let seq = node
         .runtime
         .spawn(async move {
-            let seq = backend::realtime::push_direct(
+            let seq = backend::feed::push_direct(
                 &state.db,
                 "u-anna",
-                backend::realtime::protocol::FeedKind::Badge,
+                backend::feed::FeedKind::Badge,
                 &json!({"name": "notifications", "count": 2}),
             )
             .await
@@ -1040,7 +1051,7 @@ async fn disabling_an_account_closes_all_its_sockets() {
     let john = sign_in(&a, crate::helpers::JOHN).await;
     let admin = sign_in(&a, crate::helpers::ADMIN).await;
     let (mut socket, _, _) = Client::open(&b.ws_url(), &john, None, None).await;
-    let john_id = backend::users::find_by_email(&a.state.db, crate::helpers::JOHN)
+    let john_id = backend::auth::User::find_by_email(&a.state.db, crate::helpers::JOHN)
         .await
         .unwrap()
         .unwrap()

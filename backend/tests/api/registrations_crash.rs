@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use backend::programmes::registration::RegistrationStore;
-use events::course_registration::{CourseRegistration, RegistrationCommand};
+use backend::event_store::{EventStore, Metadata};
+use backend::programmes::registration::DbCourseCatalog;
+use events::course_registration::{CourseRegistration, RegistrationCommand, RegistrationServices};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -64,6 +65,7 @@ impl ServerProcess {
             .env("BIND_ADDRESS", "127.0.0.1")
             .env("DATA_DIR", data_dir)
             .env("JWT_SECRET", JWT_SECRET)
+            .env("CALENDAR_NOW", CALENDAR_NOW)
             .env(
                 "CONTENT_DIR",
                 concat!(env!("CARGO_MANIFEST_DIR"), "/../content"),
@@ -190,7 +192,7 @@ async fn listed(client: &reqwest::Client, base: &str, admin: &str) -> Vec<(i64, 
 async fn user_ids(db: &projections::Db, emails: &[&str]) -> HashMap<String, String> {
     let mut ids = HashMap::new();
     for email in emails {
-        let user = backend::users::find_by_email(db, email)
+        let user = backend::auth::User::find_by_email(db, email)
             .await
             .expect("read user")
             .expect("demo user");
@@ -377,11 +379,16 @@ async fn stored_event_without_read_model_row(engine: Engine) {
         data_consent: true,
         registered_at: 1_790_000_000_000,
     };
-    RegistrationStore::new(&db)
+    // The calendar read at CALENDAR_NOW, as the test servers do; nothing waits for a projector.
+    let services = RegistrationServices::new(DbCourseCatalog {
+        db: db.clone(),
+        config: std::sync::Arc::new(test_config(data_dir.path())),
+    });
+    EventStore::<CourseRegistration>::append_only(&db, services)
         .execute(
             &CourseRegistration::aggregate_id(3, &anna_id),
             command,
-            HashMap::from([("user_id".to_string(), anna_id.clone())]),
+            Metadata::by(&anna_id),
         )
         .await
         .expect("stored");

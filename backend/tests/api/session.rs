@@ -136,12 +136,12 @@ both_dbs! {
 
         // Signed with another secret.
         let other = backend::auth::jwt::JwtKeys::new(b"another-secret-another-secret-0000", 3600);
-        let anna_id = backend::users::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
+        let anna_id = backend::auth::User::find_by_email(&app.state.db, ANNA).await.unwrap().unwrap().id;
         let forged = other.issue(&anna_id, "any-session", now_s() + 3600).unwrap();
         assert_eq!(json_of(app.get("/users/get-data", Some(&forged)).await).await.0, StatusCode::UNAUTHORIZED);
 
         let now = chrono::Utc::now().timestamp();
-        let expired = app.state.jwt.issue_with_expiry(&anna_id, "any-session", now - 7200, now - 60).unwrap();
+        let expired = app.state.auth.jwt.issue_with_expiry(&anna_id, "any-session", now - 7200, now - 60).unwrap();
         let (status, body) = json_of(app.get("/users/get-data", Some(&expired)).await).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
         assert_eq!(body["message"], "Your session has expired. Please sign in again.");
@@ -192,7 +192,10 @@ both_dbs! {
         let rows: i64 = projections::on_db!(&app.state.db, pool => sqlx::query_scalar("select count(*) from devices").fetch_one(pool).await).unwrap();
         assert_eq!(rows, 1, "re-registering the same device replaces it");
 
-        let too_long = json!({ "push_id": "x".repeat(600) });
+        // A web push subscription may be long (up to 4096 characters); the other fields 512.
+        let too_long = json!({ "push_id": "x".repeat(5000) });
+        assert_eq!(json_of(app.post_json("/users/register-device", Some(&token), &too_long).await).await.0, StatusCode::BAD_REQUEST);
+        let too_long = json!({ "os": "x".repeat(600) });
         assert_eq!(json_of(app.post_json("/users/register-device", Some(&token), &too_long).await).await.0, StatusCode::BAD_REQUEST);
         assert_eq!(json_of(app.post_json("/users/register-device", None, &json!({})).await).await.0, StatusCode::UNAUTHORIZED);
     }

@@ -4,7 +4,8 @@
 //! as an [`ItemEvent`]; the lists, trees, badges and history are built from those events.
 //!
 //! - [`model`] - kinds, spaces, labels, file facts, name and e-mail checks.
-//! - [`access`] - the rule table: which actions a user may take on an item.
+//! - [`access`] - the rule table: which actions a user may take on an item, and which lines of
+//!   its history a user reads.
 //! - [`commands`], [`events`], [`error`] - what is asked, what happened, why it was refused.
 //! - [`services`] - what the aggregate needs to know from outside.
 //! - [`aggregate`] - the rules themselves.
@@ -20,7 +21,7 @@ pub mod services;
 #[cfg(test)]
 mod tests;
 
-pub use access::{Access, Action};
+pub use access::{Access, Action, HistoryScope, PRIVATE_FOLDER};
 pub use aggregate::{is_safe_blob_name, Item, ITEM_TYPE};
 pub use commands::{CopyReason, Creator, ItemCommand, ShareVia, Upload};
 pub use error::{DocumentError, ServiceError, MAX_DEPTH_REACHED, RECIPIENT_NOT_FOUND};

@@ -924,6 +924,24 @@ impl Batch {
 
     /// Writes the changed rows of the items, shares, unread marks, seen marks, badges and links.
     async fn write_tables(&self, tx: &mut Tx) -> Result<u64> {
+        // Removed items first: the rows written after them skip what is gone.
+        let mut writes = self.delete_gone_items(tx).await?;
+        writes += self.write_items(tx).await?;
+        writes += self.write_shares(tx).await?;
+        writes += self.write_unread(tx).await?;
+        writes += self.write_seen(tx).await?;
+        writes += self.write_badges(tx).await?;
+        writes += self.write_links(tx).await?;
+        Ok(writes)
+    }
+
+    /// Whether the batch removed the item (its rows are deleted, nothing else is written for it).
+    fn is_gone(&self, id: &str) -> bool {
+        self.gone.contains(id)
+    }
+
+    /// Deletes the rows of the items the batch removed, in every table that names them.
+    async fn delete_gone_items(&self, tx: &mut Tx) -> Result<u64> {
         let mut writes = 0;
         let gone: Vec<&str> = {
             let mut ids: Vec<&str> = self
@@ -959,7 +977,12 @@ impl Batch {
             )
             .await?;
         }
+        Ok(writes)
+    }
 
+    /// Inserts or updates the items whose row changed.
+    async fn write_items(&self, tx: &mut Tx) -> Result<u64> {
+        let mut writes = 0;
         let mut items: Vec<&Item> = self
             .items
             .values()
@@ -985,15 +1008,19 @@ impl Batch {
             RowShape::Tuples,
         )
         .await?;
+        Ok(writes)
+    }
 
-        let is_gone = |id: &str| self.gone.contains(id);
+    /// Deletes the ended shares and writes the new ones.
+    async fn write_shares(&self, tx: &mut Tx) -> Result<u64> {
+        let mut writes = 0;
         let mut share_keys: Vec<&(String, String)> = self.shares.keys().collect();
         share_keys.sort();
         let mut removed = Vec::new();
         let mut added = Vec::new();
         for key in share_keys {
             let slot = &self.shares[key];
-            if is_gone(&key.0) {
+            if self.is_gone(&key.0) {
                 continue;
             }
             match (&slot.db, &slot.now) {
@@ -1023,13 +1050,18 @@ impl Batch {
             RowShape::Tuples,
         )
         .await?;
+        Ok(writes)
+    }
 
+    /// Clears, keeps or restarts the unread marks.
+    async fn write_unread(&self, tx: &mut Tx) -> Result<u64> {
+        let mut writes = 0;
         let mut unread_keys: Vec<&(String, String)> = self.unread.keys().collect();
         unread_keys.sort();
         let (mut cleared, mut kept, mut reset) = (Vec::new(), Vec::new(), Vec::new());
         for key in unread_keys {
             let mark = &self.unread[key];
-            if is_gone(&key.1) {
+            if self.is_gone(&key.1) {
                 continue;
             }
             let row = || {
@@ -1069,11 +1101,16 @@ impl Batch {
             RowShape::Tuples,
         )
         .await?;
+        Ok(writes)
+    }
 
+    /// Records the first time each user saw each item.
+    async fn write_seen(&self, tx: &mut Tx) -> Result<u64> {
+        let mut writes = 0;
         let mut seen: Vec<&(String, String, i64)> = self
             .seen
             .iter()
-            .filter(|(_, item, _)| !is_gone(item))
+            .filter(|(_, item, _)| !self.is_gone(item))
             .collect();
         // The first time counts (do nothing on conflict), also within the batch.
         let mut firsts = HashSet::new();
@@ -1097,7 +1134,12 @@ impl Batch {
             RowShape::Tuples,
         )
         .await?;
+        Ok(writes)
+    }
 
+    /// Writes the changed shared-unread badges.
+    async fn write_badges(&self, tx: &mut Tx) -> Result<u64> {
+        let mut writes = 0;
         let mut badges: Vec<(&String, &Slot<i64>)> =
             self.badges.iter().filter(|(_, s)| s.db != s.now).collect();
         badges.sort_by(|a, b| a.0.cmp(b.0));
@@ -1119,12 +1161,17 @@ impl Batch {
             RowShape::Tuples,
         )
         .await?;
+        Ok(writes)
+    }
 
+    /// Writes the new external links.
+    async fn write_links(&self, tx: &mut Tx) -> Result<u64> {
+        let mut writes = 0;
         let mut firsts = HashSet::new();
         let rows: Vec<Vec<Value<'_>>> = self
             .links
             .iter()
-            .filter(|l| !is_gone(&l.item_id) && firsts.insert(&l.token_hash))
+            .filter(|l| !self.is_gone(&l.item_id) && firsts.insert(&l.token_hash))
             .map(|l| {
                 vec![
                     Value::Text(Some(&l.token_hash)),
@@ -1145,7 +1192,6 @@ impl Batch {
             RowShape::Tuples,
         )
         .await?;
-
         Ok(writes)
     }
 

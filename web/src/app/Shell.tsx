@@ -3,13 +3,14 @@ import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Loader } from '@/components/Loader';
 import { OfflineBanner } from '@/components/offline/OfflineBanner';
 import { UpdateToast } from '@/components/offline/UpdateToast';
+import { PushPrompt } from '@/components/push/PushPrompt';
 import { TabBar } from '@/components/tabbar/TabBar';
 import { Toasts } from '@/components/toast/Toasts';
 import { checkAccess, showsTabBar } from '@/lib/session/access';
 import { keepLinkForLater } from '@/lib/session/links';
 import { logout } from '@/lib/session/logout';
 import { selectLoggedIn, useSession } from '@/lib/session/store';
-import { toast } from '@/lib/stores/toast';
+import { dismissErrorsOfPreviousScreen, toast } from '@/lib/stores/toast';
 import styles from './Shell.module.css';
 
 /** The first location of a page load has this key in react-router. */
@@ -37,6 +38,13 @@ export function Shell() {
   const loggedIn = useSession(selectLoggedIn);
   const access = checkAccess(location.pathname, loggedIn);
   const withTabBar = access.allow && showsTabBar(location.pathname, location.search, loggedIn);
+  // The auditor's workspace is a desk tool: it may use a wider column.
+  const wide = /^\/audit(\/|$)/i.test(location.pathname);
+
+  // A new screen: the errors of the previous one go (spec section 8 toasts answer an action).
+  useEffect(() => {
+    dismissErrorsOfPreviousScreen();
+  }, [location.pathname]);
 
   // The call-to-action addresses of this session (support, privacy...), kept for the next login screen.
   useEffect(() => {
@@ -45,7 +53,7 @@ export function Shell() {
   }, [loggedIn]);
 
   return (
-    <div className={styles.app} data-tabbar={withTabBar ? 'true' : 'false'}>
+    <div className={styles.app} data-tabbar={withTabBar ? 'true' : 'false'} data-wide={wide ? 'true' : undefined}>
       <OfflineBanner />
       {access.allow ? (
         <Suspense fallback={<Loader full />}>
@@ -61,6 +69,7 @@ export function Shell() {
       {withTabBar && <TabBar />}
       <Toasts />
       <UpdateToast />
+      <PushPrompt />
       <ScrollRestoration />
     </div>
   );

@@ -8,6 +8,7 @@ const HomePage = lazyPage(() => import('@/features/home/components/HomePage'));
 const TermsPage = lazyPage(() => import('@/features/terms/components/TermsPage'));
 const OnboardingPage = lazyPage(() => import('@/features/onboarding/components/OnboardingPage'));
 const MenuPage = lazyPage(() => import('@/features/menu/components/MenuPage'));
+const SessionsPage = lazyPage(() => import('@/features/menu/components/SessionsPage'));
 const PrivacyPage = lazyPage(() => import('@/features/privacy/components/PrivacyPage'));
 const ProductsOverviewPage = lazyPage(() => import('@/features/products/components/ProductsOverviewPage'));
 const SegmentPage = lazyPage(() => import('@/features/products/components/SegmentPage'));
@@ -38,6 +39,7 @@ const WizardPage = lazyPage(() => import('@/features/wizard/components/WizardPag
 const UpdateWizardPage = lazyPage(() => import('@/features/whats-new/components/UpdateWizardPage'));
 const OfflinePage = lazyPage(() => import('@/features/offline/components/OfflinePage'));
 const PublishPage = lazyPage(() => import('@/features/whats-new/components/PublishPage'));
+const AuditPage = lazyPage(() => import('@/features/audit/components/AuditPage'));
 
 /** Every route of spec 2.2. Guarding and layout live in the Shell. */
 export const routes: RouteObject[] = [
@@ -55,6 +57,7 @@ export const routes: RouteObject[] = [
           { path: 'terms', element: <TermsPage /> },
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'menu', element: <MenuPage /> },
+          { path: 'menu/sessions', element: <SessionsPage /> },
           { path: 'useful', element: <UsefulLinksPage /> },
           { path: 'news', element: <NewsListPage /> },
           { path: 'news/:id', element: <NewsDetailPage /> },
@@ -89,6 +92,8 @@ export const routes: RouteObject[] = [
           { path: 'learn/list/:id', element: <CourseDetailPage /> },
           { path: 'learn/:id', element: <CourseDetailPage /> },
           { path: 'wizard', element: <WizardPage /> },
+          { path: 'audit', element: <AuditPage /> },
+          { path: 'audit/activity', element: <AuditPage /> },
           { path: '*', element: <Navigate to="/home" replace /> },
         ],
       },

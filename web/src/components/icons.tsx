@@ -403,3 +403,12 @@ export function BrandMark({ size = 40, inverted = false }: { size?: number; inve
     </svg>
   );
 }
+
+/** A phone before a laptop: the devices a user is signed in on. */
+export const DevicesIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 16V6.5A1.5 1.5 0 0 1 5.5 5h11A1.5 1.5 0 0 1 18 6.5V8M2.5 19h11" />
+    <rect x="15" y="10" width="6.5" height="10.5" rx="1.5" />
+    <path d="M18 18h.5" />
+  </Svg>
+);

@@ -8,6 +8,12 @@ export const STORAGE_KEYS = {
   session: 'companion.session',
   launchLink: 'companion.launch-link',
   notificationLink: 'companion.notification-link',
+  /** This device's push subscription (JSON), sent as `push_id` with each device registration. */
+  pushSubscription: 'companion.push-subscription',
+  /** Notification permission state of spec 4: unknown, yes or no. */
+  pushPermission: 'companion.push-permission',
+  /** Set once the push prompt was answered or dismissed: it is never shown again. */
+  pushPrompted: 'companion.push-prompted',
 } as const;
 
 export interface KeyValueStore {

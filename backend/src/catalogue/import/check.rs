@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::content::{ContentError, ContentFile};
+use crate::content_folder::file::{safe_relative, ContentError, ContentFile};
 
 /// Checks media paths (`/media/...`) against the content folder.
 pub(super) struct Media<'a> {
@@ -21,11 +21,6 @@ impl Media<'_> {
         }
         Ok(())
     }
-}
-
-/// A relative path that cannot leave its folder.
-pub(super) fn safe_relative(rel: &str) -> bool {
-    !rel.is_empty() && !rel.split('/').any(|p| p == ".." || p.is_empty())
 }
 
 /// Ids are positive and unique within a file.
@@ -75,39 +70,5 @@ pub(super) fn non_empty(s: Option<String>) -> Option<String> {
     s.map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
 }
 
-/// A small content folder written by unit tests: files by relative path, media made on demand.
 #[cfg(test)]
-pub(super) struct TestContent {
-    pub tmp: tempfile::TempDir,
-}
-
-#[cfg(test)]
-impl TestContent {
-    pub fn new() -> TestContent {
-        TestContent {
-            tmp: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    pub fn dir(&self) -> &Path {
-        self.tmp.path()
-    }
-
-    pub fn write(&self, relative: &str, content: impl AsRef<[u8]>) -> &Self {
-        let path = self.tmp.path().join(relative);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, content).expect("write");
-        self
-    }
-
-    /// Creates the file behind a `/media/...` path.
-    pub fn media(&self, path: &str) -> &Self {
-        self.write(&path[1..], b"<svg/>")
-    }
-
-    /// The reason and field of a refusal, without the temporary folder.
-    pub fn refusal(&self, err: ContentError) -> String {
-        err.to_string()
-            .replace(&format!("{}/", self.dir().display()), "")
-    }
-}
+pub(super) use crate::content_folder::file::TestContent;

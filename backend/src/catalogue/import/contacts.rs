@@ -8,8 +8,9 @@ use serde::Deserialize;
 
 use super::check::{json, non_empty, not_blank};
 use crate::catalogue::contacts::{ContactSection, Subsidiary, Voice};
-use crate::catalogue::html::sanitize;
-use crate::content::{ContentError, ContentFile, TableRows};
+use crate::content_folder::file::{ContentError, ContentFile};
+use crate::content_folder::tables::TableRows;
+use crate::html::sanitize;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

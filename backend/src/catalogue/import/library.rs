@@ -1,36 +1,14 @@
-//! `documents/library.json`: the library documents and the files they name.
+//! The catalogue's view of `documents/library.json` (read and checked once by
+//! [`crate::content_folder::library`]): the documents as lists show them, and the rows of
+//! `library_documents`.
 
 use std::collections::HashMap;
-use std::path::Path;
 
-use serde::Deserialize;
-
-use super::check::{json, not_blank, safe_relative, unique};
+use super::check::json;
 use crate::catalogue::DocumentItem;
-use crate::content::file_kind::read_document;
-use crate::content::{ContentError, ContentFile, TableRows};
-
-pub(super) const FILE: &str = "documents/library.json";
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LibraryDoc {
-    id: i64,
-    title: String,
-    name: String,
-    #[serde(default)]
-    subtitle: String,
-    category: Option<String>,
-    size: String,
-    #[serde(default)]
-    languages_in_file: String,
-    #[serde(default)]
-    code_points: String,
-    file: String,
-    for_internal_use: bool,
-    controlled_release: bool,
-    upon_request: bool,
-}
+use crate::content_folder::file::{ContentError, ContentFile};
+use crate::content_folder::library::{self, FILE};
+use crate::content_folder::tables::TableRows;
 
 /// The library documents by id, as lists show them.
 pub(super) struct Library {
@@ -59,10 +37,9 @@ impl Library {
     }
 }
 
-pub(super) fn read(dir: &Path) -> Result<(Library, TableRows), ContentError> {
-    let f = ContentFile::new(dir, FILE);
-    let library: Vec<LibraryDoc> = f.read()?;
-    unique(&f, &library, |d| d.id)?;
+/// The catalogue's documents and the rows of `library_documents`, files included: `library`
+/// must have been read with its files ([`library::read`]).
+pub(super) fn read(library: &library::Library) -> Result<(Library, TableRows), ContentError> {
     let mut docs = HashMap::new();
     let mut t = TableRows::new(
         "library_documents",
@@ -76,30 +53,23 @@ pub(super) fn read(dir: &Path) -> Result<(Library, TableRows), ContentError> {
             "bytes",
         ],
     );
-    for (i, d) in library.iter().enumerate() {
-        not_blank(&f, format!("[{i}].title"), &d.title)?;
-        let rel = d
-            .file
-            .strip_prefix("/files/")
-            .filter(|r| safe_relative(r))
-            .ok_or_else(|| {
-                f.invalid(
-                    format!("[{i}].file"),
-                    format!("'{}' must be a path under /files/", d.file),
-                )
-            })?;
-        let (kind, bytes) = read_document(&dir.join("files"), rel, &d.file)
-            .map_err(|e| f.invalid(format!("[{i}].file"), e.to_string()))?;
+    for (i, doc) in library.documents.iter().enumerate() {
+        let d = &doc.entry;
+        let file = doc.file.as_ref().ok_or_else(|| ContentError::Invalid {
+            file: FILE.into(),
+            field: format!("library[{i}].file"),
+            reason: "the documents' files were not read".into(),
+        })?;
         let item = DocumentItem {
             id: d.id,
             kind: "file".into(),
             title: d.title.clone(),
             name: d.name.clone(),
-            subtitle: d.subtitle.clone(),
+            subtitle: d.subtitle.clone().unwrap_or_default(),
             size: d.size.clone(),
-            languages_in_file: d.languages_in_file.clone(),
-            code_points: d.code_points.clone(),
-            url: format!("/api/library/{}/file", d.id),
+            languages_in_file: d.languages_in_file.clone().unwrap_or_default(),
+            code_points: d.code_points.clone().unwrap_or_default(),
+            url: library::file_url(d.id),
             actions: Vec::new(),
             for_internal_use: d.for_internal_use,
             controlled_release: d.controlled_release,
@@ -111,108 +81,10 @@ pub(super) fn read(dir: &Path) -> Result<(Library, TableRows), ContentError> {
             (i as i64).into(),
             json(&item).into(),
             d.name.clone().into(),
-            kind.content_type().into(),
-            bytes.into(),
+            file.kind.content_type().into(),
+            file.bytes.clone().into(),
         ]);
         docs.insert(d.id, item);
     }
     Ok((Library { docs }, t))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::check::TestContent;
-    use super::*;
-    use std::io::{Cursor, Write};
-
-    fn doc(file: &str) -> String {
-        format!(
-            r#"[{{"id": 1, "title": "Sizes", "name": "sizes", "size": "1 KB", "file": "{file}",
-               "for_internal_use": false, "controlled_release": false, "upon_request": false}}]"#
-        )
-    }
-
-    fn refusal(content: &TestContent) -> String {
-        content.refusal(read(content.dir()).err().expect("refused"))
-    }
-
-    fn word_document() -> Vec<u8> {
-        let mut file = cfb::CompoundFile::create(Cursor::new(Vec::new())).expect("create");
-        file.create_stream("/WordDocument")
-            .expect("stream")
-            .write_all(b"word")
-            .expect("write");
-        file.flush().expect("flush");
-        file.into_inner().into_inner()
-    }
-
-    #[test]
-    fn a_word_document_renamed_xls_is_refused() {
-        let content = TestContent::new();
-        content
-            .write(FILE, doc("/files/sizes.xls"))
-            .write("files/sizes.xls", word_document());
-        assert_eq!(
-            refusal(&content),
-            "documents/library.json: library[0].file: /files/sizes.xls is not a valid XLS file"
-        );
-    }
-
-    #[test]
-    fn a_file_outside_files_or_of_another_kind_or_missing_is_refused() {
-        let content = TestContent::new();
-        content.write(FILE, doc("/files/../secret.pdf"));
-        assert_eq!(
-            refusal(&content),
-            "documents/library.json: library[0].file: '/files/../secret.pdf' must be a path under /files/"
-        );
-        content.write(FILE, doc("/files/notes.doc"));
-        assert_eq!(
-            refusal(&content),
-            "documents/library.json: library[0].file: only .pdf and .xls documents are accepted"
-        );
-        content.write(FILE, doc("/files/gone.pdf"));
-        assert_eq!(
-            refusal(&content),
-            "documents/library.json: library[0].file: file /files/gone.pdf does not exist"
-        );
-        content
-            .write(FILE, doc("/files/fake.pdf"))
-            .write("files/fake.pdf", "hello");
-        assert_eq!(
-            refusal(&content),
-            "documents/library.json: library[0].file: /files/fake.pdf is not a valid PDF file"
-        );
-    }
-
-    #[test]
-    fn an_unknown_field_is_refused() {
-        let content = TestContent::new();
-        content.write(
-            FILE,
-            doc("/files/a.pdf").replace("\"size\"", "\"sise\": 1, \"size\""),
-        );
-        let text = refusal(&content);
-        assert!(
-            text.starts_with("documents/library.json: library[0].sise: unknown field `sise`"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn a_duplicate_id_and_a_blank_title_are_refused() {
-        let content = TestContent::new();
-        let one = doc("/files/a.pdf");
-        let two = format!("[{0}, {0}]", &one[1..one.len() - 1]);
-        content.write(FILE, two).write("files/a.pdf", "%PDF-1.4");
-        assert_eq!(
-            refusal(&content),
-            "documents/library.json: library[1].id: duplicate id 1"
-        );
-        content.write(FILE, one.replace("\"Sizes\"", "\" \""));
-        assert_eq!(
-            refusal(&content),
-            "documents/library.json: library[0].title: must not be empty"
-        );
-    }
 }

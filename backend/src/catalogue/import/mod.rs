@@ -1,7 +1,8 @@
 //! Reads the catalogue's content files, checks them and builds the rows of its tables.
 //!
 //! One module per file family, each with the typed shape of its files (unknown fields are
-//! refused) and its checks: [`library`] (`documents/library.json` and the files it names),
+//! refused) and its checks: [`library`] (the documents of `documents/library.json`, read once by
+//! [`crate::content_folder::library`]),
 //! [`tree`] (`catalogue/{segments,categories,filters}.json`), [`products`]
 //! (`catalogue/{products,components,catalogues}.json`), [`news`] (`news/{news,filters}.json`),
 //! [`contacts`] (`contacts/{contacts,subsidiaries}.json`), [`useful`] (`useful/links.json`) and
@@ -21,14 +22,17 @@ mod useful;
 
 use std::path::Path;
 
-use crate::content::{ContentError, TableRows};
+use crate::content_folder::file::ContentError;
+use crate::content_folder::library::Library;
+use crate::content_folder::tables::TableRows;
 
 /// Reads and checks every file of the catalogue family and returns the full rows of its tables.
-pub fn read(dir: &Path) -> Result<Vec<TableRows>, ContentError> {
+/// `library` is `documents/library.json`, read and checked once for every feature.
+pub fn read(dir: &Path, library: &Library) -> Result<Vec<TableRows>, ContentError> {
     let media = check::Media { dir };
     let mut meta = TableRows::new("catalogue_meta", &["key", "data"]);
 
-    let (library, library_rows) = library::read(dir)?;
+    let (library, library_rows) = library::read(library)?;
     let tree = tree::read(dir, &media)?;
     let products = products::read(dir, &media, &tree, &library, &mut meta)?;
     let (segment_rows, category_rows) = tree.pages(&products.list_items, &library)?;
@@ -60,7 +64,8 @@ mod tests {
     #[test]
     fn the_demo_content_is_accepted() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
-        let tables = read(&dir).expect("demo content imports");
+        let library = crate::content_folder::library::read(&dir).expect("library");
+        let tables = read(&dir, &library).expect("demo content imports");
         let names: Vec<&str> = tables.iter().map(|t| t.table).collect();
         assert_eq!(
             names,

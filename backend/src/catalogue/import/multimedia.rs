@@ -7,7 +7,8 @@ use serde::Deserialize;
 use super::check::{json, non_empty, unique, Media};
 use super::tree::Tree;
 use crate::catalogue::multimedia::{MultimediaFilters, MultimediaImage, MultimediaVideo};
-use crate::content::{ContentError, ContentFile, TableRows};
+use crate::content_folder::file::{ContentError, ContentFile};
+use crate::content_folder::tables::TableRows;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

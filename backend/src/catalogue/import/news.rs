@@ -5,10 +5,11 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::check::{date, json, not_blank, unique, Media};
-use crate::catalogue::html::sanitize;
 use crate::catalogue::news::{NewsDetail, NewsItem};
 use crate::catalogue::FilterOption;
-use crate::content::{ContentError, ContentFile, TableRows};
+use crate::content_folder::file::{ContentError, ContentFile};
+use crate::content_folder::tables::TableRows;
+use crate::html::sanitize;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -127,8 +128,11 @@ mod tests {
     fn a_news_item_is_stored_with_its_year_and_sanitised_text() {
         let rows = read_news(&content(ONE)).expect("accepted");
         assert_eq!(rows.rows.len(), 1);
-        assert_eq!(rows.rows[0][2], crate::content::Arg::Int(2026));
-        let crate::content::Arg::Text(details) = &rows.rows[0][5] else {
+        assert_eq!(
+            rows.rows[0][2],
+            crate::content_folder::tables::Arg::Int(2026)
+        );
+        let crate::content_folder::tables::Arg::Text(details) = &rows.rows[0][5] else {
             panic!("details")
         };
         assert!(!details.contains("<script"), "{details}");

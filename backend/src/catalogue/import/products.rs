@@ -7,11 +7,12 @@ use serde::Deserialize;
 
 use super::check::{date, json, non_empty, not_blank, unique, Media};
 use super::library::Library;
-use super::tree::{ListedProduct, Tree};
-use crate::catalogue::html::sanitize;
+use super::tree::{CategoryIn, ListedProduct, Tree};
 use crate::catalogue::products::*;
 use crate::catalogue::FilterOption;
-use crate::content::{Arg, ContentError, ContentFile, TableRows};
+use crate::content_folder::file::{ContentError, ContentFile};
+use crate::content_folder::tables::{Arg, TableRows};
+use crate::html::sanitize;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,6 +125,13 @@ pub(super) fn read(
     unique(&fco, &components, |c| c.id)?;
     let comp_by: HashMap<i64, &ComponentIn> = components.iter().map(|c| (c.id, c)).collect();
 
+    let neighbours = Neighbours {
+        media,
+        tree,
+        library,
+        products: &prod_by,
+        components: &comp_by,
+    };
     let mut list_items = Vec::new();
     let mut tp = TableRows::new(
         "catalogue_products",
@@ -142,7 +150,7 @@ pub(super) fn read(
         ],
     );
     for (i, p) in products.iter().enumerate() {
-        let checked = check_product(&fp, media, tree, library, &prod_by, &comp_by, i, p)?;
+        let checked = check_product(&fp, &neighbours, i, p)?;
         tp.push(vec![
             p.id.into(),
             p.parent_id.into(),
@@ -168,6 +176,7 @@ pub(super) fn read(
         "catalogue_components",
         &["id", "parent_id", "position", "details"],
     );
+    let mut codes: HashMap<&str, i64> = HashMap::new();
     for (i, c) in components.iter().enumerate() {
         not_blank(&fco, format!("[{i}].title"), &c.title)?;
         let parent = prod_by.get(&c.parent_id).ok_or_else(|| {
@@ -196,11 +205,15 @@ pub(super) fn read(
         }
         for (j, g) in c.variants.iter().enumerate() {
             for (k, v) in g.variants.iter().enumerate() {
-                not_blank(
-                    &fco,
-                    format!("[{i}].variants[{j}].variants[{k}].code"),
-                    &v.code,
-                )?;
+                let field = format!("[{i}].variants[{j}].variants[{k}].code");
+                not_blank(&fco, field.clone(), &v.code)?;
+                // A code orders one thing: the same code on two variants is a typing error.
+                if let Some(other) = codes.insert(v.code.as_str(), c.id) {
+                    return Err(fco.invalid(
+                        field,
+                        format!("code '{}' is also a variant of component {other}", v.code),
+                    ));
+                }
             }
         }
         let details = ComponentDetails {
@@ -246,146 +259,72 @@ struct CheckedProduct {
     components: ProductComponents,
 }
 
-#[allow(clippy::too_many_arguments)] // the product's neighbours, all read before it
+/// What a product is checked against: everything read before it.
+struct Neighbours<'a> {
+    media: &'a Media<'a>,
+    tree: &'a Tree,
+    library: &'a Library,
+    products: &'a HashMap<i64, &'a ProductIn>,
+    components: &'a HashMap<i64, &'a ComponentIn>,
+}
+
+/// Where a product sits in the tree.
+struct Placement<'a> {
+    parent_first_level: bool,
+    parent_category: Option<&'a CategoryIn>,
+    subcategory_label: Option<String>,
+}
+
+/// Checks product `i` and builds what it becomes.
 fn check_product(
     fp: &ContentFile,
-    media: &Media<'_>,
-    tree: &Tree,
-    library: &Library,
-    prod_by: &HashMap<i64, &ProductIn>,
-    comp_by: &HashMap<i64, &ComponentIn>,
+    n: &Neighbours<'_>,
     i: usize,
     p: &ProductIn,
 ) -> Result<CheckedProduct, ContentError> {
-    let w = |field: &str| format!("[{i}].{field}");
-    not_blank(fp, w("name"), &p.name)?;
-    if tree.segment(p.id).is_some() || tree.category(p.id).is_some() {
-        return Err(fp.invalid(
-            w("id"),
-            format!("id {} is also a segment or category id", p.id),
-        ));
+    not_blank(fp, format!("[{i}].name"), &p.name)?;
+    let placement = check_placement(fp, n.tree, i, p)?;
+    check_pictures(fp, n.media, i, p)?;
+    let related = related_products(fp, n.products, i, p)?;
+    if let Some(d) = &p.in_depth {
+        check_in_depth(fp, n.media, i, d)?;
     }
-    let parent_first_level = tree.segment(p.parent_id).is_some();
-    let parent_cat = tree.category(p.parent_id);
-    if !parent_first_level && parent_cat.is_none() {
-        return Err(fp.invalid(
-            w("parent_id"),
-            format!("category {} does not exist", p.parent_id),
-        ));
-    }
-    if p.parent_first_level
-        .is_some_and(|f| f != parent_first_level)
-    {
-        return Err(fp.invalid(
-            w("parent_first_level"),
-            format!("must be {parent_first_level} for parent {}", p.parent_id),
-        ));
-    }
-    let subs: Vec<&FilterOption> = parent_cat
-        .map(|c| c.subcategories.iter().collect())
-        .unwrap_or_default();
-    let sub_label = match &p.subcategory {
-        Some(s) => Some(
-            subs.iter()
-                .find(|o| &o.query_value() == s)
-                .map(|o| o.label.clone())
-                .ok_or_else(|| {
-                    fp.invalid(
-                        w("subcategory"),
-                        format!("'{s}' is not a subcategory of category {}", p.parent_id),
-                    )
-                })?,
-        ),
-        None => None,
-    };
-    date(fp, w("release_date"), &p.release_date)?;
-    media.check(fp, &w("preview"), &p.preview)?;
-    if p.images.is_empty() {
-        return Err(fp.invalid(w("images"), "needs at least one image"));
-    }
-    for (j, img) in p.images.iter().enumerate() {
-        media.check(fp, &format!("[{i}].images[{j}]"), img)?;
-    }
-    for (j, v) in p.videos.iter().enumerate() {
-        media.check(fp, &format!("[{i}].videos[{j}].preview"), &v.preview)?;
-        if non_empty(v.code.clone()).is_none() && non_empty(v.url.clone()).is_none() {
-            return Err(fp.invalid(format!("[{i}].videos[{j}]"), "needs a url or a code"));
-        }
-    }
-    if let Some(b) = &p.banner {
-        media.check(fp, &w("banner.banner"), &b.banner)?;
-    }
-    let mut related = Vec::new();
-    for (j, r) in p
-        .related_products
-        .as_ref()
-        .map(|r| r.products.as_slice())
-        .unwrap_or_default()
+    let groups = p
+        .attachments
         .iter()
         .enumerate()
-    {
-        let other = prod_by.get(&r.id).ok_or_else(|| {
-            fp.invalid(
-                format!("[{i}].relatedProducts.products[{j}].id"),
-                format!("product {} does not exist", r.id),
-            )
-        })?;
-        related.push(RelatedProduct {
-            id: other.id,
-            name: other.name.clone(),
-            image: other.images[0].clone(),
-        });
-    }
-    if let Some(d) = &p.in_depth {
-        check_in_depth(fp, media, i, d)?;
-    }
-    let mut groups = Vec::new();
-    for (j, a) in p.attachments.iter().enumerate() {
-        groups.push(AttachmentGroup {
-            name: a.name.clone(),
-            files: library.documents(fp, format!("[{i}].attachments[{j}].files"), &a.files)?,
-        });
-    }
-    let mut comp_items = Vec::new();
-    for (j, c) in p.components.iter().enumerate() {
-        let comp = comp_by.get(c).ok_or_else(|| {
-            fp.invalid(
-                format!("[{i}].components[{j}]"),
-                format!("component {c} does not exist"),
-            )
-        })?;
-        if comp.parent_id != p.id {
-            return Err(fp.invalid(
-                format!("[{i}].components[{j}]"),
-                format!("component {c} belongs to product {}", comp.parent_id),
-            ));
-        }
-        comp_items.push(ComponentItem {
-            id: comp.id,
-            title: comp.title.clone(),
-            preview: comp.gallery.first().map(|g| g.big.clone()),
-            material: comp.material.clone(),
-            sterile: comp.sterile,
-        });
-    }
+        .map(|(j, a)| {
+            Ok(AttachmentGroup {
+                name: a.name.clone(),
+                files: n.library.documents(
+                    fp,
+                    format!("[{i}].attachments[{j}].files"),
+                    &a.files,
+                )?,
+            })
+        })
+        .collect::<Result<Vec<_>, ContentError>>()?;
+    let comp_items = component_items(fp, n.components, i, p)?;
 
-    let category_label = sub_label
-        .clone()
-        .or_else(|| parent_cat.map(|c| c.name.clone()));
+    let Placement {
+        parent_first_level,
+        parent_category,
+        subcategory_label,
+    } = placement;
     let item = ListItem {
         id: p.id,
         kind: "product".into(),
         name: p.name.clone(),
         preview: p.preview.clone(),
         red_label: None,
-        category: category_label,
+        category: subcategory_label.or_else(|| parent_category.map(|c| c.name.clone())),
     };
     let details = ProductDetails {
         id: p.id,
         name: p.name.clone(),
         parent_id: p.parent_id,
         parent_first_level,
-        parent_name: tree.parent_name(p.parent_id),
+        parent_name: n.tree.parent_name(p.parent_id),
         preview: p.preview.clone(),
         description: sanitize(&p.description),
         images: p.images.clone(),
@@ -407,7 +346,168 @@ fn check_product(
         parent_first_level,
         attachments: groups,
     };
-    let in_depth = p.in_depth.as_ref().map(|d| InDepthPage {
+    Ok(CheckedProduct {
+        item,
+        details,
+        attachments,
+        in_depth: p.in_depth.as_ref().map(|d| in_depth_page(p, d)),
+        components: ProductComponents {
+            id: p.id,
+            name: p.name.clone(),
+            list: comp_items,
+        },
+    })
+}
+
+/// The product's id is its own, its parent exists and its subcategory is one of the parent's.
+fn check_placement<'t>(
+    fp: &ContentFile,
+    tree: &'t Tree,
+    i: usize,
+    p: &ProductIn,
+) -> Result<Placement<'t>, ContentError> {
+    let w = |field: &str| format!("[{i}].{field}");
+    if tree.segment(p.id).is_some() || tree.category(p.id).is_some() {
+        return Err(fp.invalid(
+            w("id"),
+            format!("id {} is also a segment or category id", p.id),
+        ));
+    }
+    let parent_first_level = tree.segment(p.parent_id).is_some();
+    let parent_category = tree.category(p.parent_id);
+    if !parent_first_level && parent_category.is_none() {
+        return Err(fp.invalid(
+            w("parent_id"),
+            format!("category {} does not exist", p.parent_id),
+        ));
+    }
+    if p.parent_first_level
+        .is_some_and(|f| f != parent_first_level)
+    {
+        return Err(fp.invalid(
+            w("parent_first_level"),
+            format!("must be {parent_first_level} for parent {}", p.parent_id),
+        ));
+    }
+    let subcategory_label = match &p.subcategory {
+        Some(s) => Some(
+            parent_category
+                .into_iter()
+                .flat_map(|c| c.subcategories.iter())
+                .find(|o: &&FilterOption| &o.query_value() == s)
+                .map(|o| o.label.clone())
+                .ok_or_else(|| {
+                    fp.invalid(
+                        w("subcategory"),
+                        format!("'{s}' is not a subcategory of category {}", p.parent_id),
+                    )
+                })?,
+        ),
+        None => None,
+    };
+    Ok(Placement {
+        parent_first_level,
+        parent_category,
+        subcategory_label,
+    })
+}
+
+/// The release date, and every picture of the product (preview, images, video previews,
+/// banner) exists; a video has a url or a code.
+fn check_pictures(
+    fp: &ContentFile,
+    media: &Media<'_>,
+    i: usize,
+    p: &ProductIn,
+) -> Result<(), ContentError> {
+    date(fp, format!("[{i}].release_date"), &p.release_date)?;
+    media.check(fp, &format!("[{i}].preview"), &p.preview)?;
+    if p.images.is_empty() {
+        return Err(fp.invalid(format!("[{i}].images"), "needs at least one image"));
+    }
+    for (j, img) in p.images.iter().enumerate() {
+        media.check(fp, &format!("[{i}].images[{j}]"), img)?;
+    }
+    for (j, v) in p.videos.iter().enumerate() {
+        media.check(fp, &format!("[{i}].videos[{j}].preview"), &v.preview)?;
+        if non_empty(v.code.clone()).is_none() && non_empty(v.url.clone()).is_none() {
+            return Err(fp.invalid(format!("[{i}].videos[{j}]"), "needs a url or a code"));
+        }
+    }
+    if let Some(b) = &p.banner {
+        media.check(fp, &format!("[{i}].banner.banner"), &b.banner)?;
+    }
+    Ok(())
+}
+
+/// The related products, each as the other product shows itself.
+fn related_products(
+    fp: &ContentFile,
+    products: &HashMap<i64, &ProductIn>,
+    i: usize,
+    p: &ProductIn,
+) -> Result<Vec<RelatedProduct>, ContentError> {
+    let listed = p
+        .related_products
+        .as_ref()
+        .map(|r| r.products.as_slice())
+        .unwrap_or_default();
+    listed
+        .iter()
+        .enumerate()
+        .map(|(j, r)| {
+            let other = products.get(&r.id).ok_or_else(|| {
+                fp.invalid(
+                    format!("[{i}].relatedProducts.products[{j}].id"),
+                    format!("product {} does not exist", r.id),
+                )
+            })?;
+            Ok(RelatedProduct {
+                id: other.id,
+                name: other.name.clone(),
+                image: other.images[0].clone(),
+            })
+        })
+        .collect()
+}
+
+/// The product's components, each of which names this product as its parent.
+fn component_items(
+    fp: &ContentFile,
+    components: &HashMap<i64, &ComponentIn>,
+    i: usize,
+    p: &ProductIn,
+) -> Result<Vec<ComponentItem>, ContentError> {
+    p.components
+        .iter()
+        .enumerate()
+        .map(|(j, c)| {
+            let comp = components.get(c).ok_or_else(|| {
+                fp.invalid(
+                    format!("[{i}].components[{j}]"),
+                    format!("component {c} does not exist"),
+                )
+            })?;
+            if comp.parent_id != p.id {
+                return Err(fp.invalid(
+                    format!("[{i}].components[{j}]"),
+                    format!("component {c} belongs to product {}", comp.parent_id),
+                ));
+            }
+            Ok(ComponentItem {
+                id: comp.id,
+                title: comp.title.clone(),
+                preview: comp.gallery.first().map(|g| g.big.clone()),
+                material: comp.material.clone(),
+                sterile: comp.sterile,
+            })
+        })
+        .collect()
+}
+
+/// The in-depth page as served, its rich text sanitised.
+fn in_depth_page(p: &ProductIn, d: &InDepthIn) -> InDepthPage {
+    InDepthPage {
         id: p.id,
         name: p.name.clone(),
         title: d.page.title.clone(),
@@ -434,19 +534,7 @@ fn check_product(
                     .collect(),
             })
             .collect(),
-    });
-    let components = ProductComponents {
-        id: p.id,
-        name: p.name.clone(),
-        list: comp_items,
-    };
-    Ok(CheckedProduct {
-        item,
-        details,
-        attachments,
-        in_depth,
-        components,
-    })
+    }
 }
 
 /// Section paths and feature anchors are unique, and every carousel link lands on one.

@@ -38,7 +38,7 @@ fn content(products: &str, components: &str) -> TestContent {
 fn read_products(content: &TestContent) -> Result<Products, ContentError> {
     let media = Media { dir: content.dir() };
     let tree = tree::read(content.dir(), &media)?;
-    let (library, _) = library::read(content.dir())?;
+    let (library, _) = library::read(&crate::content_folder::library::read(content.dir())?)?;
     let mut meta = TableRows::new("catalogue_meta", &["key", "data"]);
     read(content.dir(), &media, &tree, &library, &mut meta)
 }

@@ -13,7 +13,8 @@ use crate::catalogue::products::{
     SHOULDER_FIRST_CATEGORIES, SHOULDER_SEGMENT_NAME,
 };
 use crate::catalogue::FilterOption;
-use crate::content::{ContentError, ContentFile, TableRows};
+use crate::content_folder::file::{ContentError, ContentFile};
+use crate::content_folder::tables::TableRows;
 
 /// Order values the category call knows how to sort by.
 const KNOWN_ORDERS: [&str; 5] = ["featured", "az", "za", "newest", "oldest"];

@@ -6,7 +6,8 @@ use serde::Deserialize;
 
 use super::check::{json, not_blank, unique, Media};
 use crate::catalogue::useful::UsefulLink;
-use crate::content::{ContentError, ContentFile, TableRows};
+use crate::content_folder::file::{ContentError, ContentFile};
+use crate::content_folder::tables::TableRows;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -7,7 +7,8 @@ use chrono::{NaiveDate, NaiveTime};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{parse_hhmm, ImportError};
+use super::ImportError;
+use crate::content_folder::dates::{parse_day, parse_hhmm};
 
 // ---------------------------------------------------------------------------------------------
 // Checking
@@ -148,15 +149,12 @@ impl<'a> Check<'a> {
 
     pub(super) fn date(&self, m: &Map<String, Value>, path: &str, key: &str) -> Res<NaiveDate> {
         let text = self.string(m, path, key)?;
-        NaiveDate::parse_from_str(&text, "%Y-%m-%d")
-            .ok()
-            .filter(|_| text.len() == 10)
-            .ok_or_else(|| {
-                self.err(
-                    join(path, key),
-                    format!("'{text}' is not a date (yyyy-mm-dd)"),
-                )
-            })
+        parse_day(&text).ok_or_else(|| {
+            self.err(
+                join(path, key),
+                format!("'{text}' is not a date (yyyy-mm-dd)"),
+            )
+        })
     }
 
     pub(super) fn time(&self, m: &Map<String, Value>, path: &str, key: &str) -> Res<NaiveTime> {

@@ -7,9 +7,10 @@ use chrono::Datelike;
 use serde_json::{json, Value};
 
 use super::check::{checked_range, join, Check, Res};
-use super::library::{documents, Library};
+use super::library::documents;
 use super::tabs::{read_tabs, Owner};
 use super::{set, ActivityRow, CongressRow};
+use crate::content_folder::library::Library;
 use crate::programmes::calendar::calendar_url;
 
 pub(super) fn read_activities(
@@ -149,6 +150,24 @@ pub(super) fn read_congresses(
         });
     }
     let check = Check::new("congresses/activities.json");
+    let mut by_id: Vec<_> = activities.iter().collect();
+    by_id.sort_by_key(|(id, _)| **id);
+    for (id, activity) in by_id {
+        let parent = activity.get("parent_id").and_then(Value::as_i64);
+        let written = activity.get("parent_name").and_then(Value::as_str);
+        let congress = rows.iter().find(|c| Some(c.id) == parent);
+        if let (Some(congress), Some(written)) = (congress, written) {
+            if congress.name != written {
+                return Err(check.err(
+                    format!("id {id}.parent_name"),
+                    format!(
+                        "must be '{}', the name of congress {}",
+                        congress.name, congress.id
+                    ),
+                ));
+            }
+        }
+    }
     let mut orphans: Vec<_> = activities.keys().filter(|a| !listed.contains(a)).collect();
     orphans.sort();
     if let Some(a) = orphans.first() {

@@ -8,8 +8,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::check::{checked_range, join, Check, Res};
-use super::library::{documents, Library};
+use super::library::documents;
 use super::{set, CourseRow};
+use crate::content_folder::library::Library;
 use crate::programmes::calendar::calendar_url;
 
 /// Category classes of a course and their labels (spec 2.20).

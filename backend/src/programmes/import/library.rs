@@ -1,52 +1,30 @@
-//! `documents/library.json` as programmes serve its documents.
+//! The documents of `documents/library.json` (read and checked once by
+//! [`crate::content_folder::library`]) as programmes serve them: `type: file` and the address of the
+//! served file instead of the raw content path, which no route serves.
 
-use std::collections::HashMap;
-use std::path::Path;
-
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::check::{join, Check, Res};
-use super::set;
+use crate::content_folder::library::{file_url, Library, LibraryEntry, FILE};
+use crate::programmes::items::LibraryDocument;
 
-/// The library documents that programmes refer to: by id (lists of files) and by content path
-/// (a venue's floor plan), each as served.
-pub(super) struct Library {
-    by_id: HashMap<i64, Value>,
-    by_path: HashMap<String, i64>,
-}
-
-/// Where the signed-in app fetches a library document's file (checked and served by the
-/// catalogue's library route, which needs the bearer token).
-pub(super) fn library_file_url(id: i64) -> String {
-    format!("/api/library/{id}/file")
-}
-
-/// The documents of `documents/library.json` as programmes serve them: `type: file` and the
-/// address of the served file instead of the raw content path, which no route serves.
-pub(super) fn read_library(dir: &Path) -> Res<Library> {
-    let check = Check::new("documents/library.json");
-    let docs = check.json(dir)?;
-    let mut by_id = HashMap::new();
-    let mut by_path = HashMap::new();
-    for (i, d) in check.array(&docs, "-")?.iter().enumerate() {
-        let m = check.obj(d, &format!("[{i}]"))?;
-        let id = check.int(m, &format!("[{i}]"), "id")?;
-        let path = format!("id {id}");
-        check.string(m, &path, "title")?;
-        let file = check.string(m, &path, "file")?;
-        let mut doc = d.clone();
-        set(&mut doc, "type", json!("file"));
-        set(&mut doc, "url", json!(library_file_url(id)));
-        if let Some(fields) = doc.as_object_mut() {
-            fields.remove("file");
-            fields.remove("category");
-        }
-        if by_id.insert(id, doc).is_some() {
-            return Err(check.err(path, "duplicate id"));
-        }
-        by_path.insert(file, id);
+/// A library entry as programmes list it.
+fn served(entry: &LibraryEntry) -> LibraryDocument {
+    LibraryDocument {
+        id: entry.id,
+        kind: "file".into(),
+        title: entry.title.clone(),
+        url: file_url(entry.id),
+        name: Some(Some(entry.name.clone())),
+        subtitle: entry.subtitle.clone().map(Some),
+        size: Some(Some(entry.size.clone())),
+        languages_in_file: entry.languages_in_file.clone().map(Some),
+        code_points: entry.code_points.clone().map(Some),
+        for_internal_use: Some(Some(entry.for_internal_use)),
+        controlled_release: Some(Some(entry.controlled_release)),
+        upon_request: Some(Some(entry.upon_request)),
+        more: Map::new(),
     }
-    Ok(Library { by_id, by_path })
 }
 
 /// A link to a content file (`/files/...`, e.g. a venue's floor plan) becomes the address of
@@ -62,15 +40,16 @@ pub(super) fn document_link(
     let Some(link) = check.opt_string(m, path, key)? else {
         return Ok(None);
     };
-    match library.by_path.get(&link) {
-        Some(id) => Ok(Some(library_file_url(*id))),
+    match library.id_of_file(&link) {
+        Some(id) => Ok(Some(file_url(id))),
         None => Err(check.err(
             join(path, key),
-            format!("'{link}' is not the file of a document in documents/library.json"),
+            format!("'{link}' is not the file of a document in {FILE}"),
         )),
     }
 }
 
+/// The documents a list of ids names, as served.
 pub(super) fn documents(
     check: &Check<'_>,
     library: &Library,
@@ -79,15 +58,38 @@ pub(super) fn documents(
     key: &str,
 ) -> Res<Value> {
     let ids = check.ids(m, path, key)?;
-    ids.iter()
-        .map(|id| {
-            library.by_id.get(id).cloned().ok_or_else(|| {
-                check.err(
-                    join(path, key),
-                    format!("document {id} not in documents/library.json"),
-                )
+    let docs =
+        ids.iter()
+            .map(|id| {
+                library.get(*id).map(|d| served(&d.entry)).ok_or_else(|| {
+                    check.err(join(path, key), format!("document {id} not in {FILE}"))
+                })
             })
-        })
-        .collect::<Res<Vec<_>>>()
-        .map(Value::Array)
+            .collect::<Res<Vec<_>>>()?;
+    serde_json::to_value(docs).map_err(|e| check.err(join(path, key), e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Served as it was when the programmes read `documents/library.json` on their own: the
+    /// entry as written, without `file` and `category`, with `type` and `url`.
+    #[test]
+    fn a_document_is_served_as_its_entry_with_its_address() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+        let library = crate::content_folder::library::read_entries(&dir).expect("library");
+        let text = std::fs::read_to_string(dir.join(FILE)).expect("read");
+        let written: Vec<Value> = serde_json::from_str(&text).expect("json");
+        assert_eq!(written.len(), library.documents.len());
+        for (doc, mut expected) in library.documents.iter().zip(written) {
+            let fields = expected.as_object_mut().expect("object");
+            fields.remove("file");
+            fields.remove("category");
+            fields.insert("type".into(), "file".into());
+            fields.insert("url".into(), file_url(doc.entry.id).into());
+            let served = serde_json::to_value(served(&doc.entry)).expect("served");
+            assert_eq!(served.to_string(), expected.to_string());
+        }
+    }
 }

@@ -29,15 +29,15 @@ mod training;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use chrono::NaiveTime;
 use projections::{on_db, Db};
 use serde_json::Value;
 
+use crate::content_folder::library::Library;
 use check::Res;
 pub use courses::COURSE_CATEGORIES;
 
 /// How many rows an import wrote.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ImportReport {
     pub congresses: usize,
     pub activities: usize,
@@ -46,7 +46,7 @@ pub struct ImportReport {
 }
 
 /// Why the content was refused: the same error as the catalogue's import (file, field, reason).
-pub type ImportError = crate::content::ContentError;
+pub type ImportError = crate::content_folder::file::ContentError;
 
 /// True when no congress, training or course has been imported yet.
 pub async fn is_empty(db: &Db) -> Result<bool, sqlx::Error> {
@@ -58,15 +58,11 @@ pub async fn is_empty(db: &Db) -> Result<bool, sqlx::Error> {
 
 /// Reads `content_dir`, checks it and replaces the programme tables with it, in one transaction.
 pub async fn import(db: &Db, content_dir: &Path) -> Result<ImportReport, ImportError> {
-    let rows = read(content_dir)?;
-    let report = ImportReport {
-        congresses: rows.congresses.len(),
-        activities: rows.activities.len(),
-        trainings: rows.trainings.len(),
-        courses: rows.courses.len(),
-    };
+    // The programmes store no document file: the catalogue's import stores them.
+    let library = crate::content_folder::library::read_entries(content_dir)?;
+    let rows = read(content_dir, &library)?;
     write(db, &rows).await?;
-    Ok(report)
+    Ok(rows.report())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -118,7 +114,8 @@ struct CourseRow {
     data: String,
 }
 
-struct Rows {
+/// The checked rows of every programme table, ready to be written.
+pub struct Rows {
     congresses: Vec<CongressRow>,
     activities: Vec<ActivityRow>,
     trainings: Vec<TrainingRow>,
@@ -126,7 +123,42 @@ struct Rows {
     filters: Vec<(&'static str, String)>,
 }
 
-async fn write(db: &Db, rows: &Rows) -> Result<(), sqlx::Error> {
+impl Rows {
+    /// The ids of the congresses, trainings and courses, for the links other content makes.
+    pub fn ids(&self) -> [std::collections::HashSet<i64>; 3] {
+        [
+            self.congresses.iter().map(|c| c.id).collect(),
+            self.trainings.iter().map(|t| t.id).collect(),
+            self.courses.iter().map(|c| c.id).collect(),
+        ]
+    }
+
+    /// Every course's segments are segments of the catalogue (`segments`, their ids).
+    pub fn check_segments(&self, segments: &std::collections::HashSet<i64>) -> Res<()> {
+        for c in &self.courses {
+            if let Some(s) = c.segments.iter().find(|s| !segments.contains(s)) {
+                return Err(check::Check::new("courses/courses.json").err(
+                    format!("id {}.segment", c.id),
+                    format!("segment {s} does not exist in catalogue/segments.json"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// How many rows writing these makes.
+    pub fn report(&self) -> ImportReport {
+        ImportReport {
+            congresses: self.congresses.len(),
+            activities: self.activities.len(),
+            trainings: self.trainings.len(),
+            courses: self.courses.len(),
+        }
+    }
+}
+
+/// Replaces the programme tables with `rows`, in one transaction.
+pub async fn write(db: &Db, rows: &Rows) -> Result<(), sqlx::Error> {
     let _guard = db.write_guard().await;
     on_db!(db, pool => {
         let mut tx = pool.begin().await?;
@@ -182,15 +214,6 @@ async fn write(db: &Db, rows: &Rows) -> Result<(), sqlx::Error> {
     })
 }
 
-/// `hh:mm` with two-digit hours and minutes.
-pub fn parse_hhmm(text: &str) -> Option<NaiveTime> {
-    let t = text.trim();
-    if t.len() != 5 {
-        return None;
-    }
-    NaiveTime::parse_from_str(t, "%H:%M").ok()
-}
-
 fn set(target: &mut Value, key: &str, value: Value) {
     if let Some(m) = target.as_object_mut() {
         m.insert(key.to_string(), value);
@@ -201,19 +224,19 @@ fn set(target: &mut Value, key: &str, value: Value) {
 // Reading the content folder
 // ---------------------------------------------------------------------------------------------
 
-fn read(dir: &Path) -> Res<Rows> {
+/// Reads and checks every programme file; `library` is `documents/library.json`, read and
+/// checked once for every feature.
+pub fn read(dir: &Path, library: &Library) -> Res<Rows> {
     use congresses::{read_activities, read_congresses};
     use courses::read_courses;
     use filters::read_filters;
-    use library::read_library;
     use training::read_trainings;
 
-    let library = read_library(dir)?;
-    let (activities, activity_rows) = read_activities(dir, &library)?;
-    let congresses = read_congresses(dir, &library, &activities)?;
+    let (activities, activity_rows) = read_activities(dir, library)?;
+    let congresses = read_congresses(dir, library, &activities)?;
     // Every activity must be listed by its own congress (checked against the congress file).
-    let trainings = read_trainings(dir, &library)?;
-    let courses = read_courses(dir, &library)?;
+    let trainings = read_trainings(dir, library)?;
+    let courses = read_courses(dir, library)?;
     let filters = vec![
         ("congresses", read_filters(dir, "congresses/filters.json")?),
         ("training", read_filters(dir, "training/filters.json")?),
@@ -272,7 +295,8 @@ mod tests {
 
     #[test]
     fn the_demo_content_is_accepted() {
-        let rows = read(&content_dir()).expect("demo content imports");
+        let library = crate::content_folder::library::read(&content_dir()).expect("library");
+        let rows = read(&content_dir(), &library).expect("demo content imports");
         assert!(rows.congresses.len() >= 8);
         assert!(rows.trainings.len() >= 5);
         assert!(rows.courses.len() >= 12);
@@ -305,17 +329,13 @@ mod tests {
         first["preview"] = serde_json::json!(42);
         std::fs::write(&file, trainings.to_string()).expect("write");
 
-        let refusal = read(dir.path()).err().expect("refused").to_string();
+        let library = crate::content_folder::library::read(dir.path()).expect("library");
+        let refusal = read(dir.path(), &library)
+            .err()
+            .expect("refused")
+            .to_string();
         assert!(refusal.contains("training/trainings.json"), "{refusal}");
         assert!(refusal.contains(&format!("id {id}")), "{refusal}");
         assert!(refusal.contains("invalid type: integer `42`"), "{refusal}");
-    }
-
-    #[test]
-    fn parse_hhmm_needs_two_digit_hours_and_minutes() {
-        assert!(parse_hhmm("08:30").is_some());
-        assert!(parse_hhmm("8:30").is_none());
-        assert!(parse_hhmm("24:00").is_none());
-        assert!(parse_hhmm("12:61").is_none());
     }
 }

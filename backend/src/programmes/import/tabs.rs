@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 
 use super::check::{checked_range, join, Check, Res};
-use super::library::{document_link, documents, Library};
+use super::library::{document_link, documents};
 use super::set;
-use crate::programmes::calendar::{calendar_url, parse_time_range};
+use crate::content_folder::dates::parse_time_range;
+use crate::content_folder::library::Library;
+use crate::programmes::calendar::calendar_url;
 
 /// Who owns the tabs being read: the prefix of their calendar ids.
 #[derive(Clone, Copy)]

@@ -7,9 +7,9 @@ use chrono::Datelike;
 use serde_json::{json, Value};
 
 use super::check::{checked_range, join, Check, Res};
-use super::library::Library;
 use super::tabs::{read_tabs, Owner};
 use super::{set, TrainingRow};
+use crate::content_folder::library::Library;
 
 pub(super) fn read_trainings(dir: &Path, library: &Library) -> Res<Vec<TrainingRow>> {
     let check = Check::new("training/trainings.json");
@@ -40,6 +40,13 @@ pub(super) fn read_trainings(dir: &Path, library: &Library) -> Res<Vec<TrainingR
             &path,
             None,
         )?;
+        let info_name = tabs.pointer("/info/content/name").and_then(Value::as_str);
+        if info_name.is_some_and(|n| n != name) {
+            return Err(check.err(
+                join(&path, "tabs.info.content.name"),
+                format!("must be '{name}', the training's name"),
+            ));
+        }
         if let Some(groups) = tabs
             .pointer("/activities/content/activities")
             .and_then(Value::as_array)

@@ -7,192 +7,70 @@ use utoipa::ToSchema;
 #[allow(unused_imports)]
 use super::*;
 
-/// A course with its agenda.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct CourseDetail {
-    pub id: i64,
-    pub title: String,
-    pub category: CourseCategory,
-    pub start_date: String,
-    pub end_date: String,
-    pub language: String,
-    pub typology: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub subtitle: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub print_date: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub timezone: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<SegmentIcon>>)]
-    pub segment: Option<Option<Vec<SegmentIcon>>>,
-    /// Absent or null for online courses.
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub location: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub course_level: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<CourseVideo>>)]
-    pub videos: Option<Option<Vec<CourseVideo>>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<String>>)]
-    pub images: Option<Option<Vec<String>>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<CourseSpeaker>>)]
-    pub speakers: Option<Option<Vec<CourseSpeaker>>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub preview: Option<Option<String>>,
-    pub files: Vec<LibraryDocument>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<bool>)]
-    pub show_tabs: Option<Option<bool>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<bool>)]
-    pub show_register: Option<Option<bool>>,
-    /// External registration link.
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub evenium: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<bool>)]
-    pub show_learn_contact: Option<Option<bool>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<LearnContact>)]
-    pub learn_contact: Option<Option<LearnContact>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<SaveOutlook>)]
-    pub save_outlook: Option<Option<SaveOutlook>>,
-    pub days: Vec<CourseDay>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    /// A course with its agenda.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct CourseDetail {
+        pub id: i64,
+        pub title: String,
+        pub category: CourseCategory,
+        pub start_date: String,
+        pub end_date: String,
+        pub language: String,
+        pub typology: String,
+        pub subtitle: kept String,
+        pub print_date: kept String,
+        pub timezone: kept String,
+        pub segment: kept Vec<SegmentIcon>,
+        /// Absent or null for online courses.
+        pub location: kept String,
+        pub course_level: kept String,
+        pub videos: kept Vec<CourseVideo>,
+        pub images: kept Vec<String>,
+        pub description: kept String,
+        pub speakers: kept Vec<CourseSpeaker>,
+        pub preview: kept String,
+        pub files: Vec<LibraryDocument>,
+        pub show_tabs: kept bool,
+        pub show_register: kept bool,
+        /// External registration link.
+        pub evenium: kept String,
+        pub show_learn_contact: kept bool,
+        pub learn_contact: kept LearnContact,
+        pub save_outlook: kept SaveOutlook,
+        pub days: Vec<CourseDay>,
+        /// True once the course's last day has ended where it takes place (set when served): the
+        /// app offers no registration then.
+        #[serde(default)]
+        pub ended: bool,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct CourseVideo {
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub preview: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub label: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub url: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct CourseVideo {
+        pub preview: kept String,
+        pub label: kept String,
+        pub url: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct CourseSpeaker {
-    pub name: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub preview: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub country: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct CourseSpeaker {
+        pub name: String,
+        pub preview: kept String,
+        pub country: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
 /// The learn team's mailbox for 'Ask for more information'.
@@ -223,41 +101,23 @@ pub struct DateAndTime {
     pub more: Map<String, Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct CourseDay {
-    /// `yyyy-mm-dd`, what a registration sends.
-    pub date_value: String,
-    pub date_text: String,
-    pub files: Vec<LibraryDocument>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub time: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub title: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<String>>)]
-    pub speakers: Option<Option<Vec<String>>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct CourseDay {
+        /// `yyyy-mm-dd`, what a registration sends.
+        pub date_value: String,
+        pub date_text: String,
+        pub files: Vec<LibraryDocument>,
+        pub time: kept String,
+        pub title: kept String,
+        pub speakers: kept Vec<String>,
+        pub description: kept String,
+        /// True once the day has ended where the course takes place (set when served): a
+        /// registration to it is refused.
+        #[serde(default)]
+        pub ended: bool,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }

@@ -9,6 +9,36 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+/// Declares a served shape. A field written `pub name: kept T` is one the content may leave
+/// out or set to `null`, kept as written: `None` when absent (and not served), `Some(None)` for
+/// `null`; its serde and schema attributes are written here, once.
+macro_rules! shape {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+    ) => {
+        shape!(@fields [$(#[$meta])* pub struct $name] [] $($fields)*);
+    };
+    (@fields [$($head:tt)*] [$($done:tt)*]
+        $(#[$field_meta:meta])* pub $field:ident : kept $ty:ty, $($rest:tt)*
+    ) => {
+        shape!(@fields [$($head)*] [$($done)*
+            $(#[$field_meta])*
+            #[serde(default, deserialize_with = "kept", skip_serializing_if = "Option::is_none")]
+            #[schema(value_type = Option<$ty>)]
+            pub $field: Option<Option<$ty>>,
+        ] $($rest)*);
+    };
+    (@fields [$($head:tt)*] [$($done:tt)*]
+        $(#[$field_meta:meta])* pub $field:ident : $ty:ty, $($rest:tt)*
+    ) => {
+        shape!(@fields [$($head)*] [$($done)* $(#[$field_meta])* pub $field: $ty,] $($rest)*);
+    };
+    (@fields [$($head:tt)*] [$($done:tt)*]) => {
+        $($head)* { $($done)* }
+    };
+}
+
 mod course;
 mod tab_content;
 mod tabs;
@@ -81,22 +111,21 @@ pub struct CourseCard {
     /// Always present; `null` when the content has none.
     #[schema(required = true)]
     pub preview: Option<String>,
+    /// True once the course's last day has ended where it takes place (set when served).
+    #[serde(default)]
+    pub ended: bool,
 }
 
-/// A product segment of a course, with its icon.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct SegmentIcon {
-    pub id: i64,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub image: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    /// A product segment of a course, with its icon.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct SegmentIcon {
+        pub id: i64,
+        pub image: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
 /// A speaker on a course card.
@@ -116,175 +145,79 @@ pub struct CourseCategory {
     pub label: String,
 }
 
-/// A library document as programmes list it; `url` is where the signed-in app fetches the file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct LibraryDocument {
-    pub id: i64,
-    /// Always `file`.
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub title: String,
-    pub url: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub name: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub subtitle: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub size: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub languages_in_file: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub code_points: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<bool>)]
-    pub for_internal_use: Option<Option<bool>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<bool>)]
-    pub controlled_release: Option<Option<bool>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<bool>)]
-    pub upon_request: Option<Option<bool>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    /// A library document as programmes list it; `url` is where the signed-in app fetches the file.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct LibraryDocument {
+        pub id: i64,
+        /// Always `file`.
+        #[serde(rename = "type")]
+        pub kind: String,
+        pub title: String,
+        pub url: String,
+        pub name: kept String,
+        pub subtitle: kept String,
+        pub size: kept String,
+        pub languages_in_file: kept String,
+        pub code_points: kept String,
+        pub for_internal_use: kept bool,
+        pub controlled_release: kept bool,
+        pub upon_request: kept bool,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-/// A congress with its tabs. Every 'Save in calendar' place has a `calendar` address.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct CongressDetail {
-    pub id: i64,
-    pub name: String,
-    /// `congress` or `event`.
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub dates: String,
-    pub date: String,
-    pub end_date: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub subtitle: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub preview: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub timezone: Option<Option<String>>,
-    pub tabs: ProgrammeTabs,
-    /// The tab keys in the order of the content file.
-    #[schema(required = true)]
-    pub tab_order: Option<Vec<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    /// A congress with its tabs. Every 'Save in calendar' place has a `calendar` address.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct CongressDetail {
+        pub id: i64,
+        pub name: String,
+        /// `congress` or `event`.
+        #[serde(rename = "type")]
+        pub kind: String,
+        pub dates: String,
+        pub date: String,
+        pub end_date: String,
+        pub subtitle: kept String,
+        pub preview: kept String,
+        pub timezone: kept String,
+        pub tabs: ProgrammeTabs,
+        /// The tab keys in the order of the content file.
+        #[schema(required = true)]
+        pub tab_order: Option<Vec<String>>,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-/// A sales training with its tabs, and `title` (its name).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct TrainingDetail {
-    pub id: i64,
-    pub name: String,
-    /// The training's name again (the detail screen's heading).
-    #[serde(default)]
-    pub title: String,
-    pub dates: String,
-    pub start_date: String,
-    pub end_date: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub subtitle: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub preview: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub timezone: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub text_over_website: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub website: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub link: Option<Option<String>>,
-    pub tabs: ProgrammeTabs,
-    /// Always present; `null` when the content has none.
-    #[schema(required = true)]
-    pub tab_order: Option<Vec<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    /// A sales training with its tabs, and `title` (its name).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct TrainingDetail {
+        pub id: i64,
+        pub name: String,
+        /// The training's name again (the detail screen's heading).
+        #[serde(default)]
+        pub title: String,
+        pub dates: String,
+        pub start_date: String,
+        pub end_date: String,
+        pub subtitle: kept String,
+        pub preview: kept String,
+        pub timezone: kept String,
+        pub text_over_website: kept String,
+        pub website: kept String,
+        pub link: kept String,
+        pub tabs: ProgrammeTabs,
+        /// Always present; `null` when the content has none.
+        #[schema(required = true)]
+        pub tab_order: Option<Vec<String>>,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }

@@ -10,84 +10,26 @@ use utoipa::ToSchema;
 #[allow(unused_imports)]
 use super::*;
 
-/// The tabs of a congress or a training, by key; each is `{title, content}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct ProgrammeTabs {
-    pub info: InfoTab,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<DetailsTab>)]
-    pub details: Option<Option<DetailsTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<HotelTab>)]
-    pub hotel: Option<Option<HotelTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<DayTab>)]
-    pub day: Option<Option<DayTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<ActivitiesTab>)]
-    pub activities: Option<Option<ActivitiesTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<MessagesTab>)]
-    pub messages: Option<Option<MessagesTab>>,
-    /// Training's key messages.
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<MessagesTab>)]
-    pub key: Option<Option<MessagesTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<MediaTab>)]
-    pub media: Option<Option<MediaTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<DownloadsTab>)]
-    pub downloads: Option<Option<DownloadsTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<DownloadsTab>)]
-    pub download: Option<Option<DownloadsTab>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<ContactsTab>)]
-    pub contacts: Option<Option<ContactsTab>>,
-    /// Tabs of other keys, passed through as written.
-    #[serde(flatten)]
-    pub more: BTreeMap<String, OtherTab>,
+shape! {
+    /// The tabs of a congress or a training, by key; each is `{title, content}`.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct ProgrammeTabs {
+        pub info: InfoTab,
+        pub details: kept DetailsTab,
+        pub hotel: kept HotelTab,
+        pub day: kept DayTab,
+        pub activities: kept ActivitiesTab,
+        pub messages: kept MessagesTab,
+        /// Training's key messages.
+        pub key: kept MessagesTab,
+        pub media: kept MediaTab,
+        pub downloads: kept DownloadsTab,
+        pub download: kept DownloadsTab,
+        pub contacts: kept ContactsTab,
+        /// Tabs of other keys, passed through as written.
+        #[serde(flatten)]
+        pub more: BTreeMap<String, OtherTab>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -151,440 +93,184 @@ pub struct OtherTab {
     pub content: Map<String, Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct InfoContent {
-    pub first_date: String,
-    pub last_date: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub name: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub subtitle: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub image: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<IntroVideo>)]
-    pub intro_video: Option<Option<IntroVideo>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub first_date_time: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub last_date_time: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub calendar: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub link: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description_short: Option<Option<String>>,
-    /// Training: 'Link for Registration'.
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<RegistrationLink>)]
-    pub registration: Option<Option<RegistrationLink>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct InfoContent {
+        pub first_date: String,
+        pub last_date: String,
+        pub name: kept String,
+        pub subtitle: kept String,
+        pub image: kept String,
+        pub intro_video: kept IntroVideo,
+        pub first_date_time: kept String,
+        pub last_date_time: kept String,
+        pub calendar: kept String,
+        pub link: kept String,
+        pub description: kept String,
+        pub description_short: kept String,
+        /// Training: 'Link for Registration'.
+        pub registration: kept RegistrationLink,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct IntroVideo {
-    pub preview_image: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub url: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct IntroVideo {
+        pub preview_image: String,
+        pub url: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct RegistrationLink {
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub text: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub link: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct RegistrationLink {
+        pub text: kept String,
+        pub link: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct DetailsContent {
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Venue>)]
-    pub congress_venue: Option<Option<Venue>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<TimingDates>)]
-    pub timing_dates: Option<Option<TimingDates>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Described>)]
-    pub useful_information: Option<Option<Described>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Described>)]
-    pub main_topics: Option<Option<Described>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct DetailsContent {
+        pub congress_venue: kept Venue,
+        pub timing_dates: kept TimingDates,
+        pub useful_information: kept Described,
+        pub main_topics: kept Described,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-/// A block of rich text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct Described {
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    /// A block of rich text.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct Described {
+        pub description: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct Venue {
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub name: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<String>>)]
-    pub gallery: Option<Option<Vec<String>>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub link_googlemaps: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub link_googlemaps_label: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub link_download: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub link_download_label: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct Venue {
+        pub name: kept String,
+        pub gallery: kept Vec<String>,
+        pub description: kept String,
+        pub link_googlemaps: kept String,
+        pub link_googlemaps_label: kept String,
+        pub link_download: kept String,
+        pub link_download_label: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct TimingDates {
-    pub from_date: String,
-    pub to_date: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub from_time: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub to_time: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub calendar: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description_short: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct TimingDates {
+        pub from_date: String,
+        pub to_date: String,
+        pub from_time: kept String,
+        pub to_time: kept String,
+        pub calendar: kept String,
+        pub description: kept String,
+        pub description_short: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct HotelContent {
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Hotel>)]
-    pub hotel: Option<Option<Hotel>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Transfer>)]
-    pub transfer: Option<Option<Transfer>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<Hotel>>)]
-    pub additional_hotels: Option<Option<Vec<Hotel>>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<Transfer>>)]
-    pub additional_transfers: Option<Option<Vec<Transfer>>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct HotelContent {
+        pub hotel: kept Hotel,
+        pub transfer: kept Transfer,
+        pub additional_hotels: kept Vec<Hotel>,
+        pub additional_transfers: kept Vec<Transfer>,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct Hotel {
-    pub name: String,
-    pub checkin_date: String,
-    pub checkout_date: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub image: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub address: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub googlemaps: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub info: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub calendar: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct Hotel {
+        pub name: String,
+        pub checkin_date: String,
+        pub checkout_date: String,
+        pub image: kept String,
+        pub address: kept String,
+        pub googlemaps: kept String,
+        pub info: kept String,
+        pub calendar: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct Transfer {
-    pub transfer_date: String,
-    pub transfer_time: String,
-    pub transfer_return_date: String,
-    pub transfer_return_time: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub info: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub calendar: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct Transfer {
+        pub transfer_date: String,
+        pub transfer_time: String,
+        pub transfer_return_date: String,
+        pub transfer_return_time: String,
+        pub info: kept String,
+        pub calendar: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct DayContent {
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<DaySchedule>>)]
-    pub events: Option<Option<Vec<DaySchedule>>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct DayContent {
+        pub events: kept Vec<DaySchedule>,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-/// The events of one day.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct DaySchedule {
-    pub date: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<Vec<DayEvent>>)]
-    pub events: Option<Option<Vec<DayEvent>>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    /// The events of one day.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct DaySchedule {
+        pub date: String,
+        pub events: kept Vec<DayEvent>,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct DayEvent {
-    pub time: String,
-    pub title: String,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub subtitle: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub description: Option<Option<String>>,
-    #[serde(
-        default,
-        deserialize_with = "kept",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub calendar: Option<Option<String>>,
-    /// Further fields of the content, passed through as written.
-    #[serde(flatten)]
-    pub more: Map<String, Value>,
+shape! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+    pub struct DayEvent {
+        pub time: String,
+        pub title: String,
+        pub subtitle: kept String,
+        pub description: kept String,
+        pub calendar: kept String,
+        /// Further fields of the content, passed through as written.
+        #[serde(flatten)]
+        pub more: Map<String, Value>,
+    }
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { findMatches, fold, matchRect, MAX_MATCHES, type TextRun } from './search';
+import {
+  findMatches,
+  fold,
+  matchRect,
+  MAX_MATCHES,
+  pageHighlights,
+  stepMatch,
+  toTextRuns,
+  type PdfRect,
+  type SearchMatch,
+  type TextRun,
+} from './search';
 
 const run = (str: string, e = 0, f = 0, width = str.length * 10): TextRun => ({
   str,
@@ -44,5 +55,42 @@ describe('PDF search', () => {
     expect(rect[2]).toBe(100);
     expect(rect[1]).toBeCloseTo(198);
     expect(rect[3]).toBeCloseTo(208);
+  });
+
+  it("keeps the runs of a page's text content, not its marked-content tags", () => {
+    const items = [
+      { type: 'beginMarkedContent' },
+      { str: 'Knee', transform: [10, 0, 0, 10, 5, 6], width: 40, dir: 'ltr' },
+      { type: 'endMarkedContent' },
+    ];
+    expect(toTextRuns(items)).toEqual([{ str: 'Knee', transform: [10, 0, 0, 10, 5, 6], width: 40 }]);
+  });
+
+  it('steps through the matches and goes round at either end', () => {
+    expect(stepMatch(0, 1, 3)).toBe(1);
+    expect(stepMatch(2, 1, 3)).toBe(0);
+    expect(stepMatch(0, -1, 3)).toBe(2);
+  });
+
+  it("highlights the page's matches where the viewport places them, the active one marked", () => {
+    const runs = [run('knee and knee', 0, 100, 130)];
+    const matches: SearchMatch[] = [
+      { page: 1, run: 0, start: 0, length: 4 },
+      { page: 2, run: 0, start: 0, length: 4 },
+      { page: 1, run: 0, start: 9, length: 4 },
+      { page: 1, run: 5, start: 0, length: 4 },
+    ];
+    // A viewport at scale 2 whose y axis points down from a page 500 units high.
+    const toScreen = ([x1, y1, x2, y2]: PdfRect) => [x1 * 2, (500 - y1) * 2, x2 * 2, (500 - y2) * 2];
+    const highlights = pageHighlights(1, runs, matches, matches[2] ?? null, toScreen);
+    expect(highlights.map((h) => [h.key, h.isActive])).toEqual([
+      ['0-0', false],
+      ['0-9', true],
+    ]);
+    const first = highlights[0];
+    expect(first?.left).toBe(0);
+    expect(first?.width).toBe(80);
+    expect(first?.top).toBeCloseTo((500 - 108) * 2);
+    expect(first?.height).toBeCloseTo(20);
   });
 });

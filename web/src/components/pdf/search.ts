@@ -71,3 +71,58 @@ export function matchRect(run: TextRun, match: Pick<SearchMatch, 'start' | 'leng
   // The baseline is at f; letters reach about 0.8 of the size above it and 0.2 below.
   return [left, f - fontSize * 0.2, right, f + fontSize * 0.8];
 }
+
+/** An item of a page's text content as pdf.js gives it: a run of text, or a marked-content tag. */
+export type TextContentItem = { str: string; transform: unknown[]; width: number } | { type: string };
+
+/** The runs of text of a page, without pdf.js's marked-content tags. */
+export function toTextRuns(items: readonly TextContentItem[]): TextRun[] {
+  return items.flatMap((item) =>
+    'str' in item ? [{ str: item.str, transform: item.transform as number[], width: item.width }] : [],
+  );
+}
+
+/** The match `delta` steps from `active`, going round at either end. */
+export function stepMatch(active: number, delta: number, count: number): number {
+  return (active + delta + count) % count;
+}
+
+/** A match drawn over its words, in screen pixels from the page's top left corner. */
+export interface Highlight {
+  key: string;
+  isActive: boolean;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The highlights of the matches on page `page` (1-based), given the page's runs of text and
+ * `toScreen`, which turns a rectangle in PDF units into two corners in screen pixels.
+ */
+export function pageHighlights(
+  page: number,
+  runs: TextRun[],
+  matches: SearchMatch[],
+  active: SearchMatch | null,
+  toScreen: (rect: PdfRect) => number[],
+): Highlight[] {
+  return matches
+    .filter((m) => m.page === page)
+    .flatMap((m) => {
+      const run = runs[m.run];
+      if (!run) return [];
+      const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = toScreen(matchRect(run, m));
+      return [
+        {
+          key: `${m.run}-${m.start}`,
+          isActive: m === active,
+          left: Math.min(x1, x2),
+          top: Math.min(y1, y2),
+          width: Math.abs(x2 - x1),
+          height: Math.abs(y2 - y1),
+        },
+      ];
+    });
+}

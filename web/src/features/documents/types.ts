@@ -51,5 +51,10 @@ export type HistoryEntry = Schemas['HistoryEntry'];
 
 /** `item.as_of`: the caller may look at the folder as of a past time (auditors, owners). */
 export type ItemHistory = Schemas['History'];
+/** How often an item was read (everyone's reads for auditors and the owner, one's own otherwise). */
+export type ItemReads = Schemas['ReadCounts'];
 
 export type FolderAsOf = Schemas['FolderAsOf'];
+
+/** What the user's files in My Docs take of their storage quota. */
+export type StorageUsage = Schemas['StorageUsage'];

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   canSubmit,
+  CATEGORIES,
+  CATEGORY_LABELS,
+  dayOption,
   initialForm,
+  missingItems,
+  missingSummary,
   NEWSLETTER_LABEL,
   toggleDay,
   toPayload,
+  userContact,
   type RegistrationForm,
 } from './registration-form';
 
@@ -50,5 +56,51 @@ describe('registration form', () => {
   });
   it('labels the newsletter option as the spec does', () => {
     expect(NEWSLETTER_LABEL).toBe('I would like to receive information about products, services and events');
+  });
+});
+
+describe('what blocks Register', () => {
+  const empty = initialForm(null);
+  it('names every missing item in the order of the form', () => {
+    expect(missingItems(empty)).toEqual(['day', 'name', 'email', 'consents']);
+    expect(missingSummary(missingItems(empty))).toBe(
+      'To register, choose at least one day, enter your name, enter your e-mail and accept the privacy policy and the use of your data.',
+    );
+    expect(missingSummary(['day'])).toBe('To register, choose at least one day.');
+    expect(missingSummary([])).toBe('');
+  });
+  it('checks the e-mail as the server does', () => {
+    expect(missingItems({ ...ready, email: 'anna.rossi@example' })).toEqual(['validEmail']);
+    expect(canSubmit({ ...ready, email: 'anna.rossi@example' })).toBe(false);
+    expect(canSubmit({ ...ready, email: ' anna.rossi@example.com ' })).toBe(true);
+  });
+  it('does not pre-select a day that is no longer open', () => {
+    expect(initialForm('2026-03-19', null, ['2026-03-20']).days).toEqual([]);
+    expect(initialForm('2026-03-20', null, ['2026-03-20']).days).toEqual(['2026-03-20']);
+  });
+});
+
+describe('what the form offers', () => {
+  it("starts with the signed-in user's name and e-mail", () => {
+    expect(userContact({ first_name: 'Anna', last_name: 'Rossi', email: 'anna.rossi@example.com' })).toEqual({
+      name: 'Anna Rossi',
+      email: 'anna.rossi@example.com',
+    });
+    expect(userContact({ first_name: 'Anna', last_name: '', email: 'a@example.com' })?.name).toBe('Anna');
+    expect(userContact(null)).toBeNull();
+  });
+  it('shows a day that has taken place as not chosen, even when it was', () => {
+    expect(dayOption({ date_value: '2026-03-19' }, ['2026-03-19'])).toEqual({ ended: false, chosen: true });
+    expect(dayOption({ date_value: '2026-03-20', ended: false }, ['2026-03-19'])).toEqual({
+      ended: false,
+      chosen: false,
+    });
+    expect(dayOption({ date_value: '2026-02-25', ended: true }, ['2026-02-25'])).toEqual({
+      ended: true,
+      chosen: false,
+    });
+  });
+  it('offers surgeon and staff, in that order', () => {
+    expect(CATEGORIES.map((c) => CATEGORY_LABELS[c])).toEqual(['Surgeon', 'Staff']);
   });
 });

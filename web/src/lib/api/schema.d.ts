@@ -167,6 +167,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happened to documents and folders across the company, newest first, in pages of at
+         *     most 200: who did what to which item, with the same actions and details as an item's
+         *     history. Walk the pages by passing `next` as `before`.
+         */
+        get: operations["audit_activity_activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/activity.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same activity as CSV, every entry of the filters (`limit` and `before` are not used),
+         *     newest first; streamed as it is read.
+         */
+        get: operations["activity_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every document and folder of every user and of the US set whose name contains `q` (any
+         *     case), deleted ones included and marked; by name, at most `limit` (200) per answer.
+         */
+        get: operations["items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/badges": {
         parameters: {
             query?: never;
@@ -268,7 +329,7 @@ export interface paths {
          * A congress activity: image, subtitles, location, dates, description, faculty (`experts`),
          *     files, its congress (`parent_id`, `parent_name`) and a `calendar` address.
          */
-        get: operations["activity"];
+        get: operations["congresses_activities_id_activity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -335,7 +396,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the courses matching the filters, in date order. */
+        /**
+         * Lists the courses matching the filters, in date order; each card says whether the course has
+         *     ended (`ended`).
+         */
         get: operations["courses_list"];
         put?: never;
         post?: never;
@@ -463,7 +527,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything that happened to a document or folder; for whoever sees it, and the auditor. */
+        /**
+         * What happened to a document or folder, newest first, in pages of at most 200 (walk them by
+         *     passing `next` as `before`); for whoever sees it, and the auditor. Auditors and the owner
+         *     read every entry; anyone else the item's own facts, shares made to them and their own
+         *     actions, with folders they cannot see named 'a private folder'.
+         */
         get: operations["documents_id_history_history"];
         put?: never;
         post?: never;
@@ -480,7 +549,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An item's history as CSV, for the auditor only. */
+        /**
+         * An item's history as CSV, for the auditor only: every entry, newest first, streamed a
+         *     page at a time as it is read.
+         */
         get: operations["history_csv"];
         put?: never;
         post?: never;
@@ -643,6 +715,23 @@ export interface paths {
          *     header of XLS) and the file name's extension must agree.
          */
         post: operations["upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's storage usage and quota. */
+        get: operations["usage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1450,9 +1539,9 @@ export interface paths {
         put?: never;
         /**
          * Signs in with e-mail and password.
-         * @description Throttled per account and client address (`LOGIN_MAX_FAILURES`, then an exponential back-off)
-         *     and per client address (`LOGIN_ADDRESS_MAX_FAILURES`): failures elsewhere never lock the owner
-         *     out of their own address.
+         * @description Throttled per account and client network (`LOGIN_MAX_FAILURES`, then an exponential back-off)
+         *     and per client network (`LOGIN_ADDRESS_MAX_FAILURES`): failures elsewhere never lock the owner
+         *     out of their own network, and the addresses of one network count as one.
          */
         post: operations["login"];
         delete?: never;
@@ -1516,6 +1605,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changes the caller's password (the policy applies). This session stays signed in; every
+         *     other session of the account ends.
+         * @description Wrong current passwords are throttled per account like sign-in (`LOGIN_MAX_FAILURES`).
+         */
+        post: operations["change_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/password-reset": {
         parameters: {
             query?: never;
@@ -1559,9 +1669,51 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Registers the device the app runs on (for push notifications). */
+        /**
+         * Registers the device the app runs on (for push notifications). A web push subscription in
+         *     `push_id` is checked first (400 when it is not one, or its endpoint is not on a known push
+         *     service) and kept for this device and session until sign-out, revocation, or the push
+         *     service says it is gone.
+         */
         post: operations["register_device"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's open sessions, the most recently used first. */
+        get: operations["own_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Ends one of the caller's sessions: its next request answers 401 and its sockets close with
+         *     4401. Another user's session, or one already ended, is 404.
+         */
+        delete: operations["end_own_session"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1574,7 +1726,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Other users' e-mails containing `search`, for the share dialog. */
+        /**
+         * E-mails containing `search` of the other accounts a document can be shared with (enabled
+         *     users; never administrators, auditors or disabled accounts), for the share dialog. Limited
+         *     per user (`RECIPIENT_LOOKUPS_PER_MINUTE`), and only once the terms are accepted.
+         */
         get: operations["share_list"];
         put?: never;
         post?: never;
@@ -1638,6 +1794,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/web-push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public key the app subscribes to push with (`pushManager.subscribe`); the subscription
+         *     then goes to `POST /users/register-device` as `push_id`.
+         */
+        get: operations["public_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ws": {
         parameters: {
             query?: never;
@@ -1655,8 +1831,10 @@ export interface paths {
          *     `{"type":"ping"}` every 25 s (answer `{"type":"pong"}`; a socket silent for 60 s is closed).
          *     Send the auth message again with a new token whenever the app's token is replaced.
          *
-         *     Close codes: 4401 session expired, invalid or ended (signed out or revoked, on every node; also when the token expires while connected;
-         *     the app signs out), 4400 first message was not `auth`, 4408 timed out, 1013 `slow` (the
+         *     Close codes: 4401 session expired, invalid or ended (signed out, revoked or unused for
+         *     `SESSION_IDLE_SECONDS`, on every node; also when the token expires while connected;
+         *     the app signs out), 4403 the current terms are not accepted yet (nothing is sent before they
+         *     are), 4400 first message was not `auth`, 4408 timed out, 1013 `slow` (the
          *     client fell behind; reconnect and resume), 1001 server shutting down, 1011 server error.
          *     Message kinds: `badge` `{name: notifications|updates|shared, count}`, `shared_arrival`
          *     `{item}`, `shared_change` `{folder_id, change: added|renamed|moved|removed, item_id, item}`,
@@ -1768,6 +1946,72 @@ export interface components {
             name: string;
         };
         AudienceInput: string | string[];
+        AuditActivityEntry: {
+            /** @description As in an item's history: created, uploaded, renamed, moved, shared, ... */
+            action: string;
+            actor: components["schemas"]["AuditPerson"];
+            /**
+             * Format: int64
+             * @description When, ms since the epoch.
+             */
+            at: number;
+            detail: string;
+            item: components["schemas"]["AuditActivityItem"];
+        };
+        /** @description The item an activity entry is about, as it was named after the event. */
+        AuditActivityItem: {
+            id: string;
+            name: string;
+            /** @description `folder` or `file`. */
+            type: string;
+        };
+        /** @description One page of activity, newest first. */
+        AuditActivityPage: {
+            entries: components["schemas"]["AuditActivityEntry"][];
+            /**
+             * @description Pass as `before` for the next (older) page; null on the last page. Entries recorded
+             *     while the pages are walked never make an entry repeat or go missing.
+             */
+            next?: string | null;
+        };
+        /** @description A document or folder, current or deleted. */
+        AuditItem: {
+            /**
+             * Format: int64
+             * @description When it was created, ms since the epoch.
+             */
+            created_at: number;
+            deleted: boolean;
+            /**
+             * Format: int64
+             * @description When it was deleted (with its folder, or on its own), ms since the epoch.
+             */
+            deleted_at?: number | null;
+            deleted_by?: null | components["schemas"]["AuditPerson"];
+            /** @description Files: `pdf` or `xls`. */
+            format?: string | null;
+            id: string;
+            /** @description Folders: the name; files: the title. */
+            name: string;
+            owner?: null | components["schemas"]["AuditPerson"];
+            /** @description `my` (a user's My Docs) or `us` (the company's US set). */
+            space: string;
+            /** @description `folder` or `file`. */
+            type: string;
+            /**
+             * Format: int64
+             * @description Its last change (creation, rename, move, share, deletion), ms since the epoch.
+             */
+            updated_at: number;
+        };
+        /** @description A person as the auditor sees them. */
+        AuditPerson: {
+            /** @description Empty for the company (`system`) and for removed accounts. */
+            email: string;
+            id: string;
+            /** @description The current name; for a removed account the name the events carried, or 'Former user'. */
+            name: string;
+        };
         /** @description The user's unread counters. */
         BadgesView: {
             /**
@@ -1823,6 +2067,13 @@ export interface components {
             /** @description Shown as a warning above the title. */
             red_label?: string | null;
             subcategory?: string | null;
+        };
+        ChangePasswordRequest: {
+            current_password?: string | null;
+            new_password?: string | null;
+        };
+        ChangePasswordResponse: {
+            result: boolean;
         };
         CheckDomainResponse: {
             /** @description True when the e-mail's domain signs in through single sign-on. */
@@ -1957,6 +2208,8 @@ export interface components {
         CourseCard: {
             category: components["schemas"]["CourseCategory"];
             end_date: string;
+            /** @description True once the course's last day has ended where it takes place (set when served). */
+            ended?: boolean;
             /** Format: int64 */
             id: number;
             language: string;
@@ -1983,6 +2236,11 @@ export interface components {
             /** @description `yyyy-mm-dd`, what a registration sends. */
             date_value: string;
             description?: string | null;
+            /**
+             * @description True once the day has ended where the course takes place (set when served): a
+             *     registration to it is refused.
+             */
+            ended?: boolean;
             files: components["schemas"]["LibraryDocument"][];
             speakers?: string[] | null;
             time?: string | null;
@@ -1997,6 +2255,11 @@ export interface components {
             days: components["schemas"]["CourseDay"][];
             description?: string | null;
             end_date: string;
+            /**
+             * @description True once the course's last day has ended where it takes place (set when served): the
+             *     app offers no registration then.
+             */
+            ended?: boolean;
             /** @description External registration link. */
             evenium?: string | null;
             files: components["schemas"]["LibraryDocument"][];
@@ -2128,6 +2391,12 @@ export interface components {
             browser?: string | null;
             device?: string | null;
             os?: string | null;
+            /**
+             * @description The web app's push subscription as JSON (`{"endpoint": "https://...", "keys": {"p256dh":
+             *     "...", "auth": "..."}}`, endpoint on one of `PUSH_SERVICES`, else 400): stored for this
+             *     device (`uuid`) and session, replacing the previous one; absent or empty: this device's
+             *     subscription is removed (push turned off).
+             */
             push_id?: string | null;
             uuid?: string | null;
         };
@@ -2160,6 +2429,9 @@ export interface components {
         DownloadsTab: {
             content: components["schemas"]["DownloadsContent"];
             title: string;
+        };
+        EndSessionResponse: {
+            result: boolean;
         };
         /** @description The JSON body of every error response. */
         ErrorBody: {
@@ -2260,9 +2532,15 @@ export interface components {
             /** @description Always `ok`. */
             status: string;
         };
+        /** @description One page of an item's history, newest first, as its reader is told it. */
         History: {
             entries: components["schemas"]["HistoryEntry"][];
             item: components["schemas"]["HistoryItem"];
+            /**
+             * @description Pass as `before` for the next (older) page; null on the last page. Events recorded
+             *     while the pages are walked never make an entry repeat or go missing.
+             */
+            next?: string | null;
         };
         HistoryEntry: {
             /**
@@ -2291,6 +2569,11 @@ export interface components {
             id: string;
             /** @description The latest name. */
             name: string;
+            /**
+             * @description How often it was opened and downloaded: by everyone for auditors and the owner, by the
+             *     reader themselves for anyone else (from the reads read model).
+             */
+            reads: components["schemas"]["ReadCounts"];
             /** @description `folder` or `file`. */
             type: string;
         };
@@ -2698,6 +2981,29 @@ export interface components {
             };
             title: string;
         };
+        /** @description One of the caller's open sessions. */
+        OwnSession: {
+            /** @description True for the session of this request. */
+            current: boolean;
+            /** @description The browser's user agent when it signed in, if it sent one. */
+            device?: string | null;
+            /**
+             * Format: int64
+             * @description Its absolute end, ms since the epoch.
+             */
+            expires_at: number;
+            id: string;
+            /**
+             * Format: int64
+             * @description Its last recorded use, ms since the epoch (written at most about once a minute).
+             */
+            last_used_at: number;
+            /**
+             * Format: int64
+             * @description When it signed in, ms since the epoch.
+             */
+            signed_in_at: number;
+        };
         /** @description Someone who could see an item at a past time. */
         PersonThen: {
             email?: string | null;
@@ -2767,6 +3073,30 @@ export interface components {
         Published: {
             /** Format: int64 */
             id: number;
+        };
+        /** @description The key browsers subscribe with. */
+        PushKey: {
+            /** @description False when the server pushes nothing (`PUSH_ENABLED=false`): the app offers no push. */
+            enabled: boolean;
+            /** @description The VAPID public key (`applicationServerKey`), base64url of the uncompressed P-256 point. */
+            public_key: string;
+        };
+        /** @description How often an item was read. */
+        ReadCounts: {
+            /** Format: int64 */
+            downloads: number;
+            /**
+             * Format: int64
+             * @description The last read, ms since the epoch; none when never read.
+             */
+            last_at?: number | null;
+            /** Format: int64 */
+            opens: number;
+            /**
+             * Format: int64
+             * @description How many people these reads came from.
+             */
+            readers: number;
         };
         Readiness: {
             /** @description `ok`, or why the database could not be reached. */
@@ -3067,6 +3397,20 @@ export interface components {
              * @description 0 new, 1 seen, 2 answered; 1 when absent.
              */
             status?: number | null;
+        };
+        /** @description What the user's documents take of their quota. */
+        StorageUsage: {
+            /**
+             * Format: int64
+             * @description What they may keep (`USER_STORAGE_QUOTA_MB`).
+             */
+            quota_bytes: number;
+            /**
+             * Format: int64
+             * @description Bytes of the files the user keeps in My Docs (uploads, saved copies); removed files no
+             *     longer count.
+             */
+            used_bytes: number;
         };
         /** @description A directory entry's detail; absent fields are left out. */
         Subsidiary: {
@@ -3699,6 +4043,193 @@ export interface operations {
             };
         };
     };
+    audit_activity_activity: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this action: created, uploaded, renamed, moved, shared, shared_externally,
+                 *     saved_to_mydocs, moved_to_mydocs, opened, downloaded, removed or deleted.
+                 */
+                action?: string;
+                /** @description The `next` of the previous page. Not used by the CSV export. */
+                before?: string;
+                /** @description RFC 3339: from this time (inclusive). */
+                from?: string;
+                /** @description Entries per page, 1 to 200 (default 200). Not used by the CSV export. */
+                limit?: number;
+                /** @description RFC 3339: until this time (exclusive). */
+                to?: string;
+                /** @description Only what the user with this e-mail did. */
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditActivityPage"];
+                };
+            };
+            /** @description A bad date, limit, cursor, action or an unknown user */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 'Only auditors can read the company's activity' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    activity_csv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this action: created, uploaded, renamed, moved, shared, shared_externally,
+                 *     saved_to_mydocs, moved_to_mydocs, opened, downloaded, removed or deleted.
+                 */
+                action?: string;
+                /** @description The `next` of the previous page. Not used by the CSV export. */
+                before?: string;
+                /** @description RFC 3339: from this time (inclusive). */
+                from?: string;
+                /** @description Entries per page, 1 to 200 (default 200). Not used by the CSV export. */
+                limit?: number;
+                /** @description RFC 3339: until this time (exclusive). */
+                to?: string;
+                /** @description Only what the user with this e-mail did. */
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv: at,actor,actor_email,action,item_id,item_type,item,detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    items: {
+        parameters: {
+            query?: {
+                /** @description Which time `from` and `to` bound: `created` (default), `changed` or `deleted`. */
+                date?: string;
+                /** @description `true`: deleted items only; `false`: current items only; absent: both. */
+                deleted?: boolean;
+                /** @description RFC 3339: from this time (inclusive). */
+                from?: string;
+                /** @description Items per answer, 1 to 200 (default 100). */
+                limit?: number;
+                /** @description Items to skip (the next page starts at `offset + limit`), at most 10,000. */
+                offset?: number;
+                /** @description The owner's e-mail. */
+                owner?: string;
+                /** @description Part of the name, in any case (empty: every name). */
+                q?: string;
+                /** @description `my` (users' My Docs) or `us` (the company's US set). */
+                space?: string;
+                /** @description RFC 3339: until this time (exclusive). */
+                to?: string;
+                /** @description `folder`, `file`, `pdf` or `xls`. */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditItem"][];
+                };
+            };
+            /** @description A bad filter, date, limit or an unknown owner */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 'Only auditors can search every document' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     badges: {
         parameters: {
             query?: never;
@@ -3884,7 +4415,7 @@ export interface operations {
             };
         };
     };
-    activity: {
+    congresses_activities_id_activity: {
         parameters: {
             query?: never;
             header?: never;
@@ -4030,7 +4561,7 @@ export interface operations {
                 /** @description A speaker's name. */
                 speaker: string | null;
                 typology: string | null;
-                /** @description Year of the first day; the current year when absent. */
+                /** @description Year of the first day; the current year of the calendar when absent. */
                 year: string | null;
             };
             cookie?: never;
@@ -4130,7 +4661,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description A rule of the form is broken */
+            /** @description A rule of the form is broken, or the course or a chosen day has already taken place */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4329,7 +4860,12 @@ export interface operations {
     };
     documents_id_history_history: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The `next` of the previous page (absent: the newest entries). */
+                before?: string;
+                /** @description Entries per page, 1 to 200 (default 200). */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4344,6 +4880,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["History"];
+                };
+            };
+            /** @description A bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {
@@ -4798,6 +5343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the file is larger than allowed, or would pass the user's storage quota */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4808,6 +5354,42 @@ export interface operations {
             };
             /** @description 'Only PDF and XLS files can be uploaded' */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the file store's volume is short of room */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageUsage"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6706,6 +7288,56 @@ export interface operations {
             };
         };
     };
+    change_password: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePasswordResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     request: {
         parameters: {
             query?: never;
@@ -6818,6 +7450,73 @@ export interface operations {
             };
         };
     };
+    own_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnSession"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    end_own_session: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndSessionResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     share_list: {
         parameters: {
             query?: never;
@@ -6839,6 +7538,22 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6925,6 +7640,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKey"];
                 };
             };
             401: {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APP_UPDATE_TOAST, createDispatcher } from './dispatch';
+import { APP_UPDATE_TOAST, createDispatcher, notificationArrival } from './dispatch';
 
 function setup() {
   const invalidateQueries = vi.fn(() => Promise.resolve());
@@ -43,6 +43,27 @@ describe('realtime dispatch', () => {
     expect(notify).toHaveBeenCalledWith(`${APP_UPDATE_TOAST}: Version 4.2`);
     send('app_update', {});
     expect(notify).toHaveBeenLastCalledWith(APP_UPDATE_TOAST);
+  });
+
+  it('announces an arrived notification with its id and title', () => {
+    const arrived = vi.fn();
+    const dispatcher = createDispatcher({
+      queryClient: { invalidateQueries: vi.fn(() => Promise.resolve()) },
+      badges: () => ({ setNotificationsUnread: vi.fn(), setUpdatesUnread: vi.fn(), setSharedNew: vi.fn() }),
+      notify: vi.fn(),
+      notificationArrived: arrived,
+    });
+    dispatcher.message({
+      seq: 1,
+      kind: 'notification',
+      payload: { notification: { id: 7, title: ' Q4 price list ' } },
+      at: 0,
+    });
+    expect(arrived).toHaveBeenCalledWith({ id: 7, title: 'Q4 price list' });
+    // Without a readable notification there is nothing to announce.
+    dispatcher.message({ seq: 2, kind: 'notification', payload: { notification: { id: 8 } }, at: 0 });
+    expect(arrived).toHaveBeenCalledTimes(1);
+    expect(notificationArrival({ notification: { id: '9', title: 'x' } })).toBeNull();
   });
 
   it('invalidates everything on reload and ignores unknown kinds', () => {

@@ -28,6 +28,8 @@ export interface DispatchTargets {
   notify: (message: string) => void;
   /** Documents were shared, changed, moved or unshared: offline copies follow. */
   documentsChanged?: () => void;
+  /** A notification was published to the user (Home announces it). */
+  notificationArrived?: (arrival: { id: number; title: string }) => void;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -43,8 +45,21 @@ export function appUpdateToast(payload: unknown): string {
   return name ? `${APP_UPDATE_TOAST}: ${name}` : APP_UPDATE_TOAST;
 }
 
+/** The notification a `notification` message carries (`{notification: {id, title, ...}}`), if readable. */
+export function notificationArrival(payload: unknown): { id: number; title: string } | null {
+  const notification = record(record(payload).notification);
+  const { id, title } = notification;
+  return typeof id === 'number' && typeof title === 'string' && title.trim() ? { id, title: title.trim() } : null;
+}
+
 /** What each kind of feed message does to the screens. Unknown kinds are ignored. */
-export function createDispatcher({ queryClient, badges, notify, documentsChanged }: DispatchTargets) {
+export function createDispatcher({
+  queryClient,
+  badges,
+  notify,
+  documentsChanged,
+  notificationArrived,
+}: DispatchTargets) {
   const refresh = (keys: readonly QueryKey[]) => {
     for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
   };
@@ -59,9 +74,12 @@ export function createDispatcher({ queryClient, badges, notify, documentsChanged
           else if (name === 'shared') badges().setSharedNew(count);
           return;
         }
-        case 'notification':
+        case 'notification': {
           refresh(LIVE_QUERY_KEYS.notifications);
+          const arrival = notificationArrival(payload);
+          if (arrival) notificationArrived?.(arrival);
           return;
+        }
         case 'app_update':
           refresh(LIVE_QUERY_KEYS.updates);
           notify(appUpdateToast(payload));

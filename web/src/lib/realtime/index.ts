@@ -1,6 +1,7 @@
 import { documentsChanged } from '../offline';
 import { queryClient } from '../query-client';
 import { readJson, tokenStore, writeJson, type KeyValueStore } from '../storage';
+import { useArrivals } from '../stores/arrivals';
 import { useBadges } from '../stores/badges';
 import { toast } from '../stores/toast';
 import { RealtimeClient, type Environment, type Resume, type ResumeStore } from './client';
@@ -97,6 +98,7 @@ export function startRealtime({ userKey, onUnauthorized }: StartOptions): void {
     badges: () => useBadges.getState(),
     notify: (message) => void toast.dark(message),
     documentsChanged,
+    notificationArrived: (arrival) => useArrivals.getState().arrived(arrival),
   });
   const client = new RealtimeClient({
     url: socketUrl(),

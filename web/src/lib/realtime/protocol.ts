@@ -20,6 +20,8 @@ export const CLOSE = {
   slow: 1013,
   badRequest: 4400,
   unauthorized: 4401,
+  /** The current terms are not accepted yet: reconnects later, as after any other close. */
+  termsRequired: 4403,
   timeout: 4408,
 } as const;
 

@@ -1,5 +1,5 @@
 import { api } from '../api/client';
-import { storage } from '../storage';
+import { storage, STORAGE_KEYS } from '../storage';
 
 const DEVICE_ID_KEY = 'companion.device-id';
 export const APP_VERSION = '1.0.0';
@@ -59,7 +59,9 @@ export function deviceRegistration(): DeviceRegistration {
   const { os, browser } = describeUserAgent(ua);
   const mobile = /mobi|android|iphone|ipad/i.test(ua);
   return {
-    push_id: null,
+    // The push subscription of this device when push is on (see lib/push), re-registered with
+    // each new session: sign-out deletes it on the server.
+    push_id: storage.get(STORAGE_KEYS.pushSubscription),
     os,
     uuid: deviceId(),
     app_version: APP_VERSION,

@@ -1,4 +1,5 @@
 import { clearDevice } from '../offline';
+import { forgetPushOnThisDevice } from '../push';
 import { queryClient } from '../query-client';
 import { sessionApi } from './api';
 import { tokenStore } from '../storage';
@@ -34,5 +35,6 @@ export async function signOut(): Promise<void> {
       /* offline or already ended: the local sign-out below still happens */
     }
   }
+  await forgetPushOnThisDevice();
   await logout();
 }

@@ -1,6 +1,14 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { selectWhatsNewUnread, useBadges } from './badges';
-import { DEFAULT_TOAST_DURATION, showToast, toast, useToasts } from './toast';
+import {
+  DEFAULT_TOAST_DURATION,
+  dismissErrors,
+  dismissErrorsOfPreviousScreen,
+  SCREEN_CHANGE_GRACE_MS,
+  showToast,
+  toast,
+  useToasts,
+} from './toast';
 import { selectAnyModalOpen, useUi } from './ui';
 
 describe('badges store', () => {
@@ -86,6 +94,33 @@ describe('toast store', () => {
     const id = toast.danger('Bye');
     useToasts.getState().dismiss(id ?? -1);
     expect(useToasts.getState().toasts).toHaveLength(0);
+  });
+
+  it('clears the errors on screen when an action is confirmed', () => {
+    toast.danger('Enter a name for the folder');
+    toast.dark("The folder 'Q3' has been created");
+    expect(useToasts.getState().toasts.map((t) => t.message)).toEqual(["The folder 'Q3' has been created"]);
+  });
+
+  it('clears the errors of the previous screen, not one shown with the change of screen', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(10_000);
+      toast.danger('Login failed');
+      toast.dark('Link copied!');
+      toast.danger('Cannot open document');
+      vi.setSystemTime(10_000 + SCREEN_CHANGE_GRACE_MS + 500);
+      toast.danger('An error occurred while getting all the informations');
+      dismissErrorsOfPreviousScreen();
+      expect(useToasts.getState().toasts.map((t) => t.message)).toEqual([
+        'Link copied!',
+        'An error occurred while getting all the informations',
+      ]);
+      dismissErrors();
+      expect(useToasts.getState().toasts.map((t) => t.message)).toEqual(['Link copied!']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -5,17 +5,24 @@ export type ToastTone = 'danger' | 'dark';
 
 export const DEFAULT_TOAST_DURATION = 3000;
 
+/** An error raised this recently is part of the change of screen (an error, then a redirect). */
+export const SCREEN_CHANGE_GRACE_MS = 1000;
+
 export interface Toast {
   id: number;
   message: string;
   tone: ToastTone;
   duration: number;
+  /** When it was shown (ms since the epoch). */
+  shownAt: number;
 }
 
 interface ToastState {
   toasts: Toast[];
-  push: (toast: Omit<Toast, 'id'>) => number;
+  push: (toast: Omit<Toast, 'id' | 'shownAt'>) => number;
   dismiss: (id: number) => void;
+  /** Removes the error toasts shown before `before` (all of them without it). */
+  dismissErrors: (before?: number) => void;
   clear: () => void;
 }
 
@@ -25,11 +32,22 @@ export const useToasts = create<ToastState>()((set) => ({
   toasts: [],
   push(toast) {
     const id = nextId++;
-    // A message already on screen is not stacked twice.
-    set((s) => ({ toasts: [...s.toasts.filter((t) => t.message !== toast.message), { ...toast, id }] }));
+    set((s) => ({
+      toasts: [
+        // A message already on screen is not stacked twice; a confirmation answers the errors
+        // still on screen (the action that failed has now succeeded).
+        ...s.toasts.filter((t) => t.message !== toast.message && !(toast.tone === 'dark' && t.tone === 'danger')),
+        { ...toast, id, shownAt: Date.now() },
+      ],
+    }));
     return id;
   },
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  dismissErrors: (before) =>
+    set((s) => {
+      const kept = s.toasts.filter((t) => t.tone !== 'danger' || (before !== undefined && t.shownAt >= before));
+      return kept.length === s.toasts.length ? s : { toasts: kept };
+    }),
   clear: () => set({ toasts: [] }),
 }));
 
@@ -46,6 +64,19 @@ export function showToast(message: string, options: ToastOptions = {}): number |
     tone: options.tone ?? 'danger',
     duration: options.duration ?? DEFAULT_TOAST_DURATION,
   });
+}
+
+/**
+ * The screen changed: the errors of the previous screen go. One shown a moment ago stays, since
+ * it belongs to the change (a screen that cannot load shows its error and goes back).
+ */
+export function dismissErrorsOfPreviousScreen(now = Date.now()): void {
+  useToasts.getState().dismissErrors(now - SCREEN_CHANGE_GRACE_MS);
+}
+
+/** The action that failed is being tried again: its error goes. */
+export function dismissErrors(): void {
+  useToasts.getState().dismissErrors();
 }
 
 export const toast = {

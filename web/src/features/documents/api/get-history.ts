@@ -1,20 +1,29 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api/client';
 import type { ItemHistory } from '../types';
 import { documentsKeys } from './keys';
 
-/** Everything that happened to a document or folder: who, what, when, from where to where. */
-export function getHistory(id: string, signal?: AbortSignal): Promise<ItemHistory> {
-  return api.get<ItemHistory>(`/documents/${encodeURIComponent(id)}/history`, undefined, { signal });
+/**
+ * One page of what happened to a document or folder (who, what, when, from where to where),
+ * newest first: the entries older than the cursor `before` (the newest when null).
+ */
+export function getHistory(id: string, before: string | null, signal?: AbortSignal): Promise<ItemHistory> {
+  return api.get<ItemHistory>(
+    `/documents/${encodeURIComponent(id)}/history`,
+    { before: before ?? undefined },
+    { signal },
+  );
 }
 
 export const historyQuery = (id: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: documentsKeys.history(id),
-    queryFn: ({ signal }) => getHistory(id, signal),
+    queryFn: ({ pageParam, signal }) => getHistory(id, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next ?? undefined,
     staleTime: 0,
   });
 
 export function useHistory(id: string) {
-  return useQuery(historyQuery(id));
+  return useInfiniteQuery(historyQuery(id));
 }

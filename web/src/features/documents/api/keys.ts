@@ -10,6 +10,7 @@ export const documentsKeys = {
   recipients: (search: string) => [...documentsKeys.all, 'recipients', search] as const,
   history: (id: string) => [...documentsKeys.all, 'history', id] as const,
   asOf: (id: string, at: string) => [...documentsKeys.all, 'as-of', id, at] as const,
+  usage: () => [...documentsKeys.all, 'usage'] as const,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Modal } from '@/components/modal/Modal';
 import { hasStatus, safeServerMessage } from '@/lib/api/errors';
-import { toast } from '@/lib/stores/toast';
+import { dismissErrors, toast } from '@/lib/stores/toast';
 import { useCreateFolder } from '../api/create-folder';
 import { useUploadFile } from '../api/upload-file';
 import { MESSAGES } from '../logic/messages';
@@ -68,7 +68,12 @@ function CreateFolderModal({ parent, onClose }: { parent: string | null; onClose
     create.mutate(
       { name: trimmed, parent },
       {
-        onSuccess: onClose,
+        onSuccess: (result) => {
+          // Queued offline: the queue has said so. A confirmation also clears the earlier error.
+          if (!result.queued) toast.dark(MESSAGES.folderCreated(trimmed));
+          else dismissErrors();
+          onClose();
+        },
         onError: (error) => {
           toast.danger(safeServerMessage(error) || MESSAGES.generic);
           // A refusal (depth limit, bad name) closes the modal; a failed connection lets the user retry.
@@ -128,7 +133,10 @@ function UploadFileModal({ parent, onClose }: { parent: string | null; onClose: 
     upload.mutate(
       { name: name.trim(), file, fileName: file.name, parent },
       {
-        onSuccess: onClose,
+        onSuccess: (uploaded) => {
+          toast.dark(MESSAGES.uploaded(uploaded.title?.trim() || uploaded.name || name.trim()));
+          onClose();
+        },
         onError: (error) => {
           // Spec section 8: a server-side upload failure is logged, not toasted (the toast is
           // for the client check). The server's reason (wrong type, too big) stays in the form.

@@ -2,6 +2,7 @@ import { useEffect, useId, useReducer, useRef, useState, type FormEvent, type Re
 import { Loader } from '@/components/Loader';
 import { Modal } from '@/components/modal/Modal';
 import { safeServerMessage } from '@/lib/api/errors';
+import { isValidEmail } from '@/lib/email';
 import { toast } from '@/lib/stores/toast';
 import { useDeleteItem } from '../api/delete-item';
 import { useFolderTree } from '../api/get-folder-tree';
@@ -9,12 +10,13 @@ import { useShareList } from '../api/get-share-list';
 import { useMoveItem } from '../api/move-item';
 import { useRenameItem } from '../api/rename-item';
 import { useShareItem } from '../api/share-item';
-import type { ShareKind } from '../logic/actions';
-import { displayName } from '../logic/file';
-import { MESSAGES } from '../logic/messages';
+import { menuActions, type ShareKind } from '../logic/actions';
+import { baseNameSelection, displayName } from '../logic/file';
+import { linkExpiry, MESSAGES } from '../logic/messages';
 import { disabledDestinations, treeRows } from '../logic/move';
 import { initialRecipient, recipientEmail, recipientReducer, recipientSearch, shareErrorToast } from '../logic/share';
 import { truncateMovedName } from '../logic/truncate';
+import type { ShareResult } from '../api/share-item';
 import type { DocItem } from '../types';
 import styles from './Documents.module.css';
 import { FolderIcon } from '@/components/icons';
@@ -71,12 +73,16 @@ function DialogFrame({
   );
 }
 
-/** Focuses a field once the modal has focused itself. */
-function useFocusOnOpen<T extends HTMLElement>() {
+/** Focuses a field once the modal has focused itself, selecting `selection` of its text (all of it by default). */
+function useFocusOnOpen<T extends HTMLElement>(selection?: (text: string) => [number, number]) {
   const ref = useRef<T>(null);
+  const select = useRef(selection);
   useEffect(() => {
-    ref.current?.focus();
-    if (ref.current instanceof HTMLInputElement) ref.current.select();
+    const field = ref.current;
+    field?.focus();
+    if (!(field instanceof HTMLInputElement)) return;
+    if (select.current) field.setSelectionRange(...select.current(field.value));
+    else field.select();
   }, []);
   return ref;
 }
@@ -90,7 +96,7 @@ export function RenameDialog({ item, onClose }: ItemDialogProps) {
   const formId = useId();
   const [name, setName] = useState(displayName(item));
   const rename = useRenameItem();
-  const input = useFocusOnOpen<HTMLInputElement>();
+  const input = useFocusOnOpen<HTMLInputElement>((text) => baseNameSelection(text, item.type !== 'folder'));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -103,7 +109,10 @@ export function RenameDialog({ item, onClose }: ItemDialogProps) {
     rename.mutate(
       { id: item.id, name: trimmed, previous: displayName(item) },
       {
-        onSuccess: onClose,
+        onSuccess: (result) => {
+          if (!result.queued) toast.dark(MESSAGES.renamed(trimmed));
+          onClose();
+        },
         onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
       },
     );
@@ -142,7 +151,10 @@ export function DeleteDialog({ item, onClose }: ItemDialogProps) {
       return;
     }
     remove.mutate(item, {
-      onSuccess: onClose,
+      onSuccess: () => {
+        toast.dark(item.type === 'folder' ? MESSAGES.folderDeleted(name) : MESSAGES.removedFromMyDocs(name));
+        onClose();
+      },
       onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.generic),
     });
   };
@@ -185,10 +197,14 @@ export function MoveDialog({ item, parent, onClose }: MoveDialogProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (destination === undefined) return;
+    const target = rows.find((row) => row.id === destination)?.name ?? 'My docs';
     move.mutate(
       { item, destination, title: displayName(item) },
       {
-        onSuccess: onClose,
+        onSuccess: (result) => {
+          if (!result.queued) toast.dark(MESSAGES.moved(displayName(item), target));
+          onClose();
+        },
         // Spec section 8: the server's message if present, otherwise the documents error.
         onError: (error) => toast.danger(safeServerMessage(error) || MESSAGES.documentsError),
       },
@@ -225,7 +241,9 @@ export function MoveDialog({ item, parent, onClose }: MoveDialogProps) {
                   onChange={() => setDestination(row.id)}
                 />
                 <FolderIcon size={18} />
-                <span className={styles.treeName}>{row.name}</span>
+                <span className={styles.treeName} title={row.name}>
+                  {row.name}
+                </span>
               </label>
             </li>
           ))}
@@ -233,6 +251,17 @@ export function MoveDialog({ item, parent, onClose }: MoveDialogProps) {
       )}
     </DialogFrame>
   );
+}
+
+/** Whether the item offers an external share (its actions list it). */
+function canShareExternally(item: DocItem): boolean {
+  return menuActions(item).includes('external_share');
+}
+
+/** The confirmation of a share: the spec's text, and for an external share when its link expires. */
+function sharedToast(result: ShareResult | null | undefined, typed: string): string {
+  const text = MESSAGES.shared(result?.recipient || typed);
+  return result && 'expires_at' in result ? `${text}. ${MESSAGES.linkExpires(linkExpiry(result.expires_at))}` : text;
 }
 
 export interface ShareDialogProps extends ItemDialogProps {
@@ -254,19 +283,18 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
     if (lookup.isError) toast.danger(MESSAGES.recipientsError);
   }, [lookup.isError, lookup.errorUpdatedAt]);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const send = (as: ShareKind) => {
     if (!email) return;
     share.mutate(
-      { kind, id: item.id, email, title: displayName(item) },
+      { kind: as, id: item.id, email, title: displayName(item) },
       {
         onSuccess: (result) => {
           // Queued offline: the queue has said so.
-          if (!result.queued) toast.dark(MESSAGES.shared(result.value?.recipient || email));
+          if (!result.queued) toast.dark(sharedToast(result.value, email));
           onClose();
         },
         onError: (error) => {
-          const { message, duration } = shareErrorToast(error, kind);
+          const { message, duration } = shareErrorToast(error, as);
           toast.danger(message, duration);
         },
       },
@@ -274,15 +302,21 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
   };
 
   const matches = search !== null && lookup.data ? lookup.data : null;
+  // The typed address is no colleague's: an internal share could only fail.
+  const noColleague = !external && matches !== null && matches.length === 0 && search === recipientSearch(recipient);
+  const externalAllowed = canShareExternally(item);
 
   return (
     <DialogFrame
       title={external ? 'Share externally' : 'Share'}
       formId={formId}
       submitLabel="Share"
-      submitDisabled={share.isPending}
+      submitDisabled={share.isPending || noColleague}
       onClose={onClose}
-      onSubmit={submit}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!noColleague) send(kind);
+      }}
     >
       <p className={styles.hint}>{displayName(item)}</p>
       <label className="field">
@@ -315,7 +349,24 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
             ))}
           </ul>
         ) : (
-          <p className={styles.recipientsNote}>No colleague matches this e-mail.</p>
+          <div className={styles.noColleague} data-testid="no-colleague">
+            <p className={styles.recipientsNote}>No colleague matches this e-mail.</p>
+            {noColleague &&
+              (externalAllowed && isValidEmail(email) ? (
+                <button
+                  type="button"
+                  className="btn btn-outline btn-block"
+                  disabled={share.isPending}
+                  onClick={() => send('external')}
+                >
+                  Share externally with {email}
+                </button>
+              ) : externalAllowed ? (
+                <p className={styles.recipientsNote}>Write the whole e-mail address to share externally.</p>
+              ) : (
+                <p className={styles.recipientsNote}>This document can be shared with colleagues only.</p>
+              ))}
+          </div>
         ))}
     </DialogFrame>
   );

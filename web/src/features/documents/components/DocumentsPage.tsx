@@ -5,6 +5,8 @@ import { KeptOfflineLink } from '@/components/offline/KeptOfflineLink';
 import { PendingActions } from '@/components/offline/PendingActions';
 import { PageFrame } from '@/components/page/PageFrame';
 import type { QueuedCommand } from '@/lib/offline';
+import { countLabel } from '@/components/tabbar/count';
+import { useBadges } from '@/lib/stores/badges';
 import { useSession } from '@/lib/session/store';
 import { toast } from '@/lib/stores/toast';
 import { useDocuments } from '../api/get-documents';
@@ -17,6 +19,7 @@ import { AddFlow } from './AddFlow';
 import { DocumentActions } from './DocumentActions';
 import styles from './Documents.module.css';
 import { ItemList } from './ItemList';
+import { StorageUsageLine } from './StorageUsageLine';
 import { useItemMenu } from './useItemMenu';
 
 const EMPTY: Record<DocType, { title: string; text: string }> = {
@@ -39,6 +42,7 @@ export default function DocumentsPage() {
   const queryClient = useQueryClient();
   const tab = resolveTab(params.get('tab'), showUs);
   const tabs = availableTabs(showUs);
+  const sharedNew = useBadges((s) => s.sharedNew);
   const documents = useDocuments(tab);
   const menu = useItemMenu(documents.data?.list);
 
@@ -72,12 +76,19 @@ export default function DocumentsPage() {
             onClick={() => selectTab(type)}
           >
             {TAB_LABELS[type]}
+            {type === 'shared' && sharedNew > 0 && (
+              <span className={styles.tabCount} data-testid="shared-tab-count">
+                {countLabel(sharedNew)}
+                <span className="visually-hidden"> unread</span>
+              </span>
+            )}
           </button>
         ))}
       </div>
       <div id="documents-panel" role="tabpanel" aria-labelledby={`documents-tab-${tab}`}>
         <KeptOfflineLink />
         <PendingActions filter={pendingHere} />
+        {tab === 'my' && <StorageUsageLine />}
         <ItemList
           items={documents.data?.list}
           loading={documents.isPending}

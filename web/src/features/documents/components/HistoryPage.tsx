@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '@/components/EmptyState';
 import { Loader } from '@/components/Loader';
@@ -14,8 +14,9 @@ import {
   formatWhen,
   historyActionLabel,
   historyChange,
+  historyEntries,
   localInputToIso,
-  newestFirst,
+  readsSummary,
   toLocalInput,
 } from '../logic/history';
 import { MESSAGES } from '../logic/messages';
@@ -55,11 +56,13 @@ export default function HistoryPage() {
     }
   };
 
-  const data = history.data;
-  const entries = data ? newestFirst(data.entries) : [];
+  const pages = history.data?.pages;
+  const data = pages?.[0];
+  const entries = pages ? historyEntries(pages) : [];
   const isFolder = data?.item.type === 'folder';
   // Auditors, and owners in their own tree, may look at the folder as it was.
   const timeTravel = isFolder && data?.item.as_of === true;
+  const reads = data ? readsSummary(data.item.reads) : null;
 
   return (
     <PageFrame title="History" back={location.key === FIRST_LOAD_KEY ? '/documents' : true}>
@@ -68,6 +71,11 @@ export default function HistoryPage() {
         <>
           <div className={styles.historyHead}>
             <h2 className={styles.historyName}>{data.item.name}</h2>
+            {reads && (
+              <p className={styles.hint} data-testid="history-reads">
+                {reads}
+              </p>
+            )}
             {auditor && (
               <button type="button" className="btn btn-outline" onClick={() => void exportCsv()} disabled={exporting}>
                 <DownloadIcon size={20} /> Export CSV
@@ -88,9 +96,44 @@ export default function HistoryPage() {
               ))}
             </ol>
           )}
+          {history.hasNextPage && (
+            <LoadMore loading={history.isFetchingNextPage} onMore={() => void history.fetchNextPage()} />
+          )}
         </>
       )}
     </PageFrame>
+  );
+}
+
+/** The older entries: loaded when the button scrolls into view, or when it is pressed. */
+function LoadMore({ loading, onMore }: { loading: boolean; onMore: () => void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  const more = useRef(onMore);
+  useEffect(() => {
+    more.current = onMore;
+  });
+
+  useEffect(() => {
+    const target = button.current;
+    if (!target || loading || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((seen) => {
+      if (seen.some((entry) => entry.isIntersecting)) more.current();
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [loading]);
+
+  return (
+    <button
+      ref={button}
+      type="button"
+      className={`btn btn-outline ${styles.more}`}
+      onClick={onMore}
+      disabled={loading}
+      data-testid="history-more"
+    >
+      {loading ? 'Loading…' : 'Load more'}
+    </button>
   );
 }
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { displayName, downloadName, downloadUrl, formatSize, itemLabels, itemMeta, opensInViewer } from './file';
+import {
+  baseNameSelection,
+  displayName,
+  downloadName,
+  downloadUrl,
+  formatSize,
+  itemLabels,
+  itemMeta,
+  opensInViewer,
+} from './file';
 
 describe('file helpers', () => {
   it('adds download=1 to the file address', () => {
@@ -44,5 +53,18 @@ describe('itemMeta', () => {
     expect(itemMeta({ type: 'folder', children: 1 })).toBe('1 item');
     expect(itemMeta({ type: 'folder', children: 3, owner: 'John Miller' })).toBe('3 items · John Miller');
     expect(itemMeta({ type: 'folder' })).toBe('');
+  });
+});
+
+describe('rename selection', () => {
+  it('selects a file name without its extension', () => {
+    expect(baseNameSelection('Notes.v2.pdf', true)).toEqual([0, 8]);
+    expect(baseNameSelection('Price list.xls', true)).toEqual([0, 10]);
+  });
+  it('selects the whole name of a folder, or of a name without a usable extension', () => {
+    expect(baseNameSelection('Q3.2026', false)).toEqual([0, 7]);
+    expect(baseNameSelection('README', true)).toEqual([0, 6]);
+    expect(baseNameSelection('.hidden', true)).toEqual([0, 7]);
+    expect(baseNameSelection('trailing.', true)).toEqual([0, 9]);
   });
 });

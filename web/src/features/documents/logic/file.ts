@@ -18,6 +18,16 @@ export function downloadName(item: Pick<DocItem, 'name' | 'title'>): string {
   return (item.name || item.title || 'document').replace(/[\\/:*?"<>|]+/g, '_');
 }
 
+/**
+ * What a rename selects at first: a file's name without its extension (`Notes.v2.pdf` -> `Notes.v2`),
+ * so typing keeps the type; a folder's whole name, as a name starting with a dot.
+ */
+export function baseNameSelection(name: string, isFile: boolean): [number, number] {
+  const dot = name.lastIndexOf('.');
+  if (!isFile || dot <= 0 || dot === name.length - 1) return [0, name.length];
+  return [0, dot];
+}
+
 /** Shown on a tile: the title, else the name. */
 export function displayName(item: Pick<DocItem, 'name' | 'title'>): string {
   return item.title?.trim() || item.name;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { historyActionLabel, historyChange, localInputToIso, newestFirst, toLocalInput } from './history';
+import {
+  historyActionLabel,
+  historyChange,
+  historyEntries,
+  localInputToIso,
+  readsSummary,
+  toLocalInput,
+} from './history';
 
 describe('history', () => {
   it('labels every action of the contract and any other readably', () => {
@@ -17,14 +24,19 @@ describe('history', () => {
     expect(historyChange({ from: ' ', to: '' })).toBeNull();
   });
 
-  it('sorts newest first, stable for equal times', () => {
+  it('keeps the pages in the order the server gave them, newest first', () => {
     const e = (at: number, detail: string) => ({ at, actor: 'A', actor_email: 'a@x', action: 'opened', detail });
-    expect(newestFirst([e(1, 'a'), e(3, 'b'), e(3, 'c'), e(2, 'd')]).map((x) => x.detail)).toEqual([
-      'c',
-      'b',
-      'd',
-      'a',
-    ]);
+    expect(
+      historyEntries([{ entries: [e(3, 'c'), e(2, 'b')] }, { entries: [e(1, 'a')] }]).map((x) => x.detail),
+    ).toEqual(['c', 'b', 'a']);
+    expect(historyEntries([])).toEqual([]);
+  });
+
+  it('tells how often the item was read', () => {
+    expect(readsSummary({ opens: 0, downloads: 0, readers: 0 })).toBeNull();
+    expect(readsSummary({ opens: 1, downloads: 0, readers: 1 })).toBe('Opened once');
+    expect(readsSummary({ opens: 0, downloads: 2, readers: 1 })).toBe('Downloaded 2 times');
+    expect(readsSummary({ opens: 12, downloads: 1, readers: 3 })).toBe('Opened 12 times, downloaded once by 3 people');
   });
 
   it('round-trips a datetime-local value to the end of that minute', () => {

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../types';
+import type { HistoryEntry, ItemReads } from '../types';
 
 const LABELS: Record<string, string> = {
   created: 'Created',
@@ -33,12 +33,21 @@ export function historyChange(entry: Pick<HistoryEntry, 'from' | 'to'>): string 
   return `${from} → ${to}`;
 }
 
-/** Newest first, ties kept in the server's order. */
-export function newestFirst(entries: HistoryEntry[]): HistoryEntry[] {
-  return entries
-    .map((entry, index) => ({ entry, index }))
-    .sort((a, b) => b.entry.at - a.entry.at || b.index - a.index)
-    .map(({ entry }) => entry);
+/** The entries of the pages loaded so far, in the server's order (newest first). */
+export function historyEntries(pages: readonly { entries: HistoryEntry[] }[]): HistoryEntry[] {
+  return pages.flatMap((page) => page.entries);
+}
+
+/** How often the item was read, in words; null when never. */
+export function readsSummary(reads: Pick<ItemReads, 'opens' | 'downloads' | 'readers'>): string | null {
+  const { opens, downloads, readers } = reads;
+  if (opens + downloads === 0) return null;
+  const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
+  const parts = [opens > 0 ? `Opened ${times(opens)}` : null, downloads > 0 ? `downloaded ${times(downloads)}` : null]
+    .filter((part): part is string => part !== null)
+    .join(', ');
+  const sentence = parts.charAt(0).toUpperCase() + parts.slice(1);
+  return readers > 1 ? `${sentence} by ${readers} people` : sentence;
 }
 
 const whenFormat = new Intl.DateTimeFormat('en-GB', {

@@ -19,7 +19,26 @@ export const MESSAGES = {
   generic: 'Cannot perform operation',
   historyError: 'An error occurred while retrieving the history. Retry later',
   maxDepth: 'You cannot create further folders, you have reached max depth level',
+  // Confirmations (dark toasts) of the actions the spec leaves silent: the wording is ours.
+  uploaded: (name: string) => `'${name}' has been uploaded`,
+  folderCreated: (name: string) => `The folder '${name}' has been created`,
+  renamed: (name: string) => `Renamed to '${name}'`,
+  moved: (name: string, destination: string) => `'${name}' has been moved to ${destination}`,
+  folderDeleted: (name: string) => `The folder '${name}' has been deleted`,
+  removedFromMyDocs: (name: string) => `'${name}' has been removed from My Docs`,
+  linkExpires: (until: string) => `The link works until ${until}.`,
 } as const;
+
+/** When an external share's link stops working, as the rep reads it (local time). */
+export function linkExpiry(expiresAt: number, locale?: string): string {
+  return new Intl.DateTimeFormat(locale ?? 'en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(expiresAt));
+}
 
 /** The share-404 toast stays longer (spec section 9). */
 export const RECIPIENT_NOT_FOUND_DURATION = 6000;

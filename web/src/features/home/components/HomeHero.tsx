@@ -4,6 +4,7 @@ import { BellIcon, BrandMark, SearchIcon } from '@/components/icons';
 import { selectFirstName, useSession } from '@/lib/session/store';
 import { useBadges } from '@/lib/stores/badges';
 import { searchPath } from '../search-path';
+import { ArrivalBanner } from './ArrivalBanner';
 import styles from './HomeHero.module.css';
 
 function greeting(hour: number): string {
@@ -36,6 +37,7 @@ export function HomeHero() {
           {unread > 0 && <span className={styles.dot} data-testid="unread-dot" />}
         </Link>
       </div>
+      <ArrivalBanner />
       <p className={styles.salute}>{greeting(new Date().getHours())}</p>
       <h1 className={styles.greeting}>Hi {firstName}</h1>
       <form className={styles.search} role="search" onSubmit={search}>

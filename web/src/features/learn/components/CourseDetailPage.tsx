@@ -5,7 +5,9 @@ import { PageFrame } from '@/components/page/PageFrame';
 import { useErrorRedirect } from '@/components/page/useErrorRedirect';
 import { Tabs } from '@/components/tabs/Tabs';
 import { useCourse } from '../api/get-course';
+import { hasEnded } from '../course-time';
 import { CourseAgenda } from './CourseAgenda';
+import { EndedMarker } from './EndedMarker';
 import { CourseInfo } from './CourseInfo';
 import styles from './learn.module.css';
 import { RegistrationModal } from './RegistrationModal';
@@ -33,7 +35,11 @@ export default function CourseDetailPage() {
       {course ? (
         <>
           <header className={styles.detailHeader}>
-            {course.print_date && <span className={styles.date}>{course.print_date}</span>}
+            {course.print_date && (
+              <span className={styles.date}>
+                {course.print_date} {hasEnded(course) && <EndedMarker />}
+              </span>
+            )}
             <h2>{course.title}</h2>
             {course.subtitle && <p>{course.subtitle}</p>}
           </header>

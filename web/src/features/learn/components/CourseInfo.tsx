@@ -8,6 +8,7 @@ import { DateRange, Section } from '@/components/programme/Section';
 import { ReadMore } from '@/components/ReadMore';
 import type { Course } from '../api/types';
 import { courseBadge } from '../course-badge';
+import { canRegister, hasEnded } from '../course-time';
 import {
   courseLocation,
   learnContactHref,
@@ -27,6 +28,7 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
   const images = course.images ?? [];
   const toggle = speakersToggle(speakers.length, allSpeakers);
   const outlook = course.save_outlook;
+  const ended = hasEnded(course);
 
   return (
     <div className={styles.stack}>
@@ -77,12 +79,17 @@ export function CourseInfo({ course, onRegister }: { course: Course; onRegister:
       )}
 
       <div className={styles.actionsBlock}>
-        {course.show_register && (
+        {ended && (
+          <p className={styles.endedNote} data-testid="course-ended-note">
+            This course has taken place: registration is closed.
+          </p>
+        )}
+        {canRegister(course) && (
           <button type="button" className="btn btn-primary btn-block" onClick={onRegister}>
             Register to this course
           </button>
         )}
-        {course.evenium && (
+        {course.evenium && !ended && (
           <a className="btn btn-outline btn-block" href={course.evenium} target="_blank" rel="noopener noreferrer">
             <ExternalIcon size={18} /> Registration open on {registrationPlatform(course.evenium)}
           </a>

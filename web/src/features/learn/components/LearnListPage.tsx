@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { Fragment, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/EmptyState';
 import { FilterSelect } from '@/components/FilterSelect';
@@ -8,6 +8,7 @@ import { PageFrame } from '@/components/page/PageFrame';
 import { useErrorRedirect } from '@/components/page/useErrorRedirect';
 import { activeFilterCount, currentYear, optionLabel, readFilters, withFilter } from '@/lib/filters';
 import { COURSE_FILTER_KEYS, COURSE_FILTERS, useCourses } from '../api/get-courses';
+import { firstUpcomingIndex } from '../course-time';
 import { CourseCard } from './CourseCard';
 import styles from './learn.module.css';
 
@@ -21,6 +22,21 @@ export default function LearnListPage() {
   const year = query.data?.selected.year ?? filters.year ?? currentYear();
   const change = (key: string, value: string) => setSearch(withFilter(search, key, value), { replace: true });
   const chips = COURSE_FILTERS.filter((f) => f.key !== 'year' && filters[f.key]);
+  const upcoming = query.data ? firstUpcomingIndex(query.data.list) : null;
+  // The list opens on what is coming: past courses stay above, scrolled out of view, once per list.
+  const scrolledFor = useRef<string | null>(null);
+  const listKey = query.data ? `${year}|${search.toString()}` : null;
+  useEffect(() => {
+    if (listKey === null || scrolledFor.current === listKey) return;
+    scrolledFor.current = listKey;
+    if (upcoming === null || upcoming === 0) return;
+    // The 'Coming up' line heads what is coming.
+    (
+      document.querySelector('[data-testid="coming-up"]') ?? document.querySelector('[data-upcoming="first"]')
+    )?.scrollIntoView({
+      block: 'start',
+    });
+  }, [listKey, upcoming]);
 
   return (
     <PageFrame
@@ -58,8 +74,15 @@ export default function LearnListPage() {
         <Loader />
       ) : query.data && query.data.list.length > 0 ? (
         <ul className={styles.cards}>
-          {query.data.list.map((course) => (
-            <CourseCard key={course.id} course={course} />
+          {query.data.list.map((course, index) => (
+            <Fragment key={course.id}>
+              {index === upcoming && index > 0 && (
+                <li className={styles.upcomingDivider} data-testid="coming-up">
+                  Coming up
+                </li>
+              )}
+              <CourseCard course={course} upcoming={index === upcoming} />
+            </Fragment>
           ))}
         </ul>
       ) : (

@@ -5,8 +5,10 @@ import {
   CalendarIcon,
   ChevronRightIcon,
   ContactsIcon,
+  DevicesIcon,
   DocumentsIcon,
   FileTextIcon,
+  HistoryIcon,
   GraduationIcon,
   LinkIcon,
   LogoutIcon,
@@ -18,6 +20,7 @@ import {
   SparkleIcon,
 } from '@/components/icons';
 import { PageFrame } from '@/components/page/PageFrame';
+import { PushSwitch } from '@/components/push/PushSwitch';
 import { signOut } from '@/lib/session/logout';
 import { selectUser, useSession } from '@/lib/session/store';
 import { selectWhatsNewUnread, useBadges } from '@/lib/stores/badges';
@@ -103,6 +106,17 @@ export default function MenuPage() {
               )}
             </li>
           ))}
+          {user?.role === 'auditor' && (
+            <li>
+              <Link className={styles.item} to="/audit">
+                <span className={styles.icon}>
+                  <HistoryIcon size={22} />
+                </span>
+                <span className={styles.label}>Audit: documents and activity</span>
+                <ChevronRightIcon size={18} className={styles.chevron} />
+              </Link>
+            </li>
+          )}
           {user?.role === 'admin' && (
             <li>
               <Link className={styles.item} to="/new/publish">
@@ -114,6 +128,18 @@ export default function MenuPage() {
               </Link>
             </li>
           )}
+          <li>
+            <Link className={styles.item} to="/menu/sessions">
+              <span className={styles.icon}>
+                <DevicesIcon size={22} />
+              </span>
+              <span className={styles.label}>Signed-in devices</span>
+              <ChevronRightIcon size={18} className={styles.chevron} />
+            </Link>
+          </li>
+          <li>
+            <PushSwitch />
+          </li>
           <li>
             <button type="button" className={`${styles.item} ${styles.logout}`} onClick={signOutNow}>
               <span className={styles.icon}>

@@ -51,7 +51,7 @@ export default function OnboardingPage() {
     <div className={styles.screen}>
       <header className={styles.brand}>
         <BrandMark size={30} />
-        <span>Welcome to Companion</span>
+        <span>Meridian Companion</span>
       </header>
       <Slider
         label="Onboarding"

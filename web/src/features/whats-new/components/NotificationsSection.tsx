@@ -13,6 +13,7 @@ import { useNotifications } from '../api/get-notifications';
 import { whatsNewKeys } from '../api/keys';
 import { useOpenedNotification } from '../api/open-notification';
 import { MESSAGES, toastText } from '../messages';
+import { newestFirst } from '../order';
 import { MessagesBlock } from './MessagesBlock';
 import { NotificationModal } from './NotificationModal';
 import styles from './WhatsNewPage.module.css';
@@ -78,7 +79,7 @@ export function NotificationsSection() {
   else
     body = (
       <ul className={styles.list}>
-        {data.map((n) => (
+        {newestFirst(data).map((n) => (
           <li key={n.id}>
             <button
               type="button"
@@ -106,10 +107,11 @@ export function NotificationsSection() {
       </ul>
     );
 
+  // Notifications first: a notice published a minute ago is never below the survey messages.
   return (
     <>
-      <MessagesBlock />
       {body}
+      <MessagesBlock />
       <NotificationModal notification={shown} onClose={close} />
     </>
   );

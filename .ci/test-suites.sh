@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Every test of the project (`npm test`): the Rust code is built once, then the independent suites
+# run side by side, each into its own log, printed whole when it ends, with a summary at the end.
+#
+#   build:  the server binary (cargo test --no-run --test cli)    ┐ at the same time
+#   web:    tsc, Vitest, the web app's production build,          ┘
+#           the demo content's generated files (generate.py --check)
+#   then:   rust (the other test binaries, then cargo test on SQLite and PostgreSQL)
+#           │ e2e (Playwright) │ fuzz (the API-types check, then schemathesis)
+#
+# The browser and fuzz suites need only the server binary: they start as soon as it is built,
+# while the other test binaries are still compiling.
+# Lint (rustfmt, clippy, ESLint, Prettier) is `npm run lint`, apart.
+# TEST_SUITES=rust,e2e picks suites (default all: web,rust,e2e,fuzz).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+suites=",${TEST_SUITES:-web,rust,e2e,fuzz},"
+wants() { [[ "$suites" == *",$1,"* ]]; }
+
+logs="$(mktemp -d "${TMPDIR:-/tmp}/companion-tests.XXXXXX")"
+start=$(date +%s)
+declare -A status elapsed
+order=()
+
+# run NAME COMMAND...: runs the command in the background into logs/NAME.log.
+run() {
+  local name=$1
+  shift
+  order+=("$name")
+  (
+    local t0=$(date +%s)
+    "$@" >"$logs/$name.log" 2>&1
+    local rc=$?
+    echo "$rc $(($(date +%s) - t0))" >"$logs/$name.rc"
+  ) &
+}
+
+# finish NAME: waits for a suite, prints its log and records its result.
+finish() {
+  local name=$1
+  while [ ! -f "$logs/$name.rc" ]; do sleep 1; done
+  read -r rc secs <"$logs/$name.rc"
+  status[$name]=$rc
+  elapsed[$name]=$secs
+  echo
+  echo "════════ $name: $([ "$rc" = 0 ] && echo passed || echo "FAILED (exit $rc)") in ${secs}s ════════"
+  cat "$logs/$name.log"
+}
+
+# The bundle users get (NODE_ENV=production); the e2e suite reuses it instead of building again.
+web_checks() {
+  rm -f "$logs/bundle-built"
+  # The SVGs and PDFs of the demo content match its JSON (the import checks everything else).
+  python3 content/tools/generate.py --check &&
+  npm -w web run typecheck && npm -w web run test &&
+    (cd web && NODE_ENV=production npx vite build --logLevel warn) && touch "$logs/bundle-built"
+}
+
+fuzz_checks() { npm run api:check && backend/tests/fuzz-openapi.sh; }
+
+# The browser suite, or with E2E_SHARDS=N in N parts run side by side, each with its own server
+# and fresh data folder (e2e/global-setup.ts).
+e2e_tests() {
+  local shards=${E2E_SHARDS:-1} pids=() rc=0 i
+  if [ "$shards" = 1 ]; then
+    E2E_SKIP_BUILD=1 npm -w web run e2e
+    return
+  fi
+  for i in $(seq 1 "$shards"); do
+    E2E_SKIP_BUILD=1 npm -w web run e2e -- --shard="$i/$shards" >"$logs/e2e-$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in $(seq 1 "$shards"); do
+    wait "${pids[$((i - 1))]}" || rc=1
+    echo "──── e2e part $i/$shards ────"
+    cat "$logs/e2e-$i.log"
+  done
+  return $rc
+}
+
+# The `companion` binary the e2e and fuzz suites run, built through the small `cli` test target:
+# a test build resolves the features of the full `cargo test` (a plain `cargo build -p backend`
+# would resolve others and build much of the tree again).
+server_build() {
+  cargo test --workspace --no-run --test cli &&
+    test -x "${CARGO_TARGET_DIR:-target}/debug/companion"
+}
+
+# The remaining test binaries, then every Rust test. An S3 test server still being built by
+# `.ci/run` (S3S_FS_PENDING names its marker) is waited for.
+rust_tests() {
+  cargo test --workspace --no-run || return
+  if [ -n "${S3S_FS_PENDING:-}" ]; then
+    while [ -e "$S3S_FS_PENDING" ]; do sleep 2; done
+  fi
+  cargo test --workspace --no-fail-fast -- --test-threads "${RUST_TEST_THREADS:-4}"
+}
+
+# Phase 1: the one Rust build, with the web checks beside it (they fill the build's serial parts).
+wants rust || wants e2e || wants fuzz && run build server_build
+wants web && run web web_checks
+[[ " ${order[*]} " == *" build "* ]] && finish build
+if [ "${status[build]:-0}" = 0 ]; then
+  # Phase 2: the suites that need the server binary, side by side, the longest first.
+  if wants e2e; then
+    wants web && finish web
+    # The parts share the bundle: built once here when the web suite did not build it.
+    if [ -f "$logs/bundle-built" ] || (cd web && NODE_ENV=production npx vite build --logLevel warn); then
+      run e2e e2e_tests
+    else
+      run e2e false
+    fi
+  fi
+  wants fuzz && run fuzz fuzz_checks
+  # The API tests mostly wait on servers and databases: four at a time keep both cores busy.
+  wants rust && run rust rust_tests
+fi
+for name in web rust e2e fuzz; do
+  [[ " ${order[*]} " == *" $name "* ]] && [ -z "${status[$name]:-}" ] && finish "$name"
+done
+
+echo
+echo "════════ summary (${logs}) ════════"
+failed=0
+for name in "${order[@]}"; do
+  rc=${status[$name]:-skipped}
+  [ "$rc" = 0 ] || failed=1
+  printf '%-6s %-8s %5ss\n' "$name" "$([ "$rc" = 0 ] && echo passed || echo "FAILED")" "${elapsed[$name]:-0}"
+  case $name in
+    rust) grep -E '^test result:' "$logs/rust.log" | awk '{p+=$4; f+=$6; i+=$8} END {printf "       cargo test: %d passed, %d failed, %d ignored\n", p, f, i}' ;;
+    web | e2e) sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -E '^\s+(Test Files|Tests)\s' | sed 's/^ */       /' ;;
+    fuzz) grep -E 'generated|passed|failed' "$logs/fuzz.log" | tail -3 | sed 's/^/       /' ;;
+  esac
+done
+echo "total  $(($(date +%s) - start))s"
+
+# What failed, repeated here so that it is seen even when only the end of the output is kept.
+if [ "$failed" != 0 ]; then
+  echo
+  echo "════════ failures ════════"
+  [ -f "$logs/rust.log" ] && grep -E '^test .* FAILED$|panicked at|^thread .* panicked' -A 3 "$logs/rust.log" | head -80
+  for name in web e2e; do
+    [ -f "$logs/$name.log" ] && sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" |
+      grep -E '^\s*(FAIL|×|✗) |AssertionError|Error: ' | head -40
+  done
+  [ -f "$logs/build.log" ] && [ "${status[build]:-0}" != 0 ] && grep -E '^error' -A 6 "$logs/build.log" | head -60
+fi
+exit $failed

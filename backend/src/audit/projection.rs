@@ -1,0 +1,390 @@
+//! The auditor's read models, from `document_item` events: `audit_items` (every item there ever
+//! was, deleted ones kept with when and by whom) and `audit_activity` (every event, keyed by its
+//! global position). A batch is read and written in a few statements: the rows of the items it
+//! touches in one read, then every changed item and every activity row in multi-row writes.
+//! Times come from the events (`recorded_at`), never the clock, so a rebuild compares equal.
+
+use std::collections::{BTreeMap, HashSet};
+
+use async_trait::async_trait;
+use events::documents::{CopyReason, ItemEvent, Kind, Space, ITEM_TYPE};
+use projections::db::DbKind;
+use projections::{on_tx, BatchFailure, Projection, ProjectionError, StoredEvent, TableSpec, Tx};
+
+use crate::documents::describe;
+use crate::documents::SYSTEM_USER;
+
+pub const PROJECTION_NAME: &str = "audit";
+
+const TABLES: &[TableSpec] = &[
+    TableSpec {
+        name: "audit_items",
+        order_by: "id",
+    },
+    TableSpec {
+        name: "audit_activity",
+        order_by: "position",
+    },
+];
+
+/// Parameters per statement at most (SQLite allows 32,766, PostgreSQL 65,535).
+const PARAMS_PER_STATEMENT: usize = 30_000;
+
+pub struct AuditProjection;
+
+/// A row of `audit_items`.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+struct ItemRow {
+    id: String,
+    kind: String,
+    format: Option<String>,
+    space: String,
+    owner_id: Option<String>,
+    owner_name: Option<String>,
+    name: String,
+    name_key: String,
+    created_at: i64,
+    created_by: String,
+    updated_at: i64,
+    deleted_at: Option<i64>,
+    deleted_by: Option<String>,
+}
+
+/// A row of `audit_activity`.
+struct ActivityRow {
+    position: i64,
+    at: i64,
+    actor_id: String,
+    action: &'static str,
+    item_id: String,
+    item_kind: String,
+    item_name: String,
+    detail: String,
+}
+
+enum Value<'a> {
+    Text(Option<&'a str>),
+    Int(Option<i64>),
+}
+
+impl ItemRow {
+    fn values(&self) -> Vec<Value<'_>> {
+        use Value::{Int, Text};
+        vec![
+            Text(Some(&self.id)),
+            Text(Some(&self.kind)),
+            Text(self.format.as_deref()),
+            Text(Some(&self.space)),
+            Text(self.owner_id.as_deref()),
+            Text(self.owner_name.as_deref()),
+            Text(Some(&self.name)),
+            Text(Some(&self.name_key)),
+            Int(Some(self.created_at)),
+            Text(Some(&self.created_by)),
+            Int(Some(self.updated_at)),
+            Int(self.deleted_at),
+            Text(self.deleted_by.as_deref()),
+        ]
+    }
+}
+
+impl ActivityRow {
+    fn values(&self) -> Vec<Value<'_>> {
+        use Value::{Int, Text};
+        vec![
+            Int(Some(self.position)),
+            Int(Some(self.at)),
+            Text(Some(&self.actor_id)),
+            Text(Some(self.action)),
+            Text(Some(&self.item_id)),
+            Text(Some(&self.item_kind)),
+            Text(Some(&self.item_name)),
+            Text(Some(&self.detail)),
+        ]
+    }
+}
+
+/// The name as searched: lower case, folded the same way on both engines.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// What a batch has read and changed.
+#[derive(Default)]
+struct Batch {
+    /// The items the batch touches, as they are now (`None`: not in the table).
+    items: BTreeMap<String, Option<ItemRow>>,
+    changed: HashSet<String>,
+    activity: Vec<ActivityRow>,
+}
+
+impl Batch {
+    fn create(&mut self, row: ItemRow) {
+        self.changed.insert(row.id.clone());
+        self.items.insert(row.id.clone(), Some(row));
+    }
+
+    /// Applies one event: the item's row, and one activity row.
+    fn apply(&mut self, event: &StoredEvent) -> Result<(), ProjectionError> {
+        let decoded: ItemEvent = event
+            .decode()
+            .map_err(|e| ProjectionError::bad_event(event, e))?;
+        let id = event.aggregate_id.as_str();
+        let at = event.recorded_at;
+        let actor = event.meta("user_id").unwrap_or(SYSTEM_USER).to_string();
+        let new_row = |kind: Kind,
+                       format: Option<String>,
+                       space: Space,
+                       owner: Option<&events::documents::UserRef>,
+                       name: &str| ItemRow {
+            id: id.to_string(),
+            kind: kind.as_str().to_string(),
+            format,
+            space: space.as_str().to_string(),
+            owner_id: owner.map(|o| o.id.clone()),
+            owner_name: owner.map(|o| o.name.clone()),
+            name: name.to_string(),
+            name_key: name_key(name),
+            created_at: at,
+            created_by: actor.clone(),
+            updated_at: at,
+            deleted_at: None,
+            deleted_by: None,
+        };
+        match &decoded {
+            ItemEvent::FolderCreated {
+                space, owner, name, ..
+            } => self.create(new_row(Kind::Folder, None, *space, owner.as_ref(), name)),
+            ItemEvent::FileUploaded {
+                space, owner, file, ..
+            } => self.create(new_row(
+                Kind::File,
+                Some(file.format.extension().to_string()),
+                *space,
+                owner.as_ref(),
+                &file.title,
+            )),
+            ItemEvent::Copied {
+                kind,
+                owner,
+                name,
+                file,
+                ..
+            } => self.create(new_row(
+                *kind,
+                file.as_ref().map(|f| f.format.extension().to_string()),
+                Space::My,
+                Some(owner),
+                name,
+            )),
+            ItemEvent::Renamed { to, .. } => self.change(id, |row| {
+                row.name = to.clone();
+                row.name_key = name_key(to);
+                row.updated_at = at;
+            }),
+            ItemEvent::Moved { .. } | ItemEvent::Shared { .. } => {
+                self.change(id, |row| row.updated_at = at)
+            }
+            ItemEvent::FolderDeleted { .. }
+            | ItemEvent::FileRemoved { .. }
+            | ItemEvent::DeletedWithFolder { .. } => self.change(id, |row| {
+                row.updated_at = at;
+                row.deleted_at = Some(at);
+                row.deleted_by = Some(actor.clone());
+            }),
+            ItemEvent::SharedExternally { .. }
+            | ItemEvent::SavedToMyDocs { .. }
+            | ItemEvent::MovedToMyDocs { .. }
+            | ItemEvent::Opened { .. }
+            | ItemEvent::Downloaded { .. } => {}
+        }
+        let line = describe(&decoded);
+        // A copy tells its own side of the copy.
+        let action = match &decoded {
+            ItemEvent::Copied {
+                reason: CopyReason::Save,
+                ..
+            } => "saved_to_mydocs",
+            ItemEvent::Copied {
+                reason: CopyReason::Move,
+                ..
+            } => "moved_to_mydocs",
+            _ => line.action,
+        };
+        let (item_kind, item_name) = match self.items.get(id).and_then(Option::as_ref) {
+            Some(row) => (row.kind.clone(), row.name.clone()),
+            // An item whose creation the stream never held (not possible from the API).
+            None => (Kind::File.as_str().to_string(), String::new()),
+        };
+        self.activity.push(ActivityRow {
+            position: event.at.position,
+            at,
+            actor_id: actor,
+            action,
+            item_id: id.to_string(),
+            item_kind,
+            item_name,
+            detail: line.detail,
+        });
+        Ok(())
+    }
+
+    fn change(&mut self, id: &str, change: impl FnOnce(&mut ItemRow)) {
+        if let Some(Some(row)) = self.items.get_mut(id) {
+            change(row);
+            self.changed.insert(id.to_string());
+        }
+    }
+
+    /// Reads the rows of the items `ids` (one statement per few thousand ids).
+    async fn load(&mut self, tx: &mut Tx, ids: &[&str]) -> Result<(), ProjectionError> {
+        let kind = tx.kind();
+        for chunk in ids.chunks(PARAMS_PER_STATEMENT) {
+            let sql = format!(
+                "select id, kind, format, space, owner_id, owner_name, name, name_key, created_at,
+                        created_by, updated_at, deleted_at, deleted_by
+                   from audit_items where id in ({})",
+                placeholders(kind, 0, chunk.len())
+            );
+            let rows: Vec<ItemRow> = on_tx!(tx, c => {
+                let mut q = sqlx::query_as::<_, ItemRow>(&sql).persistent(false);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            for id in chunk {
+                self.items.entry(id.to_string()).or_insert(None);
+            }
+            for row in rows {
+                self.items.insert(row.id.clone(), Some(row));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the changed items and the new activity rows.
+    async fn write(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
+        let items: Vec<Vec<Value<'_>>> = self
+            .items
+            .values()
+            .flatten()
+            .filter(|row| self.changed.contains(&row.id))
+            .map(ItemRow::values)
+            .collect();
+        write_rows(
+            tx,
+            "insert into audit_items (id, kind, format, space, owner_id, owner_name, name, name_key,
+                created_at, created_by, updated_at, deleted_at, deleted_by) values ",
+            " on conflict (id) do update set name = excluded.name, name_key = excluded.name_key,
+                updated_at = excluded.updated_at, deleted_at = excluded.deleted_at,
+                deleted_by = excluded.deleted_by",
+            &items,
+        )
+        .await?;
+        let activity: Vec<Vec<Value<'_>>> = self.activity.iter().map(ActivityRow::values).collect();
+        write_rows(
+            tx,
+            "insert into audit_activity (position, at, actor_id, action, item_id, item_kind,
+                item_name, detail) values ",
+            " on conflict (position) do nothing",
+            &activity,
+        )
+        .await?;
+        Ok(())
+    }
+}
+
+/// `n` parameters after the `skip` first, separated by commas. SQLite gets anonymous `?`
+/// parameters (numbered ones are found by walking a list, quadratic in thousands).
+fn placeholders(kind: DbKind, skip: usize, n: usize) -> String {
+    (skip + 1..=skip + n)
+        .map(|i| match kind {
+            DbKind::Sqlite => "?".to_string(),
+            DbKind::Postgres => format!("${i}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Runs `head (row), (row) ... tail` for `rows`, as many rows per statement as fit.
+async fn write_rows(
+    tx: &mut Tx,
+    head: &str,
+    tail: &str,
+    rows: &[Vec<Value<'_>>],
+) -> Result<(), ProjectionError> {
+    let Some(width) = rows.first().map(Vec::len) else {
+        return Ok(());
+    };
+    let kind = tx.kind();
+    for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
+        let tuples: Vec<String> = (0..chunk.len())
+            .map(|r| format!("({})", placeholders(kind, r * width, width)))
+            .collect();
+        let sql = format!("{head}{}{tail}", tuples.join(", "));
+        // Not kept prepared: each number of rows is another statement text.
+        on_tx!(tx, c => {
+            let mut q = sqlx::query(&sql).persistent(false);
+            for row in chunk {
+                for value in row {
+                    q = match *value {
+                        Value::Text(v) => q.bind(v),
+                        Value::Int(v) => q.bind(v),
+                    };
+                }
+            }
+            q.execute(c).await.map(|r| r.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl Projection for AuditProjection {
+    fn name(&self) -> &'static str {
+        PROJECTION_NAME
+    }
+
+    fn tables(&self) -> &'static [TableSpec] {
+        TABLES
+    }
+
+    fn reads(&self, aggregate_type: &str) -> bool {
+        aggregate_type == ITEM_TYPE
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
+        self.apply_all(tx, &[event])
+            .await
+            .map_err(|failure| failure.error)
+    }
+
+    async fn apply_all(&self, tx: &mut Tx, events: &[&StoredEvent]) -> Result<(), BatchFailure> {
+        let whole = |error| BatchFailure { index: None, error };
+        let ours: Vec<(usize, &StoredEvent)> = events
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, e)| e.aggregate_type == ITEM_TYPE)
+            .collect();
+        if ours.is_empty() {
+            return Ok(());
+        }
+        let mut seen = HashSet::new();
+        let ids: Vec<&str> = ours
+            .iter()
+            .map(|(_, e)| e.aggregate_id.as_str())
+            .filter(|id| seen.insert(*id))
+            .collect();
+        let mut batch = Batch::default();
+        batch.load(tx, &ids).await.map_err(whole)?;
+        for (index, event) in ours {
+            batch.apply(event).map_err(|error| BatchFailure {
+                index: Some(index),
+                error,
+            })?;
+        }
+        batch.write(tx).await.map_err(whole)
+    }
+}

@@ -1,0 +1,935 @@
+//! Over 600 lines: one short operation per documents command and read, over one shared set of
+//! checks.
+//!
+//! What users do with documents and folders, as operations the HTTP handlers, the demo seed,
+//! the tests and the benchmark all call.
+//!
+//! Every change is a command on an item through the [`EventStore`]; every read comes from the
+//! documents read model. Structural changes hold the owner's tree lock ([`TreeLocks`]), and
+//! changes made of several commands (delete a folder, move a folder to My Docs) run in their own
+//! task so a client that hangs up cannot stop them half-way.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use base64::Engine;
+use events::documents::{
+    CopyReason, Creator, HistoryScope, Item, ItemCommand, ItemEvent, ItemRef, Kind, ShareVia,
+    Upload, UserRef, ITEM_TYPE,
+};
+use projections::documents::read::{self, ItemRow, ItemView, Viewer};
+use projections::documents::temporal;
+use projections::{now_ms, on_db, Db, ProjectorHandle, Tx};
+use rand::RngCore;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use super::lock::TreeLocks;
+use super::services::{full_name, DbServices};
+use super::storage::{Storage, Stored};
+use crate::auth::AuthUser;
+use crate::auth::{Email, User};
+use crate::config::Config;
+use crate::error::{AppError, AppResult};
+use crate::event_store::{EventStore, Metadata};
+
+/// The three lists of the documents screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListType {
+    My,
+    Shared,
+    Us,
+}
+
+impl ListType {
+    pub fn parse(raw: Option<&str>) -> AppResult<ListType> {
+        match raw.map(str::trim) {
+            Some("my") => Ok(ListType::My),
+            Some("shared") => Ok(ListType::Shared),
+            Some("us") => Ok(ListType::Us),
+            _ => Err(AppError::bad_request("The type must be my, shared or us")),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListType::My => "my",
+            ListType::Shared => "shared",
+            ListType::Us => "us",
+        }
+    }
+}
+
+/// The signed-in user, as the documents area needs them.
+/// Events between two snapshots of an item: a command on an item opened 20,000 times reads its
+/// latest snapshot and at most this many events, not its whole stream.
+pub const ITEM_SNAPSHOT_EVERY: usize = 100;
+
+#[derive(Debug, Clone)]
+pub struct Actor {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub shows_us: bool,
+    pub auditor: bool,
+}
+
+impl Actor {
+    pub fn of(user: &User) -> Actor {
+        Actor {
+            id: user.id.clone(),
+            name: full_name(user),
+            email: user.email.clone(),
+            shows_us: user.shows_us(),
+            auditor: user.role == crate::auth::Role::Auditor,
+        }
+    }
+
+    pub fn viewer(&self) -> Viewer {
+        Viewer {
+            id: self.id.clone(),
+            shows_us: self.shows_us,
+        }
+    }
+
+    fn user_ref(&self) -> UserRef {
+        UserRef {
+            id: self.id.clone(),
+            name: self.name.clone(),
+        }
+    }
+
+    pub(crate) fn metadata(&self) -> Metadata {
+        Metadata {
+            user_id: self.id.clone(),
+            user_email: Some(self.email.clone()),
+            request_id: None,
+        }
+    }
+}
+
+/// `{id, name}` of a folder (`back` of a folder's contents).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct FolderRef {
+    pub id: String,
+    pub name: String,
+}
+
+/// A node of the move dialog's tree.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct FolderNode {
+    pub id: String,
+    pub name: String,
+    #[schema(no_recursion)]
+    pub folders: Vec<FolderNode>,
+}
+
+/// A folder's contents as one user sees them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct FolderContents {
+    pub list: Vec<ItemView>,
+    /// The folder above, when the user sees it in the same list; `null` at the list's root.
+    pub back: Option<FolderRef>,
+    /// `my`, `shared` or `us`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub name: String,
+}
+
+/// What an external share answers.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ExternalShare {
+    pub recipient: String,
+    /// When the link stops working (ms since the epoch).
+    pub expires_at: i64,
+}
+
+pub struct Documents {
+    db: Db,
+    store: EventStore<Item>,
+    locks: TreeLocks,
+    pub storage: Storage,
+    pub upload_max_bytes: u64,
+    link_ttl_ms: i64,
+    /// External shares one user may make in 24 hours (they e-mail strangers).
+    external_shares_per_day: u32,
+    public_url: String,
+    /// `USER_STORAGE_QUOTA_MB` and `MIN_FREE_DISK_MB` (see `usage`).
+    pub(super) storage_quota_mb: u64,
+    pub(super) min_free_disk_mb: u64,
+}
+
+fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// Runs `work` in its own task: once started it finishes even if the caller goes away.
+async fn detached<T: Send + 'static>(
+    work: impl std::future::Future<Output = AppResult<T>> + Send + 'static,
+) -> AppResult<T> {
+    // The task keeps the request's id, which its events record.
+    tokio::spawn(crate::request_context::carry(work))
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("documents task failed: {e}")))?
+}
+
+fn not_found() -> AppError {
+    AppError::not_found("The folder or file was not found")
+}
+
+impl Documents {
+    pub fn new(db: &Db, config: &Config, projector: ProjectorHandle) -> anyhow::Result<Self> {
+        let services = events::documents::ItemServices::new(DbServices {
+            db: db.clone(),
+            max_folder_depth: config.max_folder_depth,
+        });
+        Ok(Self {
+            db: db.clone(),
+            store: EventStore::with_snapshots(db, services, projector, ITEM_SNAPSHOT_EVERY),
+            locks: TreeLocks::default(),
+            storage: Storage::from_config(&config.data_dir, config.file_store_url.as_deref())?,
+            upload_max_bytes: config.upload_max_bytes,
+            link_ttl_ms: config.shared_link_ttl_hours.max(1) * 3_600_000,
+            external_shares_per_day: config.external_shares_per_day,
+            public_url: config.public_url(config.port),
+            storage_quota_mb: config.user_storage_quota_mb,
+            min_free_disk_mb: config.min_free_disk_mb,
+        })
+    }
+
+    /// The database the documents live in.
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// The signed-in user behind a token (401 when the account is gone).
+    pub async fn actor(&self, auth: &AuthUser) -> AppResult<Actor> {
+        let user = User::find_by_id(&self.db, &auth.id)
+            .await?
+            .ok_or_else(|| AppError::Unauthorized("Please sign in".into()))?;
+        Ok(Actor::of(&user))
+    }
+
+    pub(crate) async fn run(
+        &self,
+        id: &str,
+        command: ItemCommand,
+        metadata: Metadata,
+    ) -> AppResult<()> {
+        self.store.execute(id, command, metadata).await.map(|_| ())
+    }
+
+    // ---- reads ----
+
+    /// The item as `actor` sees it; 404 when they cannot.
+    pub async fn view(&self, actor: &Actor, id: &str) -> AppResult<ItemView> {
+        let (row, shares) = self.visible(actor, id).await?;
+        Ok(row.view(&actor.viewer(), &shares))
+    }
+
+    /// The item's row and the actor's shares, when the actor sees the item.
+    async fn visible(&self, actor: &Actor, id: &str) -> AppResult<(ItemRow, HashSet<String>)> {
+        let mut tx = Tx::begin(&self.db).await?;
+        let row = read::item(&mut tx, &actor.id, id)
+            .await?
+            .ok_or_else(not_found)?;
+        let shares = read::shares_of(&mut tx, &actor.id).await?;
+        if !row.access(&actor.viewer(), &shares).sees() {
+            return Err(not_found());
+        }
+        Ok((row, shares))
+    }
+
+    /// Whether the actor may read the item's history (auditors read every item's).
+    async fn may_audit(&self, actor: &Actor, id: &str) -> AppResult<()> {
+        if actor.auditor {
+            return Ok(());
+        }
+        self.visible(actor, id).await.map(|_| ())
+    }
+
+    /// The items of `ids` that `actor` sees, as their lists show them, each with the list it is
+    /// in (`my`, `shared` or `us`); the others are left out. For search results.
+    pub async fn visible_views(
+        &self,
+        actor: &Actor,
+        ids: &[String],
+    ) -> AppResult<Vec<(ItemView, ListType)>> {
+        let mut tx = Tx::begin(&self.db).await?;
+        let shares = read::shares_of(&mut tx, &actor.id).await?;
+        let viewer = actor.viewer();
+        let mut views = Vec::with_capacity(ids.len());
+        for id in ids {
+            let Some(row) = read::item(&mut tx, &actor.id, id).await? else {
+                continue;
+            };
+            let access = row.access(&viewer, &shares);
+            if !access.sees() {
+                continue;
+            }
+            let list = if access.owner {
+                ListType::My
+            } else if access.direct || access.inside {
+                ListType::Shared
+            } else {
+                ListType::Us
+            };
+            views.push((row.view(&viewer, &shares), list));
+        }
+        Ok(views)
+    }
+
+    /// The root of one of the three lists.
+    pub async fn list(&self, actor: &Actor, list: ListType) -> AppResult<Vec<ItemView>> {
+        if list == ListType::Us && !actor.shows_us {
+            return Err(AppError::forbidden(
+                "The US documents are not available for your account",
+            ));
+        }
+        let mut tx = Tx::begin(&self.db).await?;
+        let rows = match list {
+            ListType::My => read::my_roots(&mut tx, &actor.id).await?,
+            ListType::Shared => read::shared_roots(&mut tx, &actor.id).await?,
+            ListType::Us => read::us_roots(&mut tx, &actor.id).await?,
+        };
+        let shares = read::shares_of(&mut tx, &actor.id).await?;
+        let viewer = actor.viewer();
+        Ok(rows.iter().map(|r| r.view(&viewer, &shares)).collect())
+    }
+
+    /// A folder's contents in one of the lists; 404 unless the actor sees it in that list.
+    pub async fn folder(
+        &self,
+        actor: &Actor,
+        id: &str,
+        list: ListType,
+    ) -> AppResult<FolderContents> {
+        let viewer = actor.viewer();
+        let in_list = |row: &ItemRow, shares: &HashSet<String>| {
+            let access = row.access(&viewer, shares);
+            match list {
+                ListType::My => access.owner,
+                ListType::Shared => access.direct || access.inside,
+                ListType::Us => access.us,
+            }
+        };
+        let mut tx = Tx::begin(&self.db).await?;
+        let row = read::item(&mut tx, &actor.id, id)
+            .await?
+            .ok_or_else(not_found)?;
+        let shares = read::shares_of(&mut tx, &actor.id).await?;
+        if row.kind() != Kind::Folder || !in_list(&row, &shares) {
+            return Err(not_found());
+        }
+        let back = match &row.parent_id {
+            Some(parent) => read::item(&mut tx, &actor.id, parent)
+                .await?
+                .filter(|p| in_list(p, &shares))
+                .map(|p| FolderRef {
+                    id: p.id,
+                    name: p.title,
+                }),
+            None => None,
+        };
+        let list_rows = read::children(&mut tx, &actor.id, id).await?;
+        let contents = FolderContents {
+            list: list_rows.iter().map(|r| r.view(&viewer, &shares)).collect(),
+            back,
+            kind: list.as_str().to_string(),
+            name: row.title.clone(),
+        };
+        drop(tx);
+        // Opening a folder that reached the user unread clears its dot.
+        if row.unread(&viewer) {
+            self.run(
+                id,
+                ItemCommand::Open {
+                    by: actor.id.clone(),
+                    download: false,
+                },
+                actor.metadata(),
+            )
+            .await?;
+        }
+        Ok(contents)
+    }
+
+    /// The actor's My Docs folders as a tree (move dialog).
+    pub async fn tree(&self, actor: &Actor) -> AppResult<Vec<FolderNode>> {
+        let mut tx = Tx::begin(&self.db).await?;
+        let folders = read::my_folders(&mut tx, &actor.id).await?;
+        let mut by_parent: HashMap<Option<String>, Vec<(String, String)>> = HashMap::new();
+        for f in folders {
+            by_parent
+                .entry(f.parent_id)
+                .or_default()
+                .push((f.id, f.title));
+        }
+        fn build(
+            parent: Option<String>,
+            by_parent: &mut HashMap<Option<String>, Vec<(String, String)>>,
+        ) -> Vec<FolderNode> {
+            let children = by_parent.remove(&parent).unwrap_or_default();
+            children
+                .into_iter()
+                .map(|(id, name)| FolderNode {
+                    folders: build(Some(id.clone()), by_parent),
+                    id,
+                    name,
+                })
+                .collect()
+        }
+        Ok(build(None, &mut by_parent))
+    }
+
+    // ---- changes ----
+
+    pub async fn create_folder(
+        &self,
+        actor: &Actor,
+        parent: Option<String>,
+        name: String,
+    ) -> AppResult<ItemView> {
+        let _tree = self.locks.lock(&self.db, &actor.id).await?;
+        let id = new_id();
+        self.run(
+            &id,
+            ItemCommand::CreateFolder {
+                id: id.clone(),
+                by: Creator::User(actor.user_ref()),
+                parent,
+                name,
+                seed_key: None,
+            },
+            actor.metadata(),
+        )
+        .await?;
+        self.view(actor, &id).await
+    }
+
+    /// Records an uploaded file (already in storage) as a new item; the stored file is removed
+    /// again when the upload is refused.
+    pub async fn upload(
+        &self,
+        actor: &Actor,
+        parent: Option<String>,
+        title: String,
+        original_name: String,
+        stored: Stored,
+    ) -> AppResult<ItemView> {
+        let _tree = self.locks.lock(&self.db, &actor.id).await?;
+        let id = new_id();
+        let blob = stored.blob.clone();
+        let result = self
+            .run(
+                &id,
+                ItemCommand::UploadFile {
+                    id: id.clone(),
+                    by: Creator::User(actor.user_ref()),
+                    parent,
+                    upload: Upload {
+                        title,
+                        file_name: None,
+                        original_name,
+                        sniffed: stored.sniffed,
+                        blob: stored.blob,
+                        size: stored.size,
+                        sha256: Some(stored.sha256),
+                        subtitle: None,
+                        languages_in_file: None,
+                        code_points: None,
+                        labels: Default::default(),
+                    },
+                    seed_key: None,
+                },
+                actor.metadata(),
+            )
+            .await;
+        if let Err(e) = result {
+            self.storage.discard(&blob).await;
+            return Err(e);
+        }
+        self.view(actor, &id).await
+    }
+
+    pub async fn rename(&self, actor: &Actor, id: &str, name: String) -> AppResult<ItemView> {
+        self.run(
+            id,
+            ItemCommand::Rename {
+                by: actor.id.clone(),
+                name,
+            },
+            actor.metadata(),
+        )
+        .await?;
+        self.view(actor, id).await
+    }
+
+    /// Moves an item into one of the actor's folders, or to the root 'My docs' (`None`).
+    pub async fn move_item(
+        &self,
+        actor: &Actor,
+        id: &str,
+        destination: Option<String>,
+    ) -> AppResult<ItemView> {
+        let _tree = self.locks.lock(&self.db, &actor.id).await?;
+        self.run(
+            id,
+            ItemCommand::Move {
+                by: actor.id.clone(),
+                destination,
+            },
+            actor.metadata(),
+        )
+        .await?;
+        self.view(actor, id).await
+    }
+
+    /// Deletes a folder with its contents, or removes a file; returns the ids of the items
+    /// that went with it.
+    pub async fn delete(self: &Arc<Self>, actor: &Actor, id: &str) -> AppResult<Vec<String>> {
+        let (this, actor, id) = (self.clone(), actor.clone(), id.to_string());
+        detached(async move {
+            let _tree = this.locks.lock(&this.db, &actor.id).await?;
+            let name = this
+                .visible(&actor, &id)
+                .await
+                .map(|(row, _)| row.title)
+                .unwrap_or_default();
+            this.run(
+                &id,
+                ItemCommand::Delete {
+                    by: actor.id.clone(),
+                },
+                actor.metadata(),
+            )
+            .await?;
+            let recorded = projections::stream::events_of(&this.db, ITEM_TYPE, &id)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let removed = match recorded.last().map(|e| e.decode::<ItemEvent>()) {
+                Some(Ok(ItemEvent::FolderDeleted { removed, .. })) => removed,
+                _ => Vec::new(),
+            };
+            // Each item inside records that it went with the folder.
+            let folder = ItemRef {
+                id: id.clone(),
+                name,
+            };
+            for item in &removed {
+                this.run(
+                    item,
+                    ItemCommand::DeleteWithFolder {
+                        folder: folder.clone(),
+                    },
+                    actor.metadata(),
+                )
+                .await?;
+            }
+            Ok(removed)
+        })
+        .await
+    }
+
+    /// Shares an item with the colleague using `email` (`internal_share` or
+    /// `storage_internal_share`); returns the recipient's e-mail and the item.
+    pub async fn share(
+        &self,
+        actor: &Actor,
+        id: &str,
+        email: Option<String>,
+        via: ShareVia,
+    ) -> AppResult<(String, ItemView)> {
+        let email = required_email(email)?;
+        // An e-mail nobody uses becomes a recipient without an id: the aggregate answers with
+        // the spec's "not found" text, after its own checks of the item.
+        let with = match User::find_by_email(&self.db, &email).await? {
+            Some(user) => UserRef {
+                name: full_name(&user),
+                id: user.id,
+            },
+            None => UserRef {
+                id: String::new(),
+                name: email.clone(),
+            },
+        };
+        self.run(
+            id,
+            ItemCommand::Share {
+                by: actor.user_ref(),
+                with,
+                via,
+            },
+            actor.metadata(),
+        )
+        .await?;
+        Ok((email, self.view(actor, id).await?))
+    }
+
+    /// Sends `email` an expiring link to the file. The message is queued in the outbox before
+    /// the share is recorded and held until it is (see [`crate::outbox`]): it goes out if and
+    /// only if the share's event exists. Without an SMTP server it stays queued.
+    pub async fn share_externally(
+        &self,
+        actor: &Actor,
+        id: &str,
+        email: Option<String>,
+    ) -> AppResult<ExternalShare> {
+        let email = required_email(email)?;
+        // One external share of a user at a time, on every node, until its link is in the read
+        // model: parallel requests cannot all pass the count below.
+        let _quota = self
+            .locks
+            .lock(&self.db, &format!("external-shares:{}", actor.id))
+            .await?;
+        self.check_external_share_quota(actor).await?;
+        let mut raw = [0u8; 32];
+        rand::thread_rng().fill_bytes(&mut raw);
+        let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw);
+        let hash = token_hash(&token);
+        let expires_at = now_ms() + self.link_ttl_ms;
+        let title = self.view(actor, id).await?.title;
+        let until = chrono::DateTime::from_timestamp_millis(expires_at)
+            .map(|t| t.format("%-d %B %Y, %H:%M UTC").to_string())
+            .unwrap_or_default();
+        let link = format!("{}/api/shared-links/{token}", self.public_url);
+        let message = crate::outbox::send_with_link(
+            &self.db,
+            &email,
+            &format!("{} shared a document with you", actor.name),
+            &format!(
+                "Hello,\n\n{} ({}) shared the document \"{title}\" with you.\n\nOpen it here: {link}\n\nThe link works until {until}.\n"
+                , actor.name, actor.email
+            ),
+            &hash,
+        )
+        .await?;
+        let shared = self
+            .run(
+                id,
+                ItemCommand::ShareExternally {
+                    by: actor.id.clone(),
+                    email: email.clone(),
+                    token_hash: hash,
+                    expires_at,
+                },
+                actor.metadata(),
+            )
+            .await;
+        if let Err(refused) = shared {
+            // Refused: the held message must never go out. (A stopped read model or an
+            // unexpected failure may come after the share was recorded: the message then waits
+            // for its link, and is purged if it never comes.)
+            if !matches!(
+                refused,
+                AppError::ProjectionStopped(_)
+                    | AppError::ProjectionsBehind(_)
+                    | AppError::Internal(_)
+            ) {
+                crate::outbox::discard(&self.db, message).await?;
+            }
+            return Err(refused);
+        }
+        Ok(ExternalShare {
+            recipient: email,
+            expires_at,
+        })
+    }
+
+    /// Refuses (429, with when to retry) a user's external share beyond
+    /// `EXTERNAL_SHARES_PER_DAY` in the last 24 hours.
+    async fn check_external_share_quota(&self, actor: &Actor) -> AppResult<()> {
+        const DAY_MS: i64 = 24 * 3_600_000;
+        let now = now_ms();
+        let recent: Vec<i64> = on_db!(&self.db, pool => sqlx::query_scalar(
+            "select created_at from doc_external_links where created_by = $1 and created_at > $2
+             order by created_at desc limit $3")
+            .bind(&actor.id).bind(now - DAY_MS).bind(i64::from(self.external_shares_per_day))
+            .fetch_all(pool).await)?;
+        if recent.len() < self.external_shares_per_day as usize {
+            return Ok(());
+        }
+        metrics::counter!(crate::metrics::RATE_LIMIT_REFUSALS, "limit" => "external_shares")
+            .increment(1);
+        // Free again when the oldest share counted falls out of the 24 hours.
+        let oldest = recent.last().copied().unwrap_or(now);
+        let wait_ms = (oldest + DAY_MS - now).max(1000);
+        Err(AppError::RateLimited {
+            message: format!(
+                "You can share at most {} documents outside the company in 24 hours. Try again later",
+                self.external_shares_per_day
+            ),
+            retry_after_seconds: (wait_ms as u64).div_ceil(1000),
+        })
+    }
+
+    /// Saves a copy of a shared or US file into the actor's My Docs (`folder`, or the root).
+    pub async fn save_to_mydocs(
+        self: &Arc<Self>,
+        actor: &Actor,
+        source: &str,
+        folder: Option<String>,
+    ) -> AppResult<ItemView> {
+        let (this, actor, source) = (self.clone(), actor.clone(), source.to_string());
+        detached(async move {
+            let _tree = this.locks.lock(&this.db, &actor.id).await?;
+            let copy = new_id();
+            this.copy(&actor, &copy, &source, folder, CopyReason::Save, None)
+                .await?;
+            this.record_copy(&actor, &source, &copy, CopyReason::Save)
+                .await?;
+            this.view(&actor, &copy).await
+        })
+        .await
+    }
+
+    /// Moves an item shared with the actor into their My Docs: a copy (of a folder, with all
+    /// it holds) at the root, and the original leaves their Shared with me.
+    pub async fn move_to_mydocs(
+        self: &Arc<Self>,
+        actor: &Actor,
+        source: &str,
+    ) -> AppResult<ItemView> {
+        let (this, actor, source) = (self.clone(), actor.clone(), source.to_string());
+        detached(async move {
+            let _tree = this.locks.lock(&this.db, &actor.id).await?;
+            let root = new_id();
+            this.copy(&actor, &root, &source, None, CopyReason::Move, None)
+                .await?;
+            let nodes = {
+                let mut tx = Tx::begin(&this.db).await?;
+                match read::item(&mut tx, "", &source).await? {
+                    Some(row) => read::subtree(&mut tx, &row.path).await?,
+                    None => Vec::new(),
+                }
+            };
+            let mut copies: HashMap<String, String> =
+                HashMap::from([(source.clone(), root.clone())]);
+            for node in nodes.into_iter().filter(|n| n.id != source) {
+                let Some(parent) = node.parent_id.as_ref().and_then(|p| copies.get(p)).cloned()
+                else {
+                    continue;
+                };
+                let copy = new_id();
+                this.copy(
+                    &actor,
+                    &copy,
+                    &node.id,
+                    Some(parent),
+                    CopyReason::Move,
+                    Some(source.clone()),
+                )
+                .await?;
+                copies.insert(node.id, copy);
+            }
+            this.record_copy(&actor, &source, &root, CopyReason::Move)
+                .await?;
+            this.view(&actor, &root).await
+        })
+        .await
+    }
+
+    async fn copy(
+        &self,
+        actor: &Actor,
+        id: &str,
+        source: &str,
+        parent: Option<String>,
+        reason: CopyReason,
+        part_of: Option<String>,
+    ) -> AppResult<()> {
+        self.run(
+            id,
+            ItemCommand::Copy {
+                id: id.to_string(),
+                by: actor.user_ref(),
+                source: source.to_string(),
+                parent,
+                reason,
+                part_of,
+            },
+            actor.metadata(),
+        )
+        .await
+    }
+
+    async fn record_copy(
+        &self,
+        actor: &Actor,
+        source: &str,
+        copy: &str,
+        reason: CopyReason,
+    ) -> AppResult<()> {
+        self.run(
+            source,
+            ItemCommand::RecordCopy {
+                by: actor.id.clone(),
+                copy: copy.to_string(),
+                reason,
+            },
+            actor.metadata(),
+        )
+        .await
+    }
+
+    /// Records that the actor opened (or downloaded) a file and returns its row.
+    pub async fn open(&self, actor: &Actor, id: &str, download: bool) -> AppResult<ItemRow> {
+        self.run(
+            id,
+            ItemCommand::Open {
+                by: actor.id.clone(),
+                download,
+            },
+            actor.metadata(),
+        )
+        .await?;
+        let (row, _) = self.visible(actor, id).await?;
+        if row.kind() != Kind::File {
+            return Err(AppError::bad_request("Only files can be opened this way"));
+        }
+        Ok(row)
+    }
+
+    /// The file behind a live external link.
+    pub async fn shared_link(&self, token: &str) -> AppResult<ItemRow> {
+        let gone = || AppError::not_found("This link has expired or does not exist");
+        let mut tx = Tx::begin(&self.db).await?;
+        let link = read::external_link(&mut tx, &token_hash(token))
+            .await?
+            .ok_or_else(gone)?;
+        if link.expires_at <= now_ms() {
+            return Err(gone());
+        }
+        read::item(&mut tx, "", &link.item_id)
+            .await?
+            .filter(|r| r.kind() == Kind::File)
+            .ok_or_else(gone)
+    }
+
+    // ---- history ----
+
+    /// The item a history is about and its reader: auditors read every item's history in full,
+    /// the owner their own items' in full, others who see the item what [`HistoryScope`]
+    /// leaves them; 404 for anyone else.
+    pub async fn history_reader(
+        &self,
+        actor: &Actor,
+        id: &str,
+    ) -> AppResult<(super::history::HistoryItem, super::history::Reader)> {
+        let (access, shares) = match self.visible(actor, id).await {
+            Ok((row, shares)) => (row.access(&actor.viewer(), &shares), shares),
+            Err(_) if actor.auditor => (Default::default(), HashSet::new()),
+            Err(e) => return Err(e),
+        };
+        let scope = HistoryScope::of(actor.auditor, &access);
+        let mut item = super::history::item_of(&self.db, id).await?;
+        item.as_of = item.kind == Kind::Folder.as_str() && (actor.auditor || access.owner);
+        let mut tx = Tx::begin(&self.db).await?;
+        let whose = (scope == HistoryScope::Own).then_some(actor.id.as_str());
+        item.reads = projections::item_reads::counts(&mut tx, id, whose).await?;
+        let reader = super::history::Reader::new(&self.db, id, actor.viewer(), shares, scope);
+        Ok((item, reader))
+    }
+
+    /// One page of an item's history as the actor is told it, newest first.
+    pub async fn history(
+        &self,
+        actor: &Actor,
+        id: &str,
+        before: Option<i64>,
+        limit: i64,
+    ) -> AppResult<super::history::History> {
+        let (item, mut reader) = self.history_reader(actor, id).await?;
+        let (entries, next) = reader.page(before, limit).await?;
+        Ok(super::history::History {
+            item,
+            entries,
+            next: next.map(super::history::cursor),
+        })
+    }
+
+    /// A folder's contents as they were at `at_ms`, read from the temporal tables: auditors see
+    /// any folder; others a folder they see now, and only as far as they could see it then (their
+    /// own tree, the US set, or a share on it or a folder above it valid at that time).
+    pub async fn folder_as_of(
+        &self,
+        actor: &Actor,
+        id: &str,
+        at_ms: i64,
+    ) -> AppResult<(String, Vec<ItemView>)> {
+        self.may_audit(actor, id).await?;
+        let mut tx = Tx::begin(&self.db).await?;
+        let folder = temporal::item_as_of(&mut tx, id, at_ms)
+            .await
+            .map_err(|e| AppError::Internal(e.into()))?
+            .filter(|row| row.kind() == Kind::Folder)
+            .ok_or_else(|| AppError::not_found("The folder did not exist at that time"))?;
+        if !actor.auditor {
+            let shared_then = temporal::shared_with_as_of(&mut tx, id, at_ms)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let mut shares = HashSet::new();
+            if shared_then.contains(&actor.id) {
+                shares.insert(folder.id.clone());
+            }
+            if !folder.access(&actor.viewer(), &shares).sees() {
+                return Err(AppError::forbidden(
+                    "You could not see this folder at that time",
+                ));
+            }
+        }
+        let rows = temporal::children_as_of(&mut tx, id, at_ms)
+            .await
+            .map_err(|e| AppError::Internal(e.into()))?;
+        Ok((
+            folder.title,
+            rows.iter()
+                .map(|r| r.view_with(Vec::new(), false))
+                .collect(),
+        ))
+    }
+
+    /// Who could see `id` at `at_ms`, from the temporal tables: the item as it was then and the
+    /// shares on it or on a folder above it valid then. For auditors, and the owner for their
+    /// own items; 404 for an item the read model never held or that did not exist at `at_ms`.
+    pub async fn access_as_of(
+        &self,
+        actor: &Actor,
+        id: &str,
+        at_ms: i64,
+    ) -> AppResult<(ItemRow, Vec<temporal::ShareThen>)> {
+        let internal = |e: projections::ProjectionError| AppError::Internal(e.into());
+        let mut tx = Tx::begin(&self.db).await?;
+        let owner = temporal::owner_of(&mut tx, id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        if !actor.auditor && owner.as_deref() != Some(actor.id.as_str()) {
+            return Err(AppError::forbidden(
+                "Only auditors and the item's owner can see who could see it",
+            ));
+        }
+        let item = temporal::item_as_of(&mut tx, id, at_ms)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| AppError::not_found("The item did not exist at that time"))?;
+        let shares = temporal::shares_as_of(&mut tx, id, at_ms)
+            .await
+            .map_err(internal)?;
+        Ok((item, shares))
+    }
+}
+
+fn required_email(email: Option<String>) -> AppResult<String> {
+    let email = String::from(Email::normalised(email.as_deref().unwrap_or_default()));
+    if email.is_empty() {
+        return Err(AppError::bad_request("The e-mail is required"));
+    }
+    Ok(email)
+}
+
+/// The SHA-256 of an external link's token: what the event store and the read model keep.
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
