@@ -43,7 +43,7 @@ export function Shell() {
 
   // A new screen: the errors of the previous one go (spec section 8 toasts answer an action).
   useEffect(() => {
-    dismissErrorsOfPreviousScreen();
+    dismissErrorsOfPreviousScreen(location.pathname);
   }, [location.pathname]);
 
   // The call-to-action addresses of this session (support, privacy...), kept for the next login screen.

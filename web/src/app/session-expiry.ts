@@ -4,14 +4,15 @@ import { sessionApi } from '@/lib/session/api';
 import { logout, SESSION_EXPIRED_MESSAGE } from '@/lib/session/logout';
 import { useSession } from '@/lib/session/store';
 import { tokenStore } from '@/lib/storage';
-import { toast } from '@/lib/stores/toast';
+import { showToast } from '@/lib/stores/toast';
 
 /** Logs out, tells the user once, and returns to the login screen. */
 export function expireSession(router: Router): void {
   const hadSession = useSession.getState().user !== null || tokenStore.get() !== null;
   void logout();
   if (!hadSession) return;
-  toast.danger(SESSION_EXPIRED_MESSAGE);
+  // For the login screen: it stays however long that screen takes to open.
+  showToast(SESSION_EXPIRED_MESSAGE, { screen: '/login' });
   void router.navigate('/login', { replace: true });
 }
 

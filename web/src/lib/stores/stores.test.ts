@@ -122,6 +122,27 @@ describe('toast store', () => {
       vi.useRealTimers();
     }
   });
+
+  it('keeps an error raised for the next screen however long that screen takes to open', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(10_000);
+      showToast('Your session has expired. Please sign in again.', { screen: '/login' });
+      toast.danger('Cannot open document');
+      vi.setSystemTime(10_000 + SCREEN_CHANGE_GRACE_MS * 5);
+      dismissErrorsOfPreviousScreen('/home');
+      expect(useToasts.getState().toasts).toHaveLength(0);
+      showToast('Your session has expired. Please sign in again.', { screen: '/login' });
+      toast.danger('Cannot open document');
+      vi.setSystemTime(10_000 + SCREEN_CHANGE_GRACE_MS * 10);
+      dismissErrorsOfPreviousScreen('/login');
+      expect(useToasts.getState().toasts.map((t) => t.message)).toEqual([
+        'Your session has expired. Please sign in again.',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('ui store', () => {

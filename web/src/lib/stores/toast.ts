@@ -15,14 +15,22 @@ export interface Toast {
   duration: number;
   /** When it was shown (ms since the epoch). */
   shownAt: number;
+  /**
+   * The screen (path) an error is for when it is raised on the way there, as the sign-out that
+   * leads to /login: it stays when that screen opens, however long opening it takes.
+   */
+  screen?: string;
 }
 
 interface ToastState {
   toasts: Toast[];
   push: (toast: Omit<Toast, 'id' | 'shownAt'>) => number;
   dismiss: (id: number) => void;
-  /** Removes the error toasts shown before `before` (all of them without it). */
-  dismissErrors: (before?: number) => void;
+  /**
+   * Removes the error toasts shown before `before` (all of them without it), except those raised
+   * for the screen `current`.
+   */
+  dismissErrors: (before?: number, current?: string) => void;
   clear: () => void;
 }
 
@@ -43,9 +51,14 @@ export const useToasts = create<ToastState>()((set) => ({
     return id;
   },
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
-  dismissErrors: (before) =>
+  dismissErrors: (before, current) =>
     set((s) => {
-      const kept = s.toasts.filter((t) => t.tone !== 'danger' || (before !== undefined && t.shownAt >= before));
+      const kept = s.toasts.filter(
+        (t) =>
+          t.tone !== 'danger' ||
+          (before !== undefined && t.shownAt >= before) ||
+          (current !== undefined && t.screen === current),
+      );
       return kept.length === s.toasts.length ? s : { toasts: kept };
     }),
   clear: () => set({ toasts: [] }),
@@ -54,6 +67,8 @@ export const useToasts = create<ToastState>()((set) => ({
 export interface ToastOptions {
   tone?: ToastTone;
   duration?: number;
+  /** The screen the message is for, when it is shown on the way there. */
+  screen?: string;
 }
 
 /** Shows a toast from anywhere (components, hooks, plain functions). Empty messages are ignored. */
@@ -63,6 +78,7 @@ export function showToast(message: string, options: ToastOptions = {}): number |
     message,
     tone: options.tone ?? 'danger',
     duration: options.duration ?? DEFAULT_TOAST_DURATION,
+    ...(options.screen === undefined ? {} : { screen: options.screen }),
   });
 }
 
@@ -70,8 +86,8 @@ export function showToast(message: string, options: ToastOptions = {}): number |
  * The screen changed: the errors of the previous screen go. One shown a moment ago stays, since
  * it belongs to the change (a screen that cannot load shows its error and goes back).
  */
-export function dismissErrorsOfPreviousScreen(now = Date.now()): void {
-  useToasts.getState().dismissErrors(now - SCREEN_CHANGE_GRACE_MS);
+export function dismissErrorsOfPreviousScreen(current?: string, now = Date.now()): void {
+  useToasts.getState().dismissErrors(now - SCREEN_CHANGE_GRACE_MS, current);
 }
 
 /** The action that failed is being tried again: its error goes. */
