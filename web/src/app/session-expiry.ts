@@ -4,7 +4,7 @@ import { sessionApi } from '@/lib/session/api';
 import { logout, SESSION_EXPIRED_MESSAGE } from '@/lib/session/logout';
 import { useSession } from '@/lib/session/store';
 import { tokenStore } from '@/lib/storage';
-import { showToast } from '@/lib/stores/toast';
+import { toast } from '@/lib/stores/toast';
 
 /** Logs out, tells the user once, and returns to the login screen. */
 export function expireSession(router: Router): void {
@@ -12,7 +12,7 @@ export function expireSession(router: Router): void {
   void logout();
   if (!hadSession) return;
   // For the login screen: it stays however long that screen takes to open.
-  showToast(SESSION_EXPIRED_MESSAGE, { screen: '/login' });
+  toast.dangerOn('/login', SESSION_EXPIRED_MESSAGE);
   void router.navigate('/login', { replace: true });
 }
 

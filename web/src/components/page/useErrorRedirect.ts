@@ -14,7 +14,7 @@ export function useErrorRedirect(failed: boolean, error: unknown, to: string, me
   const navigate = useNavigate();
   useEffect(() => {
     if (!failed || hasStatus(error, 401)) return;
-    toast.danger(safeServerMessage(error) || message);
+    toast.dangerOn(to, safeServerMessage(error) || message);
     void navigate(to, { replace: true });
   }, [failed, error, to, message, navigate]);
 }

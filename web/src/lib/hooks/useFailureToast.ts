@@ -25,7 +25,11 @@ export function useFailureToast(
     shown.current = error ?? 'missing';
     // A 401 is the shell's business (session-expired toast and logout).
     if (hasStatus(error, 401)) return;
-    toast.danger(message);
-    if (redirectTo && (missingId || hasStatus(error, 404, 400))) void navigate(redirectTo, { replace: true });
+    if (redirectTo && (missingId || hasStatus(error, 404, 400))) {
+      toast.dangerOn(redirectTo, message);
+      void navigate(redirectTo, { replace: true });
+    } else {
+      toast.danger(message);
+    }
   }, [error, missingId, message, redirectTo, navigate]);
 }

@@ -97,5 +97,7 @@ export function dismissErrors(): void {
 
 export const toast = {
   danger: (message: string, duration?: number) => showToast(message, { tone: 'danger', duration }),
+  /** An error shown on the way to the screen at `to` (path, query ignored): it stays when that screen opens. */
+  dangerOn: (to: string, message: string) => showToast(message, { tone: 'danger', screen: to.split(/[?#]/)[0] }),
   dark: (message: string, duration?: number) => showToast(message, { tone: 'dark', duration }),
 };

@@ -23,7 +23,7 @@ export default function FolderPage() {
 
   useEffect(() => {
     if (route.ok) return;
-    toast.danger(MESSAGES.folderError);
+    toast.dangerOn('/documents', MESSAGES.folderError);
     void navigate('/documents', { replace: true });
   }, [route.ok, navigate]);
 
@@ -40,9 +40,14 @@ function FolderScreen({ id, type }: { id: string; type: DocType }) {
 
   useEffect(() => {
     if (!error) return;
-    toast.danger(safeServerMessage(error) || MESSAGES.folderError);
+    const message = safeServerMessage(error) || MESSAGES.folderError;
     // A folder that is gone or not visible: back to the documents; a failed connection can be retried here.
-    if (isApiError(error) && error.status >= 400 && error.status < 500) void navigate(tabPath(type), { replace: true });
+    if (isApiError(error) && error.status >= 400 && error.status < 500) {
+      toast.dangerOn(tabPath(type), message);
+      void navigate(tabPath(type), { replace: true });
+    } else {
+      toast.danger(message);
+    }
   }, [error, navigate, type]);
 
   const onTap = (item: DocItem) => {

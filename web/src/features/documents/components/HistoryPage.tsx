@@ -40,8 +40,13 @@ export default function HistoryPage() {
 
   useEffect(() => {
     if (!history.error) return;
-    toast.danger(safeServerMessage(history.error) || MESSAGES.historyError);
-    if (hasStatus(history.error, 403, 404)) void navigate('/documents', { replace: true });
+    const message = safeServerMessage(history.error) || MESSAGES.historyError;
+    if (hasStatus(history.error, 403, 404)) {
+      toast.dangerOn('/documents', message);
+      void navigate('/documents', { replace: true });
+    } else {
+      toast.danger(message);
+    }
   }, [history.error, navigate]);
 
   const exportCsv = async () => {

@@ -25,7 +25,7 @@ export default function OnboardingPage() {
 
   useEffect(() => {
     if (!isError) return;
-    toast.danger(LOAD_FAILED);
+    toast.dangerOn('/home', LOAD_FAILED);
     void navigate('/home', { replace: true });
   }, [isError, navigate]);
 
@@ -42,7 +42,7 @@ export default function OnboardingPage() {
       onboardingDone();
       void navigate(takeDestination(), { replace: true });
     } catch {
-      toast.danger(LOAD_FAILED);
+      toast.dangerOn('/home', LOAD_FAILED);
       void navigate('/home', { replace: true });
     }
   };

@@ -72,7 +72,7 @@ export default function UpdateWizardPage() {
     leaving.current = true;
     skipUpdateAfterFailure(id);
     useSession.getState().updateSeen();
-    toast.danger(MESSAGES.wizard);
+    toast.dangerOn('/home', MESSAGES.wizard);
     void queryClient.removeQueries({ queryKey: whatsNewKeys.update(id) });
     void navigate('/home', { replace: true });
   }, [isError, id, navigate, queryClient]);
