@@ -47,11 +47,7 @@ export default function PdfDocumentView({ blob, onDownload, onPages, className }
   }, [doc, pageCount, paging.pageRefs]);
 
   return (
-    <div
-      className={`${styles.viewer} ${className ?? ''}`}
-      data-testid="pdf-viewer"
-      data-pages={pageCount || undefined}
-    >
+    <div className={`${styles.viewer} ${className ?? ''}`} data-testid="pdf-viewer" data-pages={pageCount || undefined}>
       <PdfSearchBar
         query={search.query}
         onQueryChange={search.setQuery}

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { SendIcon } from '@/components/icons';
 import { KeptOfflineLink } from '@/components/offline/KeptOfflineLink';
 import { PendingActions } from '@/components/offline/PendingActions';
 import { PageFrame } from '@/components/page/PageFrame';
@@ -12,7 +13,7 @@ import { toast } from '@/lib/stores/toast';
 import { useDocuments } from '../api/get-documents';
 import { documentsKeys } from '../api/keys';
 import { MESSAGES } from '../logic/messages';
-import { folderPath } from '../logic/route';
+import { folderPath, SENT_PATH } from '../logic/route';
 import { availableTabs, canAdd, resolveTab, TAB_LABELS } from '../logic/tabs';
 import type { DocItem, DocType } from '../types';
 import { AddFlow } from './AddFlow';
@@ -63,27 +64,33 @@ export default function DocumentsPage() {
 
   return (
     <PageFrame title="Documents" info="documents" support onRefresh={() => documents.refetch()}>
-      <div className={styles.tabs} role="tablist" aria-label="Document lists">
-        {tabs.map((type) => (
-          <button
-            key={type}
-            type="button"
-            role="tab"
-            id={`documents-tab-${type}`}
-            aria-selected={type === tab}
-            aria-controls="documents-panel"
-            className={`${styles.tab} ${type === 'us' ? styles.tabUs : ''}`}
-            onClick={() => selectTab(type)}
-          >
-            {TAB_LABELS[type]}
-            {type === 'shared' && sharedNew > 0 && (
-              <span className={styles.tabCount} data-testid="shared-tab-count">
-                {countLabel(sharedNew)}
-                <span className="visually-hidden"> unread</span>
-              </span>
-            )}
-          </button>
-        ))}
+      <div className={styles.tabsRow}>
+        <div className={styles.tabs} role="tablist" aria-label="Document lists">
+          {tabs.map((type) => (
+            <button
+              key={type}
+              type="button"
+              role="tab"
+              id={`documents-tab-${type}`}
+              aria-selected={type === tab}
+              aria-controls="documents-panel"
+              className={`${styles.tab} ${type === 'us' ? styles.tabUs : ''}`}
+              onClick={() => selectTab(type)}
+            >
+              {TAB_LABELS[type]}
+              {type === 'shared' && sharedNew > 0 && (
+                <span className={styles.tabCount} data-testid="shared-tab-count">
+                  {countLabel(sharedNew)}
+                  <span className="visually-hidden"> unread</span>
+                </span>
+              )}
+            </button>
+          ))}
+        </div>
+        {/* The documents sent outside the company with a tracked link. */}
+        <Link to={SENT_PATH} className={styles.sentLink} aria-label="Sent externally">
+          <SendIcon size={16} /> Sent
+        </Link>
       </div>
       <div id="documents-panel" role="tabpanel" aria-labelledby={`documents-tab-${tab}`}>
         <KeptOfflineLink />

@@ -12,9 +12,7 @@ export const VIEW_ONLY_TEXT = 'The sender allowed viewing only.';
 
 /** Why a link does not open, as the page says it. */
 export type LinkRefusal =
-  | { status: 'gone'; replacement: boolean }
-  | { status: 'missing' }
-  | { status: 'failed'; message: string };
+  { status: 'gone'; replacement: boolean } | { status: 'missing' } | { status: 'failed'; message: string };
 
 export type InfoResult = { status: 'live'; info: LinkInfo } | LinkRefusal;
 export type FileResult = { status: 'ok'; blob: Blob; fileName: string | null } | { status: 'view_only' } | LinkRefusal;

@@ -18,7 +18,8 @@ export default function SentPage() {
   const shares = sent.data ? sentShares(sent.data.pages) : [];
 
   useEffect(() => {
-    if (sent.error) toast.danger(safeServerMessage(sent.error) || 'An error occurred while retrieving the shares. Retry later');
+    if (sent.error)
+      toast.danger(safeServerMessage(sent.error) || 'An error occurred while retrieving the shares. Retry later');
   }, [sent.error]);
 
   return (

@@ -111,12 +111,7 @@ export function ShareCard({ share, title, onOpenItem, showSender, compact }: Sha
               <button type="button" className="btn btn-outline" onClick={() => setConfirming(false)}>
                 Cancel
               </button>
-              <button
-                type="button"
-                className="btn btn-danger"
-                onClick={confirmRevoke}
-                disabled={revoke.isPending}
-              >
+              <button type="button" className="btn btn-danger" onClick={confirmRevoke} disabled={revoke.isPending}>
                 Revoke
               </button>
             </div>

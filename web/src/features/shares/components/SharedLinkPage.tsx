@@ -21,10 +21,7 @@ import { useEngagement } from './useEngagement';
 export const TRACKING_NOTICE = 'Opens and the pages you view are recorded for the sender.';
 export const NEW_LINK_TEXT = 'The sender may send you a new link.';
 
-type PageState =
-  | { status: 'loading' }
-  | { status: 'ready'; info: LinkInfo; blob: Blob | null }
-  | LinkRefusal;
+type PageState = { status: 'loading' } | { status: 'ready'; info: LinkInfo; blob: Blob | null } | LinkRefusal;
 
 /**
  * /s/{token}: the page a recipient outside the company opens from the e-mail. No account, no

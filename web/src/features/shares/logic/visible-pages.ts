@@ -51,7 +51,7 @@ export function observePages(
   root: Element | null,
   pages: readonly Element[],
   onPage: (page: number | null) => void,
-  Observer: ObserverConstructor = IntersectionObserver as unknown as ObserverConstructor,
+  Observer: ObserverConstructor = IntersectionObserver,
 ): () => void {
   const visible = new VisiblePages();
   let last: number | null = null;
