@@ -103,6 +103,6 @@ describe('the link page calls', () => {
     expect(init?.keepalive).toBe(true);
     expect(init?.method).toBe('POST');
     expect(init?.credentials).toBe('omit');
-    expect(JSON.parse(String(init?.body))).toEqual(body);
+    expect(JSON.parse(init?.body as string)).toEqual(body);
   });
 });

@@ -16,11 +16,11 @@ function setup() {
   return {
     tracker,
     sent,
-    hide() {
+    hide: () => {
       visible = false;
       tracker.visibilityChanged();
     },
-    show() {
+    show: () => {
       visible = true;
       tracker.visibilityChanged();
     },
