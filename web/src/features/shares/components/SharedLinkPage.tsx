@@ -138,7 +138,7 @@ function LinkView({ token, view, info, blob, onPages, onRefused }: LinkViewProps
 
   const sender = info.sender.name || 'A colleague';
   return (
-    <main className={styles.page} data-testid="shared-link">
+    <main className={`${styles.page} ${blob ? styles.reading : ''}`} data-testid="shared-link">
       <header className={styles.head}>
         {info.company && <p className={styles.company}>{info.company}</p>}
         <h1 className={styles.title}>{info.title}</h1>
@@ -146,6 +146,12 @@ function LinkView({ token, view, info, blob, onPages, onRefused }: LinkViewProps
           {sender} shared this document with you on {formatDay(info.sent_at)}.
         </p>
         <p className={styles.muted}>The link works until {formatMoment(info.expires_at)}.</p>
+        <p className={styles.notice}>
+          {TRACKING_NOTICE}{' '}
+          <a href="/privacy" target="_blank" rel="noopener noreferrer">
+            Privacy policy
+          </a>
+        </p>
         {info.allow_download && (
           <button
             type="button"
@@ -171,12 +177,6 @@ function LinkView({ token, view, info, blob, onPages, onRefused }: LinkViewProps
             : 'This spreadsheet cannot be shown in the browser.'}
         </p>
       )}
-      <footer className={styles.notice}>
-        {TRACKING_NOTICE}{' '}
-        <a href="/privacy" target="_blank" rel="noopener noreferrer">
-          Privacy policy
-        </a>
-      </footer>
     </main>
   );
 }
