@@ -324,4 +324,25 @@ describe.skipIf(!smtpPython)('tracked external sharing', () => {
     const file = await fetch(`${link.replace('/s/', '/api/s/')}/file?view=${'a'.repeat(24)}`);
     expect(file.status).toBe(410);
   });
+
+  it('the Sent view under Documents lists the link with its state and leads to its Shares screen', async () => {
+    const { page } = anna;
+    await page.goto('/documents?tab=my');
+    const sent = page.getByTestId('sent-link');
+    await sent.waitFor();
+    await shot(page, 'documents-400');
+    await sent.click();
+    await waitForPath(page, '/documents/sent');
+    const card = page.getByTestId('share-card').filter({ hasText: SURGEON });
+    await card.getByText(TITLE).waitFor();
+    expect(await card.getAttribute('data-state')).toBe('revoked');
+    await card
+      .getByTestId('share-opens')
+      .getByText(/^Opened 1 time/)
+      .waitFor();
+    await shot(page, 'sent-400');
+    await card.getByRole('button', { name: TITLE }).click();
+    await page.waitForURL(/\/documents\/[^/]+\/shares$/);
+    await page.getByRole('heading', { name: TITLE }).waitFor();
+  });
 });

@@ -64,36 +64,37 @@ export default function DocumentsPage() {
 
   return (
     <PageFrame title="Documents" info="documents" support onRefresh={() => documents.refetch()}>
-      <div className={styles.tabsRow}>
-        <div className={styles.tabs} role="tablist" aria-label="Document lists">
-          {tabs.map((type) => (
-            <button
-              key={type}
-              type="button"
-              role="tab"
-              id={`documents-tab-${type}`}
-              aria-selected={type === tab}
-              aria-controls="documents-panel"
-              className={`${styles.tab} ${type === 'us' ? styles.tabUs : ''}`}
-              onClick={() => selectTab(type)}
-            >
-              {TAB_LABELS[type]}
-              {type === 'shared' && sharedNew > 0 && (
-                <span className={styles.tabCount} data-testid="shared-tab-count">
-                  {countLabel(sharedNew)}
-                  <span className="visually-hidden"> unread</span>
-                </span>
-              )}
-            </button>
-          ))}
-        </div>
-        {/* The documents sent outside the company with a tracked link. */}
-        <Link to={SENT_PATH} className={styles.sentLink} aria-label="Sent externally">
-          <SendIcon size={16} /> Sent
-        </Link>
+      <div className={styles.tabs} role="tablist" aria-label="Document lists">
+        {tabs.map((type) => (
+          <button
+            key={type}
+            type="button"
+            role="tab"
+            id={`documents-tab-${type}`}
+            aria-selected={type === tab}
+            aria-controls="documents-panel"
+            className={`${styles.tab} ${type === 'us' ? styles.tabUs : ''}`}
+            onClick={() => selectTab(type)}
+          >
+            {TAB_LABELS[type]}
+            {type === 'shared' && sharedNew > 0 && (
+              <span className={styles.tabCount} data-testid="shared-tab-count">
+                {countLabel(sharedNew)}
+                <span className="visually-hidden"> unread</span>
+              </span>
+            )}
+          </button>
+        ))}
       </div>
       <div id="documents-panel" role="tabpanel" aria-labelledby={`documents-tab-${tab}`}>
         <KeptOfflineLink />
+        {/* The documents sent outside the company with a tracked link, and who opened them. */}
+        <Link to={SENT_PATH} className={styles.sentLink} data-testid="sent-link">
+          <span className={styles.sentLabel}>
+            <SendIcon size={16} /> Sent externally
+          </span>
+          <span aria-hidden="true">›</span>
+        </Link>
         <PendingActions filter={pendingHere} />
         {tab === 'my' && <StorageUsageLine />}
         <ItemList
