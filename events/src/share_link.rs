@@ -139,6 +139,7 @@ pub enum ShareCommand {
         by: String,
         reason: RevokeReason,
         at: i64,
+        replacement: Option<String>,
     },
     /// Records the expiry once the link's time is over (a no-op before, and once recorded).
     Expire { at: i64, terms: LinkTerms },
@@ -170,6 +171,9 @@ pub enum ShareEvent {
         by: String,
         reason: RevokeReason,
         at: i64,
+        /// The item that replaces the document, when it was superseded.
+        #[serde(default)]
+        replacement: Option<String>,
     },
     LinkExpired {
         at: i64,
@@ -378,11 +382,21 @@ impl Aggregate for ShareLink {
                 )
                 .await;
             }
-            ShareCommand::Revoke { by, reason, at } => {
+            ShareCommand::Revoke {
+                by,
+                reason,
+                at,
+                replacement,
+            } => {
                 // Revoking twice records nothing the second time.
                 if self.revoked.is_none() {
-                    sink.write(ShareEvent::LinkRevoked { by, reason, at }, self)
-                        .await;
+                    let event = ShareEvent::LinkRevoked {
+                        by,
+                        reason,
+                        at,
+                        replacement,
+                    };
+                    sink.write(event, self).await;
                 }
             }
             ShareCommand::Expire { at, terms } => {
@@ -488,6 +502,7 @@ mod tests {
             by: "u".into(),
             reason: RevokeReason::Sender,
             at: NOW,
+            replacement: None,
         }
     }
 
@@ -628,6 +643,7 @@ mod tests {
                 by: "u".into(),
                 reason: RevokeReason::Admin,
                 at: NOW,
+                replacement: None,
             })
             .then_expect_events(vec![]);
         TestFramework::<ShareLink>::with(())

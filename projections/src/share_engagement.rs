@@ -58,6 +58,8 @@ pub struct ShareRow {
     pub revoked_reason: Option<String>,
     pub expired_at: Option<i64>,
     pub notified_at: i64,
+    /// The item replacing the document when its links ended because it was superseded.
+    pub replacement: Option<String>,
 }
 
 impl ShareRow {
@@ -105,7 +107,7 @@ struct EngagementMessage<'a> {
 
 const COLUMNS: &str = "share_id, token_hash, item_id, sender_id, owner_id, recipient, title, sent_at, \
      expires_at, allow_download, max_opens, opens, last_opened_at, downloads, devices, revoked_at, \
-     revoked_by, revoked_reason, expired_at, notified_at";
+     revoked_by, revoked_reason, expired_at, notified_at, replacement";
 
 async fn row(tx: &mut Tx, share: &str) -> Result<Option<ShareRow>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from share_engagement where share_id = $1");
@@ -206,10 +208,16 @@ async fn record_engagement(tx: &mut Tx, event: &StoredEvent) -> Result<(), Proje
                 .bind(id).execute(c).await.map(|r| r.rows_affected()))?;
             announce_change(tx, &share, at).await?;
         }
-        ShareEvent::LinkRevoked { by, reason, at } => {
+        ShareEvent::LinkRevoked {
+            by,
+            reason,
+            at,
+            replacement,
+        } => {
             on_tx!(tx, c => sqlx::query(
-                "update share_engagement set revoked_at = $2, revoked_by = $3, revoked_reason = $4 where share_id = $1")
-                .bind(id).bind(at).bind(&by).bind(reason.as_str())
+                "update share_engagement set revoked_at = $2, revoked_by = $3, revoked_reason = $4, replacement = $5
+                 where share_id = $1")
+                .bind(id).bind(at).bind(&by).bind(reason.as_str()).bind(&replacement)
                 .execute(c).await.map(|r| r.rows_affected()))?;
             announce_change(tx, &share, at).await?;
         }
@@ -272,16 +280,14 @@ pub async fn of_item(tx: &mut Tx, item: &str) -> Result<Vec<ShareRow>, sqlx::Err
 pub async fn of_sender(
     tx: &mut Tx,
     sender: &str,
-    before: Option<(i64, String)>,
+    before: Option<i64>,
     limit: i64,
 ) -> Result<Vec<ShareRow>, sqlx::Error> {
-    let (at, id) = before.unwrap_or((i64::MAX, String::new()));
     let sql = format!(
-        "select {COLUMNS} from share_engagement where sender_id = $1
-           and (sent_at < $2 or (sent_at = $2 and share_id < $3) or $3 = '')
-         order by sent_at desc, share_id desc limit $4"
+        "select {COLUMNS} from share_engagement where sender_id = $1 and sent_at < $2
+         order by sent_at desc, share_id desc limit $3"
     );
-    on_tx!(tx, c => sqlx::query_as(&sql).bind(sender).bind(at).bind(&id).bind(limit).fetch_all(c).await)
+    on_tx!(tx, c => sqlx::query_as(&sql).bind(sender).bind(before.unwrap_or(i64::MAX)).bind(limit).fetch_all(c).await)
 }
 
 /// The live shares (not revoked) of `sender`.
@@ -325,7 +331,8 @@ pub async fn forget_engagement(tx: &mut Tx, share: &str) -> Result<(), sqlx::Err
         .bind(share).execute(c).await.map(|r| r.rows_affected()))?;
     on_tx!(tx, c => sqlx::query(
         "update share_engagement set opens = 0, last_opened_at = null, downloads = 0, devices = 0,
-             revoked_at = null, revoked_by = null, revoked_reason = null, expired_at = null, notified_at = 0
+             revoked_at = null, revoked_by = null, revoked_reason = null, expired_at = null, notified_at = 0,
+             replacement = null
          where share_id = $1")
         .bind(share).execute(c).await.map(|r| r.rows_affected()))?;
     Ok(())

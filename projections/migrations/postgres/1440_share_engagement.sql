@@ -22,7 +22,8 @@ create table share_engagement (
     revoked_by text,
     revoked_reason text,
     expired_at bigint,
-    notified_at bigint not null default 0
+    notified_at bigint not null default 0,
+    replacement text
 );
 create index share_engagement_item on share_engagement (item_id, sent_at);
 create index share_engagement_sender on share_engagement (sender_id, sent_at);
