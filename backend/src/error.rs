@@ -155,7 +155,10 @@ impl IntoResponse for AppError {
         };
         match &self {
             Self::LinkNotFound => {
-                return (status, Json(serde_json::json!({ "error": message, "message": message })))
+                return (
+                    status,
+                    Json(serde_json::json!({ "error": message, "message": message })),
+                )
                     .into_response();
             }
             Self::LinkGone { state, replacement } => {

@@ -62,11 +62,17 @@ impl DeviceClass {
     /// The class of a `User-Agent` (only this class is kept, never the agent itself).
     pub fn of(user_agent: &str) -> DeviceClass {
         let ua = user_agent;
-        if ua.contains("iPad") || ua.contains("Tablet") || (ua.contains("Android") && !ua.contains("Mobile")) {
+        if ua.contains("iPad")
+            || ua.contains("Tablet")
+            || (ua.contains("Android") && !ua.contains("Mobile"))
+        {
             DeviceClass::Tablet
         } else if ua.contains("Mobi") || ua.contains("iPhone") || ua.contains("Android") {
             DeviceClass::Phone
-        } else if ["Windows", "Macintosh", "X11", "Linux", "CrOS"].iter().any(|s| ua.contains(s)) {
+        } else if ["Windows", "Macintosh", "X11", "Linux", "CrOS"]
+            .iter()
+            .any(|s| ua.contains(s))
+        {
             DeviceClass::Desktop
         } else {
             DeviceClass::Other
@@ -287,7 +293,9 @@ impl ShareLink {
 fn pages_valid(pages: &[PageDwell]) -> bool {
     pages.len() <= MAX_PAGES_PER_BEACON
         && pages.iter().all(|p| {
-            p.page >= 1 && p.seconds.is_finite() && (0.0..=MAX_SECONDS_PER_ENTRY).contains(&p.seconds)
+            p.page >= 1
+                && p.seconds.is_finite()
+                && (0.0..=MAX_SECONDS_PER_ENTRY).contains(&p.seconds)
         })
 }
 
@@ -364,7 +372,11 @@ impl Aggregate for ShareLink {
                 if !self.views.contains(&view) {
                     return Err(ShareError::UnknownView);
                 }
-                if self.beacons.get(&view).is_some_and(|seen| seen.contains(&seq)) {
+                if self
+                    .beacons
+                    .get(&view)
+                    .is_some_and(|seen| seen.contains(&seq))
+                {
                     return Ok(());
                 }
                 let (day, count) = self.beacon_day;

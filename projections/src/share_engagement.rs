@@ -105,7 +105,8 @@ struct EngagementMessage<'a> {
     item: &'a str,
 }
 
-const COLUMNS: &str = "share_id, token_hash, item_id, sender_id, owner_id, recipient, title, sent_at, \
+const COLUMNS: &str =
+    "share_id, token_hash, item_id, sender_id, owner_id, recipient, title, sent_at, \
      expires_at, allow_download, max_opens, opens, last_opened_at, downloads, devices, revoked_at, \
      revoked_by, revoked_reason, expired_at, notified_at, replacement";
 
@@ -131,7 +132,11 @@ async fn record_share(tx: &mut Tx, event: &StoredEvent) -> Result<(), Projection
     else {
         return Ok(());
     };
-    let share = if share.is_empty() { token_hash.clone() } else { share };
+    let share = if share.is_empty() {
+        token_hash.clone()
+    } else {
+        share
+    };
     on_tx!(tx, c => sqlx::query(
         "insert into share_engagement (share_id, token_hash, item_id, sender_id, owner_id, recipient,
              title, sent_at, expires_at, allow_download, max_opens)

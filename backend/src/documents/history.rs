@@ -207,7 +207,13 @@ pub fn describe(event: &ItemEvent) -> Line {
 
 /// The engagement of an external share's link, as history appends it to the share's line.
 fn engagement_summary(row: &projections::share_engagement::ShareRow) -> String {
-    let times = |n: i64| if n == 1 { "once".to_string() } else { format!("{n} times") };
+    let times = |n: i64| {
+        if n == 1 {
+            "once".to_string()
+        } else {
+            format!("{n} times")
+        }
+    };
     let mut out = format!("; opened {}", times(row.opens));
     if let Some(last) = row.last_opened_at {
         out.push_str(&format!(" (last {})", when(last)));
@@ -220,10 +226,13 @@ fn engagement_summary(row: &projections::share_engagement::ShareRow) -> String {
         (Some(at), Some("document_ended")) => {
             out.push_str(&format!("; ended with the document {}", when(at)))
         }
-        (Some(at), Some("account_disabled")) => {
-            out.push_str(&format!("; revoked when the sender's account was disabled {}", when(at)))
+        (Some(at), Some("account_disabled")) => out.push_str(&format!(
+            "; revoked when the sender's account was disabled {}",
+            when(at)
+        )),
+        (Some(at), Some("admin")) => {
+            out.push_str(&format!("; revoked by an administrator {}", when(at)))
         }
-        (Some(at), Some("admin")) => out.push_str(&format!("; revoked by an administrator {}", when(at))),
         (Some(at), _) => out.push_str(&format!("; revoked {}", when(at))),
         (None, _) => {}
     }

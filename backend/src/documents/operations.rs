@@ -252,7 +252,11 @@ impl Documents {
     }
 
     /// The item's row and the actor's shares, when the actor sees the item.
-    pub(super) async fn visible(&self, actor: &Actor, id: &str) -> AppResult<(ItemRow, HashSet<String>)> {
+    pub(super) async fn visible(
+        &self,
+        actor: &Actor,
+        id: &str,
+    ) -> AppResult<(ItemRow, HashSet<String>)> {
         let mut tx = Tx::begin(&self.db).await?;
         let row = read::item(&mut tx, &actor.id, id)
             .await?

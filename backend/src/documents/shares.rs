@@ -311,15 +311,14 @@ impl Documents {
         };
         let not_found = || AppError::not_found("The share was not found");
         let row = row.ok_or_else(not_found)?;
-        let reason = if row.sender_id == actor.id
-            || row.owner_id.as_deref() == Some(actor.id.as_str())
-        {
-            RevokeReason::Sender
-        } else if actor.admin {
-            RevokeReason::Admin
-        } else {
-            return Err(not_found());
-        };
+        let reason =
+            if row.sender_id == actor.id || row.owner_id.as_deref() == Some(actor.id.as_str()) {
+                RevokeReason::Sender
+            } else if actor.admin {
+                RevokeReason::Admin
+            } else {
+                return Err(not_found());
+            };
         self.revoke(&row, &actor.id, reason, None, actor.metadata())
             .await?;
         let row = {
@@ -390,8 +389,14 @@ impl Documents {
             engagement::live_of_sender(&mut tx, user).await?
         };
         for row in &rows {
-            self.revoke(row, by, RevokeReason::AccountDisabled, None, Metadata::by(by))
-                .await?;
+            self.revoke(
+                row,
+                by,
+                RevokeReason::AccountDisabled,
+                None,
+                Metadata::by(by),
+            )
+            .await?;
         }
         Ok(rows.len())
     }

@@ -66,9 +66,12 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let documents = Arc::<Documents>::from_ref(state);
         let tracking = &documents.tracking;
-        let address =
-            crate::edge::limits::address_of(&parts.headers, &parts.extensions, tracking.trust_proxy)
-                .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+        let address = crate::edge::limits::address_of(
+            &parts.headers,
+            &parts.extensions,
+            tracking.trust_proxy,
+        )
+        .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
         let network = tracking.prefixes.network_of(address).to_string();
         tracking.per_network.check(&network)?;
         let user_agent = parts
@@ -257,10 +260,12 @@ pub async fn file(
     AppQuery(query): AppQuery<ViewerFileQuery>,
     headers: HeaderMap,
 ) -> Response {
-    private(match serve_file(&documents, client, &token, query, &headers).await {
-        Ok(response) => response,
-        Err(e) => e.into_response(),
-    })
+    private(
+        match serve_file(&documents, client, &token, query, &headers).await {
+            Ok(response) => response,
+            Err(e) => e.into_response(),
+        },
+    )
 }
 
 async fn serve_file(
@@ -271,10 +276,9 @@ async fn serve_file(
     headers: &HeaderMap,
 ) -> AppResult<Response> {
     let Live { share, file } = documents.live_link(token, true).await?;
-    let view = query
-        .view
-        .filter(|v| view_ok(v))
-        .ok_or_else(|| AppError::bad_request("A view id of 16 to 64 URL-safe characters is required"))?;
+    let view = query.view.filter(|v| view_ok(v)).ok_or_else(|| {
+        AppError::bad_request("A view id of 16 to 64 URL-safe characters is required")
+    })?;
     let download = matches!(query.download.as_deref(), Some("1" | "true"));
     let client = documents
         .tracking
@@ -363,7 +367,9 @@ async fn record_beacon(documents: &Documents, token: &str, body: &[u8]) -> AppRe
     let valid = view_ok(&beacon.view)
         && beacon.pages.len() <= MAX_PAGES_PER_BEACON
         && beacon.pages.iter().all(|p| {
-            p.page >= 1 && p.seconds.is_finite() && (0.0..=MAX_SECONDS_PER_ENTRY).contains(&p.seconds)
+            p.page >= 1
+                && p.seconds.is_finite()
+                && (0.0..=MAX_SECONDS_PER_ENTRY).contains(&p.seconds)
         });
     if !valid {
         return Err(malformed());
@@ -385,7 +391,11 @@ async fn record_beacon(documents: &Documents, token: &str, body: &[u8]) -> AppRe
     documents
         .tracking
         .store
-        .execute(&share.share_id, command, crate::event_store::Metadata::by("external"))
+        .execute(
+            &share.share_id,
+            command,
+            crate::event_store::Metadata::by("external"),
+        )
         .await?;
     Ok(())
 }

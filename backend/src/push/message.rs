@@ -208,7 +208,10 @@ mod tests {
             "recipient": "dr.who@clinic.example", "at": 5, "first": true});
         let m = for_feed("share_opened", &payload.to_string()).unwrap();
         assert_eq!(m.title, "Link opened");
-        assert_eq!(m.body, "dr.who@clinic.example opened \"Surgical technique\"");
+        assert_eq!(
+            m.body,
+            "dr.who@clinic.example opened \"Surgical technique\""
+        );
         assert_eq!(m.tag, "share-s-1");
         assert!(for_feed("share_engagement", &payload.to_string()).is_none());
     }

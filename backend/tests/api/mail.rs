@@ -276,7 +276,12 @@ async fn an_external_share_arrives_once_and_its_link_opens_the_file(engine: Engi
 
     // The link opens the tracked viewer, without signing in, until it expires.
     let path = link_in(message);
-    let page = app.client.get(format!("{}{path}", app.base)).send().await.unwrap();
+    let page = app
+        .client
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(page.status(), StatusCode::OK);
     for view in ["view-000000000001", "view-000000000002"] {
         let res = app.get(&format!("{path}/file?view={view}"), None).await;

@@ -9,6 +9,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::both_dbs;
 use crate::documents::{new_file, post, PDF};
 use crate::helpers::*;
 
@@ -54,7 +55,10 @@ async fn last_link_token(app: &TestApp) -> String {
 async fn viewer(app: &TestApp, path: &str) -> reqwest::Response {
     app.client
         .get(app.url(path))
-        .header("user-agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148")
+        .header(
+            "user-agent",
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148",
+        )
         .send()
         .await
         .expect("request")
@@ -84,7 +88,11 @@ async fn beacon(app: &TestApp, token: &str, body: &Value) -> StatusCode {
 }
 
 async fn shares_of(app: &TestApp, token: &str, file: &str) -> (StatusCode, Value) {
-    json_of(app.get(&format!("/documents/{file}/shares"), Some(token)).await).await
+    json_of(
+        app.get(&format!("/documents/{file}/shares"), Some(token))
+            .await,
+    )
+    .await
 }
 
 async fn the_share(app: &TestApp, token: &str, file: &str) -> Value {
@@ -101,21 +109,58 @@ async fn events_of_type(app: &TestApp, share: &str, event_type: &str) -> i64 {
     .unwrap()
 }
 
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The next feed message of `kind` on the socket (pings and other kinds skipped).
+async fn next_of_kind(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let frame = tokio::time::timeout(WAIT, ws.next())
+            .await
+            .expect("a frame in time")
+            .expect("open")
+            .unwrap();
+        let Ok(text) = frame.to_text() else { continue };
+        let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        if v["type"] == "ping" {
+            let _ = ws
+                .send(Message::text(json!({"type": "pong"}).to_string()))
+                .await;
+        }
+        if v["type"] == "message" && v["kind"] == kind {
+            return v;
+        }
+    }
+}
+
 /// Every refusal of a gone link: the page, its information, its file (no byte of it) and its
 /// beacon answer 410.
 async fn all_gone(app: &TestApp, token: &str, state: &str) {
     assert_eq!(page(app, token).await.status(), StatusCode::GONE);
     let (status, body) = json_of(viewer(app, &format!("/s/{token}")).await).await;
-    assert_eq!((status, body["error"].as_str(), body["state"].as_str()), (StatusCode::GONE, Some(GONE), Some(state)), "{body}");
+    assert_eq!(
+        (status, body["error"].as_str(), body["state"].as_str()),
+        (StatusCode::GONE, Some(GONE), Some(state)),
+        "{body}"
+    );
     assert!(body["replacement"].is_null());
     let res = open(app, token, &view(99)).await;
     assert_eq!(res.status(), StatusCode::GONE);
     let bytes = res.bytes().await.unwrap();
     assert!(!bytes.starts_with(b"%PDF"), "no byte of the file");
-    let res = viewer(app, &format!("/s/{token}/file?view={}&download=1", view(98))).await;
+    let res = viewer(
+        app,
+        &format!("/s/{token}/file?view={}&download=1", view(98)),
+    )
+    .await;
     assert_eq!(res.status(), StatusCode::GONE);
     assert_eq!(
-        beacon(app, token, &json!({"view": view(1), "seq": 77, "pages": [{"page": 1, "seconds": 1}]})).await,
+        beacon(
+            app,
+            token,
+            &json!({"view": view(1), "seq": 77, "pages": [{"page": 1, "seconds": 1}]})
+        )
+        .await,
         StatusCode::GONE
     );
 }
@@ -340,6 +385,25 @@ both_dbs! {
         assert_eq!(report.differences.len(), 1);
     }
 
+    async fn engagement_past_its_retention_is_purged(app) {
+        let anna = app.token(ANNA).await;
+        let (file, share, token) = shared(&app, &anna, json!({})).await;
+        assert_eq!(open(&app, &token, &view(1)).await.status(), StatusCode::OK);
+        assert_eq!(beacon(&app, &token, &json!({"view": view(1), "seq": 1, "pages": [{"page": 2, "seconds": 4}]})).await, StatusCode::NO_CONTENT);
+        // A live link's engagement is kept.
+        assert_eq!(app.state.documents.purge_old_engagement().await.unwrap(), 0);
+        assert_eq!(the_share(&app, &anna, &file).await["opens"], 1);
+        // Expired longer ago than SHARE_ANALYTICS_RETENTION_DAYS: its stream and figures go.
+        projections::on_db!(&app.state.db, pool => sqlx::query("update share_engagement set expires_at = 1 where share_id = $1")
+            .bind(&share).execute(pool).await.map(|r| r.rows_affected())).unwrap();
+        assert_eq!(app.state.documents.purge_old_engagement().await.unwrap(), 1);
+        assert_eq!(events_of_type(&app, &share, "LinkOpened").await, 0);
+        assert_eq!(events_of_type(&app, &share, "PagesViewed").await, 0);
+        let s = the_share(&app, &anna, &file).await;
+        assert_eq!((s["opens"].as_i64(), s["pages"].clone(), s["recipient"].as_str()), (Some(0), json!([]), Some(SURGEON)), "the share itself stays");
+        assert_eq!(app.state.documents.purge_old_engagement().await.unwrap(), 0, "nothing left to purge");
+    }
+
     async fn only_the_sender_the_owner_and_auditors_see_the_recipient(app) {
         let anna = app.token(ANNA).await;
         let (file, _, token) = shared(&app, &anna, json!({})).await;
@@ -414,7 +478,8 @@ both_dbs! {
         // The e-mail links the viewer and says until when.
         let mail: String = projections::on_db!(&app.state.db, pool => sqlx::query_scalar(
             "select body from outbox order by id desc limit 1").fetch_one(pool).await).unwrap();
-        assert!(mail.contains(&format!("{}/s/", app.base)) && mail.contains("The link works until"), "{mail}");
+        let link = mail.split_whitespace().find(|w| w.starts_with("http")).unwrap_or_default();
+        assert!(link.contains("/s/") && mail.contains("The link works until"), "{mail}");
         assert!(!mail.contains("/api/shared-links/"));
     }
 
@@ -433,47 +498,19 @@ both_dbs! {
         let url = format!("{}/api/ws", app.base.replacen("http", "ws", 1));
         let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("socket");
         ws.send(Message::text(json!({"type": "auth", "token": anna}).to_string())).await.unwrap();
-        let mut next_message = || {
-            let ws = &mut ws;
-            async move {
-                loop {
-                    let frame = tokio::time::timeout(WAIT, ws.next()).await.expect("a frame in time").expect("open").unwrap();
-                    let Ok(text) = frame.to_text() else { continue };
-                    let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-                    if v["type"] == "message" {
-                        return v;
-                    }
-                }
-            }
-        };
         assert_eq!(open(&app, &token, &view(1)).await.status(), StatusCode::OK);
-        let opened = loop {
-            let m = next_message().await;
-            if m["kind"] == "share_opened" {
-                break m;
-            }
-        };
+        let opened = next_of_kind(&mut ws, "share_opened").await;
         assert_eq!(opened["payload"]["share"], share.as_str());
         assert_eq!(opened["payload"]["item"], file.as_str());
         assert_eq!(opened["payload"]["recipient"], SURGEON);
         assert_eq!(opened["payload"]["title"], "Surgical technique");
         assert_eq!(opened["payload"]["first"], true);
         assert_eq!(beacon(&app, &token, &json!({"view": view(1), "seq": 1, "pages": [{"page": 1, "seconds": 3}]})).await, StatusCode::NO_CONTENT);
-        let changed = loop {
-            let m = next_message().await;
-            if m["kind"] == "share_engagement" {
-                break m;
-            }
-        };
+        let changed = next_of_kind(&mut ws, "share_engagement").await;
         assert_eq!(changed["payload"], json!({"share": share, "item": file}));
         // A second open is not the first.
         assert_eq!(open(&app, &token, &view(2)).await.status(), StatusCode::OK);
-        let again = loop {
-            let m = next_message().await;
-            if m["kind"] == "share_opened" {
-                break m;
-            }
-        };
+        let again = next_of_kind(&mut ws, "share_opened").await;
         assert_eq!(again["payload"]["first"], false);
     }
 }
@@ -485,15 +522,29 @@ async fn the_viewer_is_rate_limited_per_link(engine: Engine) {
     let anna = app.token(ANNA).await;
     let (_, _, token) = shared(&app, &anna, json!({})).await;
     for _ in 0..3 {
-        assert_eq!(viewer(&app, &format!("/s/{token}")).await.status(), StatusCode::OK);
+        assert_eq!(
+            viewer(&app, &format!("/s/{token}")).await.status(),
+            StatusCode::OK
+        );
     }
     let res = viewer(&app, &format!("/s/{token}")).await;
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
     assert!(res.headers().contains_key("retry-after"));
-    assert_eq!(beacon(&app, &token, &json!({"view": view(1), "seq": 1, "pages": []})).await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        beacon(
+            &app,
+            &token,
+            &json!({"view": view(1), "seq": 1, "pages": []})
+        )
+        .await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
     // Another link is counted apart.
     let (_, _, other) = shared(&app, &anna, json!({})).await;
-    assert_eq!(viewer(&app, &format!("/s/{other}")).await.status(), StatusCode::OK);
+    assert_eq!(
+        viewer(&app, &format!("/s/{other}")).await.status(),
+        StatusCode::OK
+    );
 }
 
 async fn the_viewer_is_rate_limited_per_network(engine: Engine) {
@@ -503,9 +554,18 @@ async fn the_viewer_is_rate_limited_per_network(engine: Engine) {
     let anna = app.token(ANNA).await;
     let (_, _, token) = shared(&app, &anna, json!({})).await;
     let (_, _, other) = shared(&app, &anna, json!({})).await;
-    assert_eq!(viewer(&app, &format!("/s/{token}")).await.status(), StatusCode::OK);
-    assert_eq!(viewer(&app, &format!("/s/{other}")).await.status(), StatusCode::OK);
-    assert_eq!(viewer(&app, &format!("/s/{other}")).await.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        viewer(&app, &format!("/s/{token}")).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        viewer(&app, &format!("/s/{other}")).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        viewer(&app, &format!("/s/{other}")).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

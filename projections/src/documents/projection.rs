@@ -277,6 +277,7 @@ async fn apply_one(
             email,
             token_hash,
             expires_at,
+            ..
         } => {
             b.add_link(Link {
                 token_hash,
