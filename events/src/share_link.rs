@@ -561,6 +561,7 @@ mod tests {
                 by: "system".into(),
                 reason: RevokeReason::DocumentEnded,
                 at: NOW,
+                replacement: None,
             }])
             .when(open("v1", "d1", None))
             .then_expect_error(ShareError::Ended);

@@ -240,7 +240,7 @@ impl Documents {
                     id: row.sender_id,
                     name,
                 },
-                item: with_item.then(|| ShareItem {
+                item: with_item.then_some(ShareItem {
                     id: row.item_id,
                     title: row.title,
                 }),
