@@ -13,11 +13,7 @@ export interface LinkOptions {
 }
 
 /** An external share's body: the file, the recipient and the link's options. */
-export type ExternalShareBody = Schemas['ShareFileBody'] & {
-  expires_in_days?: number;
-  allow_download?: boolean;
-  max_opens?: number;
-};
+type ExternalShareBody = Schemas['ExternalShareBody'];
 
 export interface ShareInput {
   kind: ShareKind;
@@ -55,7 +51,7 @@ export function shareRequest({ kind, id, email, link }: ShareInput): {
  * What the server answers: internal shares name the recipient as it was matched
  * and give the shared item; external shares say when the link expires, and the share's id.
  */
-export type ShareResult = Schemas['Shared'] | (Schemas['ExternalShare'] & { id?: string });
+export type ShareResult = Schemas['Shared'] | Schemas['ExternalShare'];
 
 /** Shares an item; offline, the share is queued and sent when the network returns. */
 export function shareItem(input: ShareInput & { title?: string }): Promise<CommandResult<ShareResult | null>> {

@@ -35,13 +35,15 @@ export default function SentPage() {
           </EmptyState>
         ) : (
           <ul className={styles.list} aria-label="Sent documents">
-            {shares.map((share) => (
+            {shares.map(({ item, ...share }) => (
               <ShareCard
                 key={share.id}
                 share={share}
-                title={share.item.title}
+                title={item?.title ?? ''}
                 compact
-                onOpenItem={() => void navigate(sharesPath(share.item.id), { state: { title: share.item.title } })}
+                onOpenItem={
+                  item ? () => void navigate(sharesPath(item.id), { state: { title: item.title } }) : undefined
+                }
               />
             ))}
           </ul>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge } from '@/components/Badge';
+import { Badge, type BadgeTone } from '@/components/Badge';
 import { Modal } from '@/components/modal/Modal';
 import { safeServerMessage } from '@/lib/api/errors';
 import { toast } from '@/lib/stores/toast';
@@ -10,13 +10,19 @@ import {
   opensLine,
   pageLines,
   revokeQuestion,
-  STATE_LABELS,
+  stateLabel,
   stateLine,
 } from '../logic/format';
 import type { ShareView } from '../types';
 import styles from './Shares.module.css';
 
-const STATE_TONES = { active: 'green', expired: 'grey', revoked: 'red', used_up: 'orange', ended: 'grey' } as const;
+const STATE_TONES: Record<string, BadgeTone> = {
+  active: 'green',
+  expired: 'grey',
+  revoked: 'red',
+  used_up: 'orange',
+  ended: 'grey',
+};
 
 export interface ShareCardProps {
   share: ShareView;
@@ -57,7 +63,7 @@ export function ShareCard({ share, title, onOpenItem, showSender, compact }: Sha
         ))}
       <div className={styles.cardHead}>
         <span className={styles.recipient}>{share.recipient}</span>
-        <Badge tone={STATE_TONES[share.state] ?? 'grey'}>{STATE_LABELS[share.state] ?? share.state}</Badge>
+        <Badge tone={STATE_TONES[share.state] ?? 'grey'}>{stateLabel(share.state)}</Badge>
       </div>
       <p className={styles.line}>
         Sent {formatMoment(share.sent_at)}
@@ -66,7 +72,7 @@ export function ShareCard({ share, title, onOpenItem, showSender, compact }: Sha
       <p className={styles.line}>{stateLine(share)}</p>
       <p className={styles.figures} data-testid="share-opens">
         {opensLine(share)}
-        {share.last_opened_at !== null && `, last ${formatMoment(share.last_opened_at)}`}
+        {typeof share.last_opened_at === 'number' && `, last ${formatMoment(share.last_opened_at)}`}
       </p>
       {share.possibly_forwarded && (
         <p className={styles.forwarded} data-testid="share-forwarded">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downloadsLine, formatDwell, opensLine, pageLines, revokeQuestion, stateLine } from './format';
+import { downloadsLine, formatDwell, opensLine, pageLines, revokeQuestion, stateLabel, stateLine } from './format';
 
 describe('shares texts', () => {
   it('writes dwell as minutes and seconds', () => {
@@ -34,6 +34,9 @@ describe('shares texts', () => {
     expect(stateLine({ state: 'revoked', expires_at: 0, revoked_at: 1000 })).toMatch(/^Revoked /);
     expect(stateLine({ state: 'used_up', expires_at: 0, revoked_at: null })).toBe('Open limit reached');
     expect(stateLine({ state: 'ended', expires_at: 0, revoked_at: null })).toBe('Document withdrawn');
+    // A state this app does not know yet shows as the server names it.
+    expect(stateLabel('paused')).toBe('paused');
+    expect(stateLabel('toString')).toBe('toString');
   });
 
   it('asks before revoking in the contract’s words', () => {

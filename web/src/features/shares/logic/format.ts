@@ -27,13 +27,18 @@ export function formatDay(ms: number): string {
 /** When something happened, to the second. */
 export const formatMoment = formatTimestamp;
 
-export const STATE_LABELS: Record<ShareState, string> = {
+const STATE_LABELS: Record<ShareState, string> = {
   active: 'Active',
   expired: 'Expired',
   revoked: 'Revoked',
   used_up: 'Open limit reached',
   ended: 'Document withdrawn',
 };
+
+/** The label of a state; a state this app does not know yet is shown as the server names it. */
+export function stateLabel(state: string): string {
+  return Object.hasOwn(STATE_LABELS, state) ? STATE_LABELS[state as ShareState] : state;
+}
 
 /** The state line of a share: live until when, or since when and why it stopped. */
 export function stateLine(share: Pick<ShareView, 'state' | 'expires_at' | 'revoked_at'>): string {
@@ -45,7 +50,7 @@ export function stateLine(share: Pick<ShareView, 'state' | 'expires_at' | 'revok
     case 'revoked':
       return share.revoked_at ? `Revoked ${formatMoment(share.revoked_at)}` : 'Revoked';
     default:
-      return STATE_LABELS[share.state] ?? share.state;
+      return stateLabel(share.state);
   }
 }
 

@@ -16,7 +16,7 @@ const share = (id: string): SentShare => ({
   allow_download: true,
   max_opens: null,
   state: 'active',
-  sender: { id: 1, name: 'Anna' },
+  sender: { id: '1', name: 'Anna' },
   item: { id: 'i', title: 'T' },
 });
 
