@@ -42,7 +42,9 @@ export default defineConfig({
         // Web Push: shows each push and opens its link on tap (public/push-sw.js, docs/offline.md).
         importScripts: ['push-sw.js'],
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/media\//, /^\/metrics/],
+        // A shared link's page (/s/...) comes from the server each time: it answers 410 once the link
+        // is taken back, and a recipient's browser has no reason to keep the app.
+        navigateFallbackDenylist: [/^\/api\//, /^\/media\//, /^\/metrics/, /^\/s\//],
         cleanupOutdatedCaches: true,
         // No expiration plugin: it keeps the cached addresses in IndexedDB, which sign-out could not
         // empty while the worker holds it open. Each address keeps one answer (the newest); the
@@ -67,7 +69,7 @@ export default defineConfig({
             // Everything else the user reads (documents, notifications, courses, session data):
             // the network first, so an action's effect is never hidden by an older answer; the last
             // answer when the network is gone or slower than 4 s.
-            // Never kept: files (pinned ones are stored apart), the live socket, probes, sign-in
+            // Never kept: files (pinned ones are stored apart), shared links (/api/s/), the live socket, probes, sign-in
             // answers, the push endpoint whose GET marks a notification read, and what the
             // administrator and the auditor read (accounts, the audit trail, histories, past
             // states and who could see an item): other people's data stays off the device.
@@ -76,7 +78,7 @@ export default defineConfig({
               request.method === 'GET' &&
               url.pathname.startsWith('/api/') &&
               !/^\/api\/(products|product|component|news|congresses|training)(\/|$)/.test(url.pathname) &&
-              !/^\/api\/(ws|health|ready|shared-links\/|push\/|documents\/[^/]+\/(file|history\.csv)|users\/(check-domain|sso|login|logout|welcome|password))/.test(
+              !/^\/api\/(ws|health|ready|shared-links\/|s\/|push\/|documents\/[^/]+\/(file|history\.csv)|users\/(check-domain|sso|login|logout|welcome|password))/.test(
                 url.pathname,
               ) &&
               !/^\/api\/(admin|audit)(\/|$)/.test(url.pathname) &&

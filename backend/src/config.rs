@@ -167,6 +167,24 @@ pub struct Config {
     #[arg(long, env = "SHARED_LINK_TTL_HOURS", default_value_t = 7 * 24)]
     pub shared_link_ttl_hours: i64,
 
+    /// Longest an external share's link may last, in days (`expires_in_days` of
+    /// `POST /api/documents/external-share`).
+    #[arg(long, env = "EXTERNAL_LINK_MAX_DAYS", default_value_t = 30)]
+    pub external_link_max_days: i64,
+
+    /// Days the engagement of an external link (opens, pages, downloads, devices) is kept after
+    /// the link's end; then it is purged (the share itself stays in the item's history).
+    #[arg(long, env = "SHARE_ANALYTICS_RETENTION_DAYS", default_value_t = 365)]
+    pub share_analytics_retention_days: i64,
+
+    /// Requests per minute to one external link's viewer (page info, file, beacons).
+    #[arg(long, env = "SHARE_VIEWER_LINK_PER_MINUTE", default_value_t = 120)]
+    pub share_viewer_link_per_minute: u32,
+
+    /// Requests per minute from one client network to external links' viewers.
+    #[arg(long, env = "SHARE_VIEWER_NETWORK_PER_MINUTE", default_value_t = 240)]
+    pub share_viewer_network_per_minute: u32,
+
     /// Origins whose pages the app may show in a frame (the video platform's embedded player),
     /// comma separated; the app's own `blob:` documents are always allowed.
     #[arg(

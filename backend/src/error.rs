@@ -64,6 +64,17 @@ pub enum AppError {
     /// wait (the projector's owner is changing hands, or the database is slow).
     #[error("{0}")]
     ProjectionsBehind(String),
+    /// 404 of an external link's viewer: no link has this token (`{error, message}`).
+    #[error("This link does not exist.")]
+    LinkNotFound,
+    /// 410 of an external link's viewer: revoked, expired, used up or ended (`{error, message,
+    /// state, replacement}`); nothing of the document is served.
+    #[error("This link is no longer available.")]
+    LinkGone {
+        state: &'static str,
+        /// The item that replaces a superseded document.
+        replacement: Option<String>,
+    },
     /// 500: anything unexpected; the cause is logged, the client sees a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -93,7 +104,8 @@ impl AppError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) | Self::TermsNotAccepted => StatusCode::FORBIDDEN,
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::NotFound(_) | Self::LinkNotFound => StatusCode::NOT_FOUND,
+            Self::LinkGone { .. } => StatusCode::GONE,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -141,6 +153,22 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
+        match &self {
+            Self::LinkNotFound => {
+                return (
+                    status,
+                    Json(serde_json::json!({ "error": message, "message": message })),
+                )
+                    .into_response();
+            }
+            Self::LinkGone { state, replacement } => {
+                let body = serde_json::json!({
+                    "error": message, "message": message, "state": state, "replacement": replacement,
+                });
+                return (status, Json(body)).into_response();
+            }
+            _ => {}
+        }
         let code = matches!(self, Self::TermsNotAccepted).then_some("terms_not_accepted");
         let mut response = (status, Json(ErrorBody { message, code })).into_response();
         let retry_after = match &self {

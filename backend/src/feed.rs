@@ -30,6 +30,11 @@ pub enum FeedKind {
     SessionRevoked,
     /// `{course: {id, title}, days}`: the user's course registration was recorded.
     CourseRegistered,
+    /// `{share, item, title, recipient, at, first}`: an external link the user sent (or of
+    /// their item) was opened.
+    ShareOpened,
+    /// `{share, item}`: an external link's figures changed (pages, download, revocation, expiry).
+    ShareEngagement,
 }
 
 impl FeedKind {
@@ -43,6 +48,8 @@ impl FeedKind {
             FeedKind::AppUpdate => "app_update",
             FeedKind::SessionRevoked => "session_revoked",
             FeedKind::CourseRegistered => COURSE_REGISTERED,
+            FeedKind::ShareOpened => projections::share_engagement::OPENED_KIND,
+            FeedKind::ShareEngagement => projections::share_engagement::ENGAGEMENT_KIND,
         }
     }
 }

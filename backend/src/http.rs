@@ -160,6 +160,8 @@ pub fn router_with(state: AppState, extra: Router<AppState>) -> Router {
     let app = Router::new()
         .nest("/api", api)
         .route("/metrics", get(metrics::on_main_port))
+        // The external link's viewer: the web app's page, with the link's status.
+        .route("/s/{token}", get(crate::documents::viewer::page))
         .nest_service("/media", media)
         .merge(assets)
         .merge(pwa)

@@ -376,6 +376,12 @@ impl Server {
             self.state.db.clone(),
             stopping.clone(),
         ));
+        // Expired links recorded as such, engagement past its retention purged.
+        tokio::spawn(documents::shares::sweep_periodically(
+            self.state.documents.clone(),
+            std::time::Duration::from_secs(60),
+            stopping.clone(),
+        ));
         tokio::spawn(auth::purge_ended_sessions_periodically(
             self.state.db.clone(),
             config.ended_session_retention_days,

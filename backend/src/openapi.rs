@@ -19,6 +19,7 @@ use crate::idempotency::OpenApiHeader as IdempotencyKeyHeader;
         (name = "admin", description = "Accounts and sessions, for administrators"),
         (name = "products", description = "Product segments, categories, products, in-depth pages and components"),
         (name = "documents", description = "Documents and folders (My Docs, Shared with me, US; files, shares, history) and library documents"),
+        (name = "external viewer", description = "The recipient's viewer of an external link, without an account: /s/{token} (the page, outside /api), its information, file and beacon; opens, pages and downloads are recorded for the sender"),
         (name = "audit", description = "The auditor's search of every document and folder, deleted ones included, and the company's document activity"),
         (name = "content", description = "Home, news, contacts, useful links and multimedia"),
         (name = "programmes", description = "Congresses and events, sales training, medical-education courses, course registration and calendar files"),

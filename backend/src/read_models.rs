@@ -14,5 +14,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(crate::audit::AuditProjection),
         Arc::new(projections::stored_files::StoredFilesProjection),
         Arc::new(projections::item_reads::ItemReadsProjection),
+        Arc::new(projections::share_engagement::ShareEngagementProjection),
     ]
 }

@@ -559,6 +559,11 @@ impl History {
             email: format!("contact{}@hospital.example", self.counter),
             token_hash: hex::encode(hash),
             expires_at: self.clock + 7 * 24 * 3_600_000,
+            share: hex::encode(hash),
+            allow_download: true,
+            max_opens: None,
+            title: String::new(),
+            owner: Some(self.users[u].id.clone()),
         };
         self.emit(n, u, event);
         true

@@ -9,4 +9,5 @@ pub mod documents;
 pub mod email;
 pub mod lookup;
 pub mod notifications;
+pub mod share_link;
 pub mod terms;

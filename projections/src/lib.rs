@@ -13,6 +13,7 @@
 //! - [`terms`] - which user accepted which version of the terms.
 //! - [`stored_files`] - stored files, the live items naming each, and each user's storage usage.
 //! - [`item_reads`] - how often each reader opened and downloaded each document.
+//! - [`share_engagement`] - tracked external links: each share's terms, opens, pages, downloads.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
 pub mod course_registrations;
@@ -25,6 +26,7 @@ pub mod lease;
 pub mod notifications;
 pub mod projector;
 pub mod replay;
+pub mod share_engagement;
 pub mod stored_files;
 pub mod stream;
 pub mod terms;

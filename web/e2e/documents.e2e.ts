@@ -125,7 +125,8 @@ describe('documents', () => {
       t.trim(),
     );
     expect(labels.slice(0, 3)).toEqual(['Open', 'Rename', 'Download']);
-    expect(labels.at(-1)).toBe('History');
+    // Then ours: the history, and the engagement of the links sent outside the company.
+    expect(labels.slice(-2)).toEqual(['History', 'Shares']);
 
     await menu.getByRole('button', { name: 'Rename' }).click();
     const rename = page.getByRole('dialog', { name: 'Rename' });

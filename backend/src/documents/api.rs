@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::history::History;
-use super::operations::{Actor, Documents, ExternalShare, FolderContents, FolderNode, ListType};
+use super::operations::{
+    Actor, Documents, ExternalShare, ExternalShareOptions, FolderContents, FolderNode, ListType,
+};
 use crate::auth::AuthUser;
 use crate::auth::User;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
@@ -373,20 +375,41 @@ pub async fn storage_share(
     .await
 }
 
-/// Sends someone outside the app an expiring link to a file (`GET /api/shared-links/{token}`).
-/// Without an SMTP server the e-mail is kept in the outbox table and logged.
-#[utoipa::path(post, path = "/documents/external-share", tag = "documents", request_body = ShareFileBody,
+/// The body of an external share.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ExternalShareBody {
+    pub email: Option<String>,
+    pub file: Option<String>,
+    /// 1 to `EXTERNAL_LINK_MAX_DAYS` (30); default 7.
+    pub expires_in_days: Option<i64>,
+    /// Default true; false: view only.
+    pub allow_download: Option<bool>,
+    /// 1 to 1000 opens, then the link answers 410; default no limit.
+    pub max_opens: Option<i64>,
+}
+
+/// Sends someone outside the app an expiring link to the tracked viewer (`/s/{token}`): its
+/// opens, pages and downloads reach the sender (`GET /api/documents/{id}/shares`). Without an
+/// SMTP server the e-mail is kept in the outbox table and logged.
+#[utoipa::path(post, path = "/documents/external-share", tag = "documents", request_body = ExternalShareBody,
     security(("bearer" = [])),
     responses((status = 200, body = ExternalShare), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "not allowed, 'For internal use', or internal-only labels"), (status = 404, body = ErrorBody)))]
 pub async fn external_share(
     State(documents): State<Arc<Documents>>,
     actor: Actor,
-    AppJson(body): AppJson<ShareFileBody>,
+    AppJson(body): AppJson<ExternalShareBody>,
 ) -> AppResult<AppJson<ExternalShare>> {
     let id = required_id(body.file, "file")?;
+    let options = ExternalShareOptions {
+        expires_in_days: body.expires_in_days,
+        allow_download: body.allow_download,
+        max_opens: body.max_opens,
+    };
     Ok(AppJson(
-        documents.share_externally(&actor, &id, body.email).await?,
+        documents
+            .share_externally(&actor, &id, body.email, options)
+            .await?,
     ))
 }
 

@@ -309,7 +309,7 @@ fn http_date(at: chrono::DateTime<chrono::Utc>) -> String {
     at.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
 }
 
-async fn serve(
+pub(super) async fn serve(
     storage: &Storage,
     row: &ItemRow,
     download: bool,
@@ -423,16 +423,16 @@ pub async fn file(
     serve(&documents.storage, &row, download, &headers).await
 }
 
-/// The file behind an external share's link; no sign-in, until the link expires.
+/// Links e-mailed before links were tracked: a permanent redirect to the tracked viewer
+/// (`/s/{token}`), which answers for them from then on.
 #[utoipa::path(get, path = "/shared-links/{token}", tag = "documents", params(("token" = String, Path)),
-    responses((status = 200, description = "the file"), (status = 404, body = ErrorBody, description = "unknown or expired link")))]
-pub async fn shared_link(
-    State(documents): State<Arc<Documents>>,
-    Path(token): Path<String>,
-    headers: HeaderMap,
-) -> AppResult<Response> {
-    let row = documents.shared_link(&token).await?;
-    serve(&documents.storage, &row, false, &headers).await
+    responses((status = 308, description = "to /s/{token}")))]
+pub async fn shared_link(Path(token): Path<String>) -> Response {
+    let safe: String = token
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    axum::response::Redirect::permanent(&format!("/s/{safe}")).into_response()
 }
 
 /// An item's history as CSV, for the auditor only: every entry, newest first, streamed a

@@ -205,6 +205,43 @@ pub fn describe(event: &ItemEvent) -> Line {
     }
 }
 
+/// The engagement of an external share's link, as history appends it to the share's line.
+fn engagement_summary(row: &projections::share_engagement::ShareRow) -> String {
+    let times = |n: i64| {
+        if n == 1 {
+            "once".to_string()
+        } else {
+            format!("{n} times")
+        }
+    };
+    let mut out = format!("; opened {}", times(row.opens));
+    if let Some(last) = row.last_opened_at {
+        out.push_str(&format!(" (last {})", when(last)));
+    }
+    out.push_str(&format!(", downloaded {}", times(row.downloads)));
+    if row.devices > 1 {
+        out.push_str(", possibly forwarded");
+    }
+    match (row.revoked_at, row.revoked_reason.as_deref()) {
+        (Some(at), Some("document_ended")) => {
+            out.push_str(&format!("; ended with the document {}", when(at)))
+        }
+        (Some(at), Some("account_disabled")) => out.push_str(&format!(
+            "; revoked when the sender's account was disabled {}",
+            when(at)
+        )),
+        (Some(at), Some("admin")) => {
+            out.push_str(&format!("; revoked by an administrator {}", when(at)))
+        }
+        (Some(at), _) => out.push_str(&format!("; revoked {}", when(at))),
+        (None, _) => {}
+    }
+    if let Some(at) = row.expired_at {
+        out.push_str(&format!("; expired {}", when(at)));
+    }
+    out
+}
+
 /// Most entries in one page of history, and the default.
 pub const MAX_PAGE: i64 = 200;
 /// Entries per read while the CSV export streams.
@@ -341,10 +378,22 @@ impl Reader {
         let (actor, actor_email) = self.person(&user_id).await?;
         let Line {
             action,
-            detail,
+            mut detail,
             from,
             to,
         } = describe(&event);
+        // An external share: what became of its link (opens, downloads, revocation, expiry),
+        // told to whoever is told of the share (auditors, the owner, the sender).
+        if let ItemEvent::SharedExternally {
+            share, token_hash, ..
+        } = &event
+        {
+            let id = if share.is_empty() { token_hash } else { share };
+            let mut tx = Tx::begin(&self.db).await?;
+            if let Some(row) = projections::share_engagement::by_id(&mut tx, id).await? {
+                detail.push_str(&engagement_summary(&row));
+            }
+        }
         Ok(Some(HistoryEntry {
             at: stored.recorded_at,
             actor,

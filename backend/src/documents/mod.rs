@@ -14,6 +14,8 @@
 //! - [`orphans`] - deleting stored files no event refers to, and removed files past their
 //!   retention.
 //! - [`usage`] - storage quotas: each user's usage, the room of an upload, the free disk.
+//! - [`shares`] - tracked external links: their engagement, revocation, expiry, retention.
+//! - [`viewer`] - the recipient's viewer of an external link (no account).
 
 pub mod api;
 pub mod demo;
@@ -23,8 +25,10 @@ pub mod lock;
 pub mod operations;
 pub mod orphans;
 pub mod services;
+pub mod shares;
 pub mod storage;
 pub mod usage;
+pub mod viewer;
 
 use std::sync::Arc;
 
@@ -108,6 +112,12 @@ where
         .routes(routes!(api::history))
         .routes(routes!(files::history_csv))
         .routes(routes!(files::shared_link))
+        .routes(routes!(shares::sent_shares))
+        .routes(routes!(shares::item_shares))
+        .routes(routes!(shares::revoke_share))
+        .routes(routes!(viewer::info))
+        .routes(routes!(viewer::file))
+        .routes(routes!(viewer::beacon))
         .routes((schemas, paths, share_list))
 }
 

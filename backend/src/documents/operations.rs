@@ -73,16 +73,20 @@ pub struct Actor {
     pub email: String,
     pub shows_us: bool,
     pub auditor: bool,
+    /// Administrators may revoke anyone's external links.
+    pub admin: bool,
 }
 
 impl Actor {
     pub fn of(user: &User) -> Actor {
+        // (`admin` and `auditor` come from the role: one of user, admin, auditor.)
         Actor {
             id: user.id.clone(),
             name: full_name(user),
             email: user.email.clone(),
             shows_us: user.shows_us(),
             auditor: user.role == crate::auth::Role::Auditor,
+            admin: user.role == crate::auth::Role::Admin,
         }
     }
 
@@ -143,7 +147,23 @@ pub struct ExternalShare {
     pub recipient: String,
     /// When the link stops working (ms since the epoch).
     pub expires_at: i64,
+    /// The share's id (`GET /api/documents/{id}/shares`, `.../shares/{share_id}/revoke`).
+    pub id: String,
 }
+
+/// The options of an external share; absent ones take their defaults.
+#[derive(Debug, Clone, Default)]
+pub struct ExternalShareOptions {
+    /// 1 to `EXTERNAL_LINK_MAX_DAYS`; default `SHARED_LINK_TTL_HOURS` (7 days).
+    pub expires_in_days: Option<i64>,
+    /// Default true.
+    pub allow_download: Option<bool>,
+    /// 1 to 1000; default no limit.
+    pub max_opens: Option<i64>,
+}
+
+/// Most opens a link may be limited to.
+pub const MAX_OPENS_LIMIT: i64 = 1_000;
 
 pub struct Documents {
     db: Db,
@@ -154,7 +174,9 @@ pub struct Documents {
     link_ttl_ms: i64,
     /// External shares one user may make in 24 hours (they e-mail strangers).
     external_shares_per_day: u32,
-    public_url: String,
+    pub(super) public_url: String,
+    /// Tracked external links: their engagement store, limits and settings.
+    pub(super) tracking: super::shares::Tracking,
     /// `USER_STORAGE_QUOTA_MB` and `MIN_FREE_DISK_MB` (see `usage`).
     pub(super) storage_quota_mb: u64,
     pub(super) min_free_disk_mb: u64,
@@ -186,13 +208,14 @@ impl Documents {
         });
         Ok(Self {
             db: db.clone(),
-            store: EventStore::with_snapshots(db, services, projector, ITEM_SNAPSHOT_EVERY),
+            store: EventStore::with_snapshots(db, services, projector.clone(), ITEM_SNAPSHOT_EVERY),
             locks: TreeLocks::default(),
             storage: Storage::from_config(&config.data_dir, config.file_store_url.as_deref())?,
             upload_max_bytes: config.upload_max_bytes,
             link_ttl_ms: config.shared_link_ttl_hours.max(1) * 3_600_000,
             external_shares_per_day: config.external_shares_per_day,
             public_url: config.public_url(config.port),
+            tracking: super::shares::Tracking::new(db, config, projector.clone()),
             storage_quota_mb: config.user_storage_quota_mb,
             min_free_disk_mb: config.min_free_disk_mb,
         })
@@ -229,7 +252,11 @@ impl Documents {
     }
 
     /// The item's row and the actor's shares, when the actor sees the item.
-    async fn visible(&self, actor: &Actor, id: &str) -> AppResult<(ItemRow, HashSet<String>)> {
+    pub(super) async fn visible(
+        &self,
+        actor: &Actor,
+        id: &str,
+    ) -> AppResult<(ItemRow, HashSet<String>)> {
         let mut tx = Tx::begin(&self.db).await?;
         let row = read::item(&mut tx, &actor.id, id)
             .await?
@@ -527,6 +554,10 @@ impl Documents {
                 )
                 .await?;
             }
+            // A deleted document's external links end with it.
+            let mut ended = removed.clone();
+            ended.push(id.clone());
+            this.end_links_of_items(&ended, &actor.id).await?;
             Ok(removed)
         })
         .await
@@ -575,8 +606,29 @@ impl Documents {
         actor: &Actor,
         id: &str,
         email: Option<String>,
+        options: ExternalShareOptions,
     ) -> AppResult<ExternalShare> {
         let email = required_email(email)?;
+        let max_days = self.tracking.max_days;
+        let lasts_ms = match options.expires_in_days {
+            Some(days) if !(1..=max_days).contains(&days) => {
+                return Err(AppError::bad_request(format!(
+                    "A link can last from 1 to {max_days} days"
+                )))
+            }
+            Some(days) => days * 24 * 3_600_000,
+            None => self.link_ttl_ms.min(max_days.max(1) * 24 * 3_600_000),
+        };
+        let max_opens = match options.max_opens {
+            Some(n) if !(1..=MAX_OPENS_LIMIT).contains(&n) => {
+                return Err(AppError::bad_request(format!(
+                    "The number of opens must be between 1 and {MAX_OPENS_LIMIT}"
+                )))
+            }
+            Some(n) => u32::try_from(n).ok(),
+            None => None,
+        };
+        let allow_download = options.allow_download.unwrap_or(true);
         // One external share of a user at a time, on every node, until its link is in the read
         // model: parallel requests cannot all pass the count below.
         let _quota = self
@@ -588,12 +640,14 @@ impl Documents {
         rand::thread_rng().fill_bytes(&mut raw);
         let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw);
         let hash = token_hash(&token);
-        let expires_at = now_ms() + self.link_ttl_ms;
+        let expires_at = now_ms() + lasts_ms;
+        let share = new_id();
         let title = self.view(actor, id).await?.title;
         let until = chrono::DateTime::from_timestamp_millis(expires_at)
             .map(|t| t.format("%-d %B %Y, %H:%M UTC").to_string())
             .unwrap_or_default();
-        let link = format!("{}/api/shared-links/{token}", self.public_url);
+        // The tracked viewer, never the raw file: opens and pages reach the sender.
+        let link = format!("{}/s/{token}", self.public_url);
         let message = crate::outbox::send_with_link(
             &self.db,
             &email,
@@ -613,6 +667,9 @@ impl Documents {
                     email: email.clone(),
                     token_hash: hash,
                     expires_at,
+                    share: share.clone(),
+                    allow_download,
+                    max_opens,
                 },
                 actor.metadata(),
             )
@@ -634,6 +691,7 @@ impl Documents {
         Ok(ExternalShare {
             recipient: email,
             expires_at,
+            id: share,
         })
     }
 
@@ -789,22 +847,6 @@ impl Documents {
             return Err(AppError::bad_request("Only files can be opened this way"));
         }
         Ok(row)
-    }
-
-    /// The file behind a live external link.
-    pub async fn shared_link(&self, token: &str) -> AppResult<ItemRow> {
-        let gone = || AppError::not_found("This link has expired or does not exist");
-        let mut tx = Tx::begin(&self.db).await?;
-        let link = read::external_link(&mut tx, &token_hash(token))
-            .await?
-            .ok_or_else(gone)?;
-        if link.expires_at <= now_ms() {
-            return Err(gone());
-        }
-        read::item(&mut tx, "", &link.item_id)
-            .await?
-            .filter(|r| r.kind() == Kind::File)
-            .ok_or_else(gone)
     }
 
     // ---- history ----

@@ -76,7 +76,14 @@ pub fn apply<S: Clone + Send + Sync + 'static>(
         ))
         .layer(SetResponseHeaderLayer::overriding(
             header::REFERRER_POLICY,
-            HeaderValue::from_static("strict-origin-when-cross-origin"),
+            // The external viewer's pages send no referrer at all (their address is the token).
+            |response: &Response<Body>| {
+                let own = response.headers().get(header::REFERRER_POLICY);
+                Some(match own {
+                    Some(v) if v == "no-referrer" => v.clone(),
+                    _ => HeaderValue::from_static("strict-origin-when-cross-origin"),
+                })
+            },
         ))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("permissions-policy"),

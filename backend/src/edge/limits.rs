@@ -241,6 +241,20 @@ impl PerUser {
         Self { name, limiter }
     }
 
+    /// A limit whose owner prunes it (with [`PerUser::prune`]) from a task of its own.
+    pub fn pruned_by_owner(name: &'static str, quota: Quota) -> Self {
+        let per_cell = governor::Quota::with_period(quota.refill)
+            .unwrap_or_else(|| governor::Quota::per_second(std::num::NonZeroU32::MIN));
+        let burst = std::num::NonZeroU32::new(quota.burst).unwrap_or(std::num::NonZeroU32::MIN);
+        let limiter = Arc::new(governor::RateLimiter::keyed(per_cell.allow_burst(burst)));
+        Self { name, limiter }
+    }
+
+    /// Forgets keys whose bucket is full again.
+    pub fn prune(&self) {
+        self.limiter.retain_recent();
+    }
+
     /// Counts one request of `user_id`; 429 with `Retry-After` past the limit.
     pub fn check(&self, user_id: &str) -> Result<(), AppError> {
         self.limiter

@@ -20,6 +20,7 @@ pub const PUSHED_KINDS: &[&str] = &[
     "notification",
     "app_update",
     crate::feed::COURSE_REGISTERED,
+    "share_opened",
 ];
 
 /// A push service keeps at most 4 KB; the encrypted record adds a little.
@@ -171,6 +172,23 @@ pub fn for_feed(kind: &str, payload: &str) -> Option<PushMessage> {
                 urgency: "normal",
             })
         }
+        "share_opened" => {
+            let share = str_of(&payload, "share")?;
+            let item = str_of(&payload, "item")?;
+            let recipient = str_of(&payload, "recipient")?;
+            let title = str_of(&payload, "title").unwrap_or("your document");
+            Some(PushMessage {
+                title: "Link opened".into(),
+                body: cut(&format!("{recipient} opened \"{title}\""), MAX_BODY),
+                link: AppLink {
+                    kind: "shares".into(),
+                    id: Value::from(item),
+                },
+                url: "/documents?tab=sent".into(),
+                tag: format!("share-{share}"),
+                urgency: "normal",
+            })
+        }
         _ => None,
     }
 }
@@ -183,6 +201,20 @@ fn url_escape(id: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_opened_link_names_the_recipient_and_the_document() {
+        let payload = json!({"share": "s-1", "item": "a-1", "title": "Surgical technique",
+            "recipient": "dr.who@clinic.example", "at": 5, "first": true});
+        let m = for_feed("share_opened", &payload.to_string()).unwrap();
+        assert_eq!(m.title, "Link opened");
+        assert_eq!(
+            m.body,
+            "dr.who@clinic.example opened \"Surgical technique\""
+        );
+        assert_eq!(m.tag, "share-s-1");
+        assert!(for_feed("share_engagement", &payload.to_string()).is_none());
+    }
 
     #[test]
     fn a_shared_file_names_the_item_and_who_shared_it_never_its_contents() {

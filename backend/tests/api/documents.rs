@@ -604,24 +604,23 @@ both_dbs! {
             "select recipient, body from outbox order by id").fetch_all(pool).await).unwrap();
         assert_eq!(mails.len(), 1);
         assert_eq!(mails[0].0, "dr.who@clinic.example");
-        let link = mails[0].1.split_whitespace().find(|w| w.contains("/api/shared-links/")).expect("link").to_string();
-        let path = link.split("/api").nth(1).unwrap().to_string();
-        // The link serves the file without signing in.
-        let res = app.get(&path, None).await;
+        let link = mails[0].1.split_whitespace().find(|w| w.contains("/s/")).expect("link").to_string();
+        let token = link.rsplit("/s/").next().unwrap().to_string();
+        // The link opens the tracked viewer, which serves the file without signing in.
+        let res = app.get(&format!("/s/{token}/file?view=view-000000000001"), None).await;
         assert_eq!(res.status(), StatusCode::OK);
         assert_eq!(res.headers()["content-type"], "application/pdf");
         assert_eq!(res.bytes().await.unwrap().as_ref(), PDF);
         // The token itself is nowhere in the event store.
-        let token = path.rsplit('/').next().unwrap();
         let leaked: i64 = projections::on_db!(&app.state.db, pool => sqlx::query_scalar(
             "select count(*) from events where cast(payload as text) like $1")
             .bind(format!("%{token}%")).fetch_one(pool).await).unwrap();
         assert_eq!(leaked, 0);
-        // Expired, or unknown: gone.
-        projections::on_db!(&app.state.db, pool => sqlx::query("update doc_external_links set expires_at = 1")
+        // Expired: gone; unknown: not found.
+        projections::on_db!(&app.state.db, pool => sqlx::query("update share_engagement set expires_at = 1")
             .execute(pool).await.map(|r| r.rows_affected())).unwrap();
-        assert_eq!(json_of(app.get(&path, None).await).await.0, StatusCode::NOT_FOUND);
-        assert_eq!(json_of(app.get("/shared-links/made-up", None).await).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(json_of(app.get(&format!("/s/{token}"), None).await).await.0, StatusCode::GONE);
+        assert_eq!(json_of(app.get(&format!("/s/{}", "A".repeat(43)), None).await).await.0, StatusCode::NOT_FOUND);
         // History.
         let (_, h) = history(&app, &anna, &file).await;
         let entry = h["entries"].as_array().unwrap().last().unwrap().clone();

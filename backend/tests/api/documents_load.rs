@@ -409,9 +409,14 @@ async fn mixed_workload(app: &TestApp) {
         if round % 2 == 0 {
             docs.move_item(a, &private, None).await.unwrap();
         }
-        docs.share_externally(a, &files[0], Some(format!("guest{round}@clinic.example")))
-            .await
-            .unwrap();
+        docs.share_externally(
+            a,
+            &files[0],
+            Some(format!("guest{round}@clinic.example")),
+            Default::default(),
+        )
+        .await
+        .unwrap();
         docs.save_to_mydocs(b, &files[0], None).await.unwrap();
         docs.open(c, &files[2], true).await.unwrap();
         if round % 3 == 0 {

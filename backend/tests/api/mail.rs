@@ -210,9 +210,10 @@ fn link_in(message: &Value) -> String {
     let body = message["body"].as_str().expect("body");
     let link = body
         .split_whitespace()
-        .find(|w| w.contains("/api/shared-links/"))
-        .expect("the message carries the link");
-    link.split("/api").nth(1).expect("path").to_string()
+        .find(|w| w.contains("/s/"))
+        .expect("the message carries the link to the viewer");
+    // `/s/{token}`: the viewer's page, and under `/api` its information.
+    format!("/s/{}", link.rsplit("/s/").next().expect("token"))
 }
 
 macro_rules! each_engine {
@@ -273,19 +274,26 @@ async fn an_external_share_arrives_once_and_its_link_opens_the_file(engine: Engi
     let answer = row.smtp_response.expect("the SMTP answer is kept");
     assert!(answer.starts_with("250"), "{answer}");
 
-    // The link opens the file, without signing in, until it expires.
+    // The link opens the tracked viewer, without signing in, until it expires.
     let path = link_in(message);
-    for _ in 0..2 {
-        let res = app.get(&path, None).await;
+    let page = app
+        .client
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    for view in ["view-000000000001", "view-000000000002"] {
+        let res = app.get(&format!("{path}/file?view={view}"), None).await;
         assert_eq!(res.status(), StatusCode::OK);
         assert_eq!(res.bytes().await.unwrap().as_ref(), PDF);
     }
-    projections::on_db!(&app.state.db, pool => sqlx::query("update doc_external_links set expires_at = 1")
+    projections::on_db!(&app.state.db, pool => sqlx::query("update share_engagement set expires_at = 1")
         .execute(pool).await.map(|r| r.rows_affected()))
     .unwrap();
     let (status, body) = json_of(app.get(&path, None).await).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(body["message"], "This link has expired or does not exist");
+    assert_eq!(status, StatusCode::GONE);
+    assert_eq!(body["error"], "This link is no longer available.");
 
     // Delivered once: several more relay rounds send nothing.
     tokio::time::sleep(Duration::from_millis(800)).await;
@@ -319,7 +327,7 @@ async fn a_message_is_retried_until_the_smtp_server_is_up(engine: Engine) {
 
     let smtp = SmtpServer::start(&python, port, dir.path().join("mailbox.jsonl"));
     let messages = smtp.wait_for_messages(1).await;
-    assert!(link_in(&messages[0]).starts_with("/shared-links/"));
+    assert!(link_in(&messages[0]).starts_with("/s/"));
     let sent = wait_for_row(&app, id, "marked sent", |r| r.state == "sent").await;
     assert!(sent.attempts > failed.attempts);
     tokio::time::sleep(Duration::from_millis(600)).await;

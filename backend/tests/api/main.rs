@@ -34,3 +34,4 @@ mod session;
 mod sessions_end;
 mod sso;
 mod storage_quota;
+mod tracked_shares;

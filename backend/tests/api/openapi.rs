@@ -142,7 +142,7 @@ fn route_calls(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
 /// by hand under a path the router cannot express.
 #[test]
 fn api_routes_are_registered_only_with_their_operations() {
-    const ALLOWED: [(&str, &str); 5] = [
+    const ALLOWED: [(&str, &str); 6] = [
         // The service worker and the manifest of the web app, outside `/api`.
         (
             "http.rs",
@@ -152,6 +152,11 @@ fn api_routes_are_registered_only_with_their_operations() {
         (
             "http.rs",
             r#".route("/metrics", get(metrics::on_main_port))"#,
+        ),
+        // The external viewer's page (the web app's), outside `/api`; its calls are documented.
+        (
+            "http.rs",
+            r#".route("/s/{token}", get(crate::documents::viewer::page))"#,
         ),
         (
             "metrics.rs",

@@ -257,6 +257,11 @@ mod history_tests {
             email: "dr@clinic.example".into(),
             token_hash: String::new(),
             expires_at: 0,
+            share: String::new(),
+            allow_download: true,
+            max_opens: None,
+            title: String::new(),
+            owner: None,
         };
         assert!(!own.shows("bea", "ann", &external));
         let renamed = ItemEvent::Renamed {
@@ -274,6 +279,11 @@ mod history_tests {
             email: "dr@clinic.example".into(),
             token_hash: String::new(),
             expires_at: 0,
+            share: String::new(),
+            allow_download: true,
+            max_opens: None,
+            title: String::new(),
+            owner: None,
         };
         for scope in [
             HistoryScope::of(true, &Access::default()),

@@ -343,12 +343,18 @@ impl Item {
 
     async fn handle_external_share(
         &self,
-        by: String,
-        email: String,
-        token_hash: String,
-        expires_at: i64,
+        share: ExternalShareTerms,
         services: &ItemServices,
     ) -> Result<ItemEvent, DocumentError> {
+        let ExternalShareTerms {
+            by,
+            email,
+            token_hash,
+            expires_at,
+            share,
+            allow_download,
+            max_opens,
+        } = share;
         let kind = self.live()?;
         let access = self.access(&by, services).await?;
         if !access.sees() {
@@ -369,7 +375,7 @@ impl Item {
         if !is_valid_email(&email) {
             return Err(DocumentError::InvalidEmail);
         }
-        if token_hash.is_empty() || expires_at <= 0 {
+        if token_hash.is_empty() || share.is_empty() || expires_at <= 0 {
             return Err(DocumentError::Services(
                 "external link without token".into(),
             ));
@@ -379,8 +385,24 @@ impl Item {
             email,
             token_hash,
             expires_at,
+            share,
+            allow_download,
+            max_opens,
+            title: self.name.clone(),
+            owner: self.owner.clone(),
         })
     }
+}
+
+/// What an external share command carries.
+struct ExternalShareTerms {
+    by: String,
+    email: String,
+    token_hash: String,
+    expires_at: i64,
+    share: String,
+    allow_download: bool,
+    max_opens: Option<u32>,
 }
 
 /// A stored file's name: server-made, one plain path segment, so it can never point outside
@@ -508,9 +530,20 @@ impl Aggregate for Item {
                 email,
                 token_hash,
                 expires_at,
+                share,
+                allow_download,
+                max_opens,
             } => {
-                self.handle_external_share(by, email, token_hash, expires_at, services)
-                    .await?
+                let terms = ExternalShareTerms {
+                    by,
+                    email,
+                    token_hash,
+                    expires_at,
+                    share,
+                    allow_download,
+                    max_opens,
+                };
+                self.handle_external_share(terms, services).await?
             }
             ItemCommand::RecordCopy { by, copy, reason } => {
                 let action = match reason {

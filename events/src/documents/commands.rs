@@ -113,6 +113,10 @@ pub enum ItemCommand {
         email: String,
         token_hash: String,
         expires_at: i64,
+        /// The new share's id (its engagement stream).
+        share: String,
+        allow_download: bool,
+        max_opens: Option<u32>,
     },
     /// Records on the original that `by` saved or moved a copy of it into their My Docs.
     RecordCopy {

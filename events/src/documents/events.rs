@@ -70,6 +70,22 @@ pub enum ItemEvent {
         email: String,
         token_hash: String,
         expires_at: i64,
+        /// The share's id: its engagement is the stream of [`crate::share_link::ShareLink`]
+        /// with this id. Shares recorded before it existed are known by their token's hash.
+        #[serde(default)]
+        share: String,
+        /// The recipient may download the file, not only view it.
+        #[serde(default = "crate::share_link::default_allow_download")]
+        allow_download: bool,
+        /// Opens after which the link answers 410; none: no limit.
+        #[serde(default)]
+        max_opens: Option<u32>,
+        /// The item's title when it was shared (what the sender's notices name).
+        #[serde(default)]
+        title: String,
+        /// The item's owner when it was shared (they see the share's engagement too).
+        #[serde(default)]
+        owner: Option<String>,
     },
     SavedToMyDocs {
         by: String,

@@ -1113,6 +1113,9 @@ fn external(by: &str, email: &str) -> ItemCommand {
         email: email.into(),
         token_hash: "ab12".into(),
         expires_at: 1_900_000_000_000,
+        share: "s-1".into(),
+        allow_download: false,
+        max_opens: Some(3),
     }
 }
 
@@ -1127,6 +1130,11 @@ async fn an_unlabelled_file_is_shared_externally_with_an_expiring_link() {
             email: "dr.who@clinic.example".into(),
             token_hash: "ab12".into(),
             expires_at: 1_900_000_000_000,
+            share: "s-1".into(),
+            allow_download: false,
+            max_opens: Some(3),
+            title: "af title".into(),
+            owner: Some(ANNA.into()),
         }],
     )
     .await;

@@ -277,6 +277,7 @@ async fn apply_one(
             email,
             token_hash,
             expires_at,
+            ..
         } => {
             b.add_link(Link {
                 token_hash,
@@ -859,6 +860,11 @@ mod tests {
                     email: "guest@clinic.example".into(),
                     token_hash: "hash-0".into(),
                     expires_at: 4_102_444_800_000,
+                    share: "share-0".into(),
+                    allow_download: true,
+                    max_opens: None,
+                    title: "f0".into(),
+                    owner: Some("u0".into()),
                 },
             ),
             on("us-1", ItemEvent::Opened { by: "u1".into() }),

@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { Loader } from '@/components/Loader';
 import { lazyPage } from './lazy-page';
 import { RouteError } from './RouteError';
 import { Shell } from './Shell';
@@ -40,9 +42,22 @@ const UpdateWizardPage = lazyPage(() => import('@/features/whats-new/components/
 const OfflinePage = lazyPage(() => import('@/features/offline/components/OfflinePage'));
 const PublishPage = lazyPage(() => import('@/features/whats-new/components/PublishPage'));
 const AuditPage = lazyPage(() => import('@/features/audit/components/AuditPage'));
+const SharesPage = lazyPage(() => import('@/features/shares/components/SharesPage'));
+const SentPage = lazyPage(() => import('@/features/shares/components/SentPage'));
+const SharedLinkPage = lazyPage(() => import('@/features/shares/components/SharedLinkPage'));
 
 /** Every route of spec 2.2. Guarding and layout live in the Shell. */
 export const routes: RouteObject[] = [
+  {
+    // A recipient outside the company opening a shared link: no account, nothing of the app around it.
+    path: 's/:token',
+    errorElement: <RouteError />,
+    element: (
+      <Suspense fallback={<Loader full />}>
+        <SharedLinkPage />
+      </Suspense>
+    ),
+  },
   {
     element: <Shell />,
     errorElement: <RouteError />,
@@ -73,6 +88,8 @@ export const routes: RouteObject[] = [
           { path: 'documents/folder', element: <FolderPage /> },
           { path: 'documents/folder/:id', element: <FolderPage /> },
           { path: 'documents/history/:id', element: <DocumentHistoryPage /> },
+          { path: 'documents/sent', element: <SentPage /> },
+          { path: 'documents/:id/shares', element: <SharesPage /> },
           { path: 'products', element: <ProductsOverviewPage /> },
           { path: 'products/:segment', element: <SegmentPage /> },
           { path: 'products/category/:category', element: <CategoryPage /> },

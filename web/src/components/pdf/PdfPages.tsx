@@ -37,6 +37,7 @@ export function PdfPages({ doc, sizes, width, zoom, pinch, root, pageRefs, texts
               pageRefs.current[i] = el;
             }}
             className={styles.page}
+            data-page={i + 1}
             style={{ width: size.width * scale, height: size.height * scale }}
           >
             <PdfPage

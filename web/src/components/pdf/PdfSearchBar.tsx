@@ -8,7 +8,8 @@ interface PdfSearchBarProps {
   /** Find is offered once the document is open and something is typed. */
   canFind: boolean;
   onFind: () => void;
-  onDownload: () => void;
+  /** Without it there is no Download button (a shared link whose sender allowed viewing only). */
+  onDownload?: () => void;
 }
 
 /** The viewer's top bar: search in the document, and Download. */
@@ -35,15 +36,17 @@ export function PdfSearchBar({ query, onQueryChange, canFind, onFind, onDownload
       <button type="submit" className={styles.tool} disabled={!canFind}>
         Find
       </button>
-      <button
-        type="button"
-        className={`btn btn-primary ${styles.download}`}
-        onClick={onDownload}
-        aria-label="Download"
-        title="Download"
-      >
-        <DownloadIcon size={20} />
-      </button>
+      {onDownload && (
+        <button
+          type="button"
+          className={`btn btn-primary ${styles.download}`}
+          onClick={onDownload}
+          aria-label="Download"
+          title="Download"
+        >
+          <DownloadIcon size={20} />
+        </button>
+      )}
     </form>
   );
 }

@@ -562,6 +562,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/documents/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The external shares of a document, newest first: every one for its owner and auditors,
+         *     their own for a sender.
+         */
+        get: operations["item_shares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/documents/external-share": {
         parameters: {
             query?: never;
@@ -572,8 +592,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sends someone outside the app an expiring link to a file (`GET /api/shared-links/{token}`).
-         *     Without an SMTP server the e-mail is kept in the outbox table and logged.
+         * Sends someone outside the app an expiring link to the tracked viewer (`/s/{token}`): its
+         *     opens, pages and downloads reach the sender (`GET /api/documents/{id}/shares`). Without an
+         *     SMTP server the e-mail is kept in the outbox table and logged.
          */
         post: operations["external_share"];
         delete?: never;
@@ -678,6 +699,43 @@ export interface paths {
         get: operations["list_shared"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own external shares ("Sent"), newest first, with their documents. */
+        get: operations["sent_shares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/shares/{share_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Takes a link back at once (the sender, the item's owner or an admin): its page, file and
+         *     beacon answer 410 from then on. Revoking again changes nothing.
+         */
+        post: operations["revoke_share"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1310,6 +1368,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/s/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the recipient's viewer shows of a link: the company, the sender's name, the document's
+         *     title, kind and size, and whether it may be downloaded. Never counts as an open.
+         */
+        get: operations["info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/s/{token}/beacon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pages viewed and for how long. The body is JSON, sent as `text/plain` by
+         *     `navigator.sendBeacon` (both accepted). Idempotent per `(view, seq)`; 410 once the link is
+         *     revoked, expired or ended; 429 over the link's limits.
+         */
+        post: operations["beacon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/s/{token}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The document of a live link. The first request of a view records an open; with
+         *     `download=1` a download. Same headers as the app's files (nosniff, sandbox, no-store).
+         */
+        get: operations["s_token_file_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search-new": {
         parameters: {
             query?: never;
@@ -1338,7 +1457,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The file behind an external share's link; no sign-in, until the link expires. */
+        /**
+         * Links e-mailed before links were tracked: a permanent redirect to the tracked viewer
+         *     (`/s/{token}`), which answers for them from then on.
+         */
         get: operations["shared_link"];
         put?: never;
         post?: never;
@@ -2036,6 +2158,27 @@ export interface components {
             link: string;
             title: string;
         };
+        /** @description A beacon: `{view, seq, pages: [{page, seconds}]}`. */
+        Beacon: {
+            /** @description Seconds each page was visible since the view's previous beacon (0-3600, at most 50). */
+            pages: components["schemas"]["BeaconPage"][];
+            /**
+             * Format: int64
+             * @description Numbers the view's beacons: a repeat of a number changes nothing.
+             */
+            seq: number;
+            /** @description The view id the file was loaded with. */
+            view: string;
+        };
+        BeaconPage: {
+            /**
+             * Format: int32
+             * @description 1 and up.
+             */
+            page: number;
+            /** Format: double */
+            seconds: number;
+        };
         BTreeMap: {
             [key: string]: {
                 label: string;
@@ -2459,7 +2602,26 @@ export interface components {
              * @description When the link stops working (ms since the epoch).
              */
             expires_at: number;
+            /** @description The share's id (`GET /api/documents/{id}/shares`, `.../shares/{share_id}/revoke`). */
+            id: string;
             recipient: string;
+        };
+        /** @description The body of an external share. */
+        ExternalShareBody: {
+            /** @description Default true; false: view only. */
+            allow_download?: boolean | null;
+            email?: string | null;
+            /**
+             * Format: int64
+             * @description 1 to `EXTERNAL_LINK_MAX_DAYS` (30); default 7.
+             */
+            expires_in_days?: number | null;
+            file?: string | null;
+            /**
+             * Format: int64
+             * @description 1 to 1000 opens, then the link answers 410; default no limit.
+             */
+            max_opens?: number | null;
         };
         FavoriteBody: {
             file?: string | null;
@@ -2772,6 +2934,36 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The 410 of a link no longer available. */
+        LinkGoneBody: {
+            /** @description "This link is no longer available." */
+            error: string;
+            /** @description The item that replaces a superseded document. */
+            replacement?: string | null;
+            /** @description `revoked`, `expired`, `used_up` or `ended`. */
+            state: string;
+        };
+        /** @description What the viewer page shows. */
+        LinkInfo: {
+            allow_download: boolean;
+            company: string;
+            /** Format: int64 */
+            expires_at: number;
+            /** @description `pdf` or `xls` (XLS: download only). */
+            kind: string;
+            sender: components["schemas"]["LinkSender"];
+            /**
+             * Format: int64
+             * @description ms since the epoch.
+             */
+            sent_at: number;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            title: string;
+        };
         /**
          * @description Where a notification leads (spec 2.9): `products`, `training`, `learn`, `congress`, `news` with
          *     an optional id, or a section of the app without id (`useful`, `documents`, `contacts`, ...).
@@ -2780,6 +2972,9 @@ export interface components {
             /** Format: int64 */
             id?: number | null;
             type?: string;
+        };
+        LinkSender: {
+            name: string;
         };
         LinkView: {
             /** Format: int64 */
@@ -3003,6 +3198,16 @@ export interface components {
              * @description When it signed in, ms since the epoch.
              */
             signed_in_at: number;
+        };
+        /** @description Seconds a page was viewed. */
+        PageSeconds: {
+            /** Format: int64 */
+            page: number;
+            /**
+             * Format: int64
+             * @description Whole seconds.
+             */
+            seconds: number;
         };
         /** @description Someone who could see an item at a past time. */
         PersonThen: {
@@ -3290,6 +3495,12 @@ export interface components {
             /** @description Always `segment`. */
             type: string;
         };
+        /** @description A page of the caller's own external shares. */
+        SentShares: {
+            /** @description Pass as `before` for the next (older) page; null on the last. */
+            next?: string | null;
+            shares: components["schemas"]["ShareView"][];
+        };
         /** @description What the server sends. */
         ServerMessage: {
             /** Format: int64 */
@@ -3357,6 +3568,14 @@ export interface components {
             email?: string | null;
             folder?: string | null;
         };
+        ShareItem: {
+            id: string;
+            title: string;
+        };
+        ShareSender: {
+            id: string;
+            name: string;
+        };
         /** @description A share valid at the time asked about. */
         ShareThenView: {
             /** @description True when the share was on the item itself. */
@@ -3371,6 +3590,37 @@ export interface components {
             user: components["schemas"]["PersonThen"];
             /** @description `internal` or `storage`. */
             via: string;
+        };
+        /** @description One external share and its engagement. */
+        ShareView: {
+            allow_download: boolean;
+            /** Format: int64 */
+            downloads: number;
+            /** Format: int64 */
+            expires_at: number;
+            id: string;
+            item?: null | components["schemas"]["ShareItem"];
+            /** Format: int64 */
+            last_opened_at?: number | null;
+            /** Format: int64 */
+            max_opens?: number | null;
+            /** Format: int64 */
+            opens: number;
+            pages: components["schemas"]["PageSeconds"][];
+            /** @description Opened from more than one device (network and device class). */
+            possibly_forwarded: boolean;
+            /** @description The recipient's e-mail (only the sender, the item's owner and auditors see it). */
+            recipient: string;
+            /** Format: int64 */
+            revoked_at?: number | null;
+            sender: components["schemas"]["ShareSender"];
+            /**
+             * Format: int64
+             * @description ms since the epoch.
+             */
+            sent_at: number;
+            /** @description `active`, `expired`, `revoked`, `used_up` or `ended`. */
+            state: string;
         };
         Slide: {
             image: string;
@@ -4939,6 +5189,35 @@ export interface operations {
             };
         };
     };
+    item_shares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareView"][];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     external_share: {
         parameters: {
             query?: never;
@@ -4951,7 +5230,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ShareFileBody"];
+                "application/json": components["schemas"]["ExternalShareBody"];
             };
         };
         responses: {
@@ -5236,6 +5515,70 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sent_shares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `next` of the previous page. */
+                before: string | null;
+                /** @description 1 to 200, default 50. */
+                limit: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentShares"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_share: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareView"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6741,6 +7084,177 @@ export interface operations {
             };
         };
     };
+    info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkInfo"];
+                };
+            };
+            /** @description unknown link: {error: "This link does not exist."} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description revoked, expired, used up or ended */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkGoneBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    beacon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Beacon"];
+            };
+        };
+        responses: {
+            /** @description recorded (or already recorded) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkGoneBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    s_token_file_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `1`: as an attachment, recorded as a download (403 when the sender allowed viewing only). */
+                download: string | null;
+                token: string;
+                /** @description The page load's view id (16-64 URL-safe characters); its first request is the open. */
+                view: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The sender allowed viewing only. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkGoneBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     search: {
         parameters: {
             query?: never;
@@ -6791,21 +7305,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file */
-            200: {
+            /** @description to /s/{token} */
+            308: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description unknown or expired link */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
             };
         };
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APP_UPDATE_TOAST, createDispatcher, notificationArrival } from './dispatch';
+import { APP_UPDATE_TOAST, createDispatcher, notificationArrival, shareOpenedToast } from './dispatch';
 
 function setup() {
   const invalidateQueries = vi.fn(() => Promise.resolve());
@@ -74,5 +74,42 @@ describe('realtime dispatch', () => {
     expect(notify).not.toHaveBeenCalled();
     dispatcher.reload();
     expect(invalidateQueries).toHaveBeenCalledWith();
+  });
+});
+
+describe('tracked external shares', () => {
+  it('refreshes the shares screens and toasts the first open of a link only', () => {
+    const { send, keys, notify } = setup();
+    send('share_opened', {
+      share: 's1',
+      item: 'i1',
+      title: 'Surgical technique',
+      recipient: 'dr.b@clinic.example',
+      at: 1,
+      first: true,
+    });
+    expect(keys()).toEqual([['shares']]);
+    expect(notify).toHaveBeenCalledWith('dr.b@clinic.example opened "Surgical technique"');
+    send('share_opened', {
+      share: 's1',
+      item: 'i1',
+      title: 'Surgical technique',
+      recipient: 'dr.b@clinic.example',
+      at: 2,
+      first: false,
+    });
+    expect(keys()).toEqual([['shares'], ['shares']]);
+    expect(notify).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes on engagement without a toast, and ignores an unreadable open', () => {
+    const { send, keys, notify } = setup();
+    send('share_engagement', { share: 's1', item: 'i1' });
+    expect(keys()).toEqual([['shares']]);
+    send('share_opened', { first: true });
+    expect(notify).not.toHaveBeenCalled();
+    expect(shareOpenedToast({ first: true, recipient: 'a@b.example', title: '' })).toBe(
+      'a@b.example opened "your document"',
+    );
   });
 });

@@ -5,12 +5,15 @@ import type { FeedMessage } from './client';
  * Query-key prefixes refreshed by live messages. They are the features' own
  * keys (lib cannot import features): the documents lists and folders
  * (`documentsKeys.all`), the home documents carousel (`homeKeys.documents()`),
- * What's New's lists (`whatsNewKeys.notifications()` / `.updates()`). Each
+ * What's New's lists (`whatsNewKeys.notifications()` / `.updates()`), the external shares'
+ * engagement (`sharesKeys.all`). Each
  * feature's key tests check that its queries stay under these prefixes.
  * The Home dot and the menu count follow the `badge` messages instead.
  */
 export const LIVE_QUERY_KEYS = {
   documents: [['documents'], ['home', 'documents']],
+  /** A document's Shares screen and the Sent view (`sharesKeys.all` of the shares feature). */
+  shares: [['shares']],
   notifications: [['whats-new', 'notifications']],
   updates: [['whats-new', 'updates']],
 } as const satisfies Record<string, readonly QueryKey[]>;
@@ -52,6 +55,17 @@ export function notificationArrival(payload: unknown): { id: number; title: stri
   return typeof id === 'number' && typeof title === 'string' && title.trim() ? { id, title: title.trim() } : null;
 }
 
+/**
+ * The toast of a `share_opened` message (`{share, item, title, recipient, at, first}`): only for
+ * the first open of a link, as '{recipient} opened "{title}"'.
+ */
+export function shareOpenedToast(payload: unknown): string | null {
+  const { recipient, title, first } = record(payload);
+  if (first !== true || typeof recipient !== 'string' || !recipient.trim()) return null;
+  const name = typeof title === 'string' && title.trim() ? title.trim() : 'your document';
+  return `${recipient.trim()} opened "${name}"`;
+}
+
 /** What each kind of feed message does to the screens. Unknown kinds are ignored. */
 export function createDispatcher({
   queryClient,
@@ -83,6 +97,15 @@ export function createDispatcher({
         case 'app_update':
           refresh(LIVE_QUERY_KEYS.updates);
           notify(appUpdateToast(payload));
+          return;
+        case 'share_opened': {
+          refresh(LIVE_QUERY_KEYS.shares);
+          const message = shareOpenedToast(payload);
+          if (message) notify(message);
+          return;
+        }
+        case 'share_engagement':
+          refresh(LIVE_QUERY_KEYS.shares);
           return;
         case 'shared_arrival':
         case 'shared_change':

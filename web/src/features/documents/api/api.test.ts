@@ -103,6 +103,31 @@ describe('documents API calls', () => {
     ]);
   });
 
+  it('sends an external link’s options, leaving out a limit of opens not asked for', async () => {
+    const fetchMock = mockFetch();
+    const email = 'dr.bianchi@clinic.example';
+    await shareItem({
+      kind: 'external',
+      id: '4',
+      email,
+      link: { expires_in_days: 3, allow_download: false, max_opens: 2 },
+    });
+    await shareItem({
+      kind: 'external',
+      id: '5',
+      email,
+      link: { expires_in_days: 7, allow_download: true, max_opens: null },
+    });
+    expect(call(fetchMock, 0).body).toEqual({
+      email,
+      file: '4',
+      expires_in_days: 3,
+      allow_download: false,
+      max_opens: 2,
+    });
+    expect(call(fetchMock, 1).body).toEqual({ email, file: '5', expires_in_days: 7, allow_download: true });
+  });
+
   it('saves and moves to My Docs', async () => {
     const fetchMock = mockFetch();
     await saveToMyDocs('11');

@@ -5,16 +5,28 @@ import type { ShareKind } from '../logic/actions';
 
 type Schemas = components['schemas'];
 
+/** The options of an external share's link (the server's defaults when left out). */
+export interface LinkOptions {
+  expires_in_days: number;
+  allow_download: boolean;
+  max_opens: number | null;
+}
+
+/** An external share's body: the file, the recipient and the link's options. */
+type ExternalShareBody = Schemas['ExternalShareBody'];
+
 export interface ShareInput {
   kind: ShareKind;
   id: string;
   email: string;
+  /** External shares only. */
+  link?: LinkOptions;
 }
 
 /** The call and body of each kind of share. */
-export function shareRequest({ kind, id, email }: ShareInput): {
+export function shareRequest({ kind, id, email, link }: ShareInput): {
   path: string;
-  body: Schemas['ShareFileBody'] | Schemas['ShareFolderBody'];
+  body: Schemas['ShareFileBody'] | Schemas['ShareFolderBody'] | ExternalShareBody;
 } {
   switch (kind) {
     case 'folder':
@@ -23,14 +35,21 @@ export function shareRequest({ kind, id, email }: ShareInput): {
       return { path: '/documents/share', body: { email, file: id } };
     case 'storage':
       return { path: '/documents/storage-share', body: { email, file: id } };
-    case 'external':
-      return { path: '/documents/external-share', body: { email, file: id } };
+    case 'external': {
+      const body: ExternalShareBody = { email, file: id };
+      if (link) {
+        body.expires_in_days = link.expires_in_days;
+        body.allow_download = link.allow_download;
+        if (link.max_opens !== null) body.max_opens = link.max_opens;
+      }
+      return { path: '/documents/external-share', body };
+    }
   }
 }
 
 /**
  * What the server answers: internal shares name the recipient as it was matched
- * and give the shared item; external shares say when the link expires.
+ * and give the shared item; external shares say when the link expires, and the share's id.
  */
 export type ShareResult = Schemas['Shared'] | Schemas['ExternalShare'];
 

@@ -15,6 +15,7 @@ import {
   RenameIcon,
   SaveIcon,
   SendIcon,
+  ShareIcon,
   ShareUserIcon,
   TrashIcon,
 } from '@/components/icons';
@@ -31,6 +32,7 @@ const ICONS: Record<MenuAction, ReactNode> = {
   move: <MoveIcon />,
   delete: <TrashIcon />,
   history: <HistoryIcon />,
+  shares: <ShareIcon />,
 };
 
 export interface ActionMenuProps {

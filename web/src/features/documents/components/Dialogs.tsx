@@ -14,12 +14,24 @@ import { menuActions, type ShareKind } from '../logic/actions';
 import { baseNameSelection, displayName } from '../logic/file';
 import { linkExpiry, MESSAGES } from '../logic/messages';
 import { disabledDestinations, treeRows } from '../logic/move';
-import { initialRecipient, recipientEmail, recipientReducer, recipientSearch, shareErrorToast } from '../logic/share';
+import {
+  initialLinkFields,
+  initialRecipient,
+  LINK_MAX_DAYS,
+  linkOptions,
+  MAX_OPENS_LIMIT,
+  recipientEmail,
+  recipientReducer,
+  recipientSearch,
+  shareErrorToast,
+  type LinkFields,
+} from '../logic/share';
 import { truncateMovedName } from '../logic/truncate';
 import type { ShareResult } from '../api/share-item';
 import type { DocItem } from '../types';
 import styles from './Documents.module.css';
 import { FolderIcon } from '@/components/icons';
+import { Toggle } from '@/components/Toggle';
 import { useDebounced } from './useDebounced';
 
 interface DialogFrameProps {
@@ -278,6 +290,7 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
   const search = useDebounced(external ? null : recipientSearch(recipient), 250);
   const lookup = useShareList(search);
   const email = recipientEmail(recipient);
+  const [link, setLink] = useState<LinkFields>(initialLinkFields);
 
   useEffect(() => {
     if (lookup.isError) toast.danger(MESSAGES.recipientsError);
@@ -285,8 +298,18 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
 
   const send = (as: ShareKind) => {
     if (!email) return;
+    // The link's options are those of this dialog's external share; from the internal dialog the defaults.
+    let options;
+    if (as === 'external' && external) {
+      const checked = linkOptions(link);
+      if (!checked.ok) {
+        toast.danger(checked.message);
+        return;
+      }
+      options = checked.options;
+    }
     share.mutate(
-      { kind: as, id: item.id, email, title: displayName(item) },
+      { kind: as, id: item.id, email, title: displayName(item), link: options },
       {
         onSuccess: (result) => {
           // Queued offline: the queue has said so.
@@ -331,7 +354,14 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
           onChange={(e) => dispatch({ type: 'typed', value: e.target.value })}
         />
       </label>
-      {external && <p className={styles.recipientsNote}>The recipient gets a link that expires.</p>}
+      {external && (
+        <>
+          <p className={styles.recipientsNote}>
+            The recipient gets a link that expires. You see when it is opened and which pages are read.
+          </p>
+          <LinkOptionsFields fields={link} onChange={setLink} />
+        </>
+      )}
       {matches &&
         (matches.length > 0 ? (
           <ul className={styles.recipients} aria-label="Matching users">
@@ -369,5 +399,47 @@ export function ShareDialog({ item, kind, onClose }: ShareDialogProps) {
           </div>
         ))}
     </DialogFrame>
+  );
+}
+
+/** How long an external link lasts, whether it allows download, and an optional limit of opens. */
+function LinkOptionsFields({ fields, onChange }: { fields: LinkFields; onChange: (fields: LinkFields) => void }) {
+  const set = (change: Partial<LinkFields>) => onChange({ ...fields, ...change });
+  return (
+    <fieldset className={styles.linkOptions}>
+      <legend className="visually-hidden">Link options</legend>
+      <label className={styles.linkOption}>
+        <span className="field-label">Link lasts (days)</span>
+        <input
+          className={`input ${styles.linkNumber}`}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={LINK_MAX_DAYS}
+          value={fields.days}
+          onChange={(e) => set({ days: e.target.value })}
+        />
+      </label>
+      <Toggle label="Allow download" checked={fields.allowDownload} onChange={(on) => set({ allowDownload: on })} />
+      <Toggle
+        label="Limit the number of opens"
+        checked={fields.limitOpens}
+        onChange={(on) => set({ limitOpens: on })}
+      />
+      {fields.limitOpens && (
+        <label className={styles.linkOption}>
+          <span className="field-label">Opens allowed</span>
+          <input
+            className={`input ${styles.linkNumber}`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_OPENS_LIMIT}
+            value={fields.maxOpens}
+            onChange={(e) => set({ maxOpens: e.target.value })}
+          />
+        </label>
+      )}
+    </fieldset>
   );
 }

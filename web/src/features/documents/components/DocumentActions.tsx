@@ -12,7 +12,7 @@ import { useSaveToMyDocs } from '../api/save-to-mydocs';
 import { shareKind, type MenuAction, type ShareKind } from '../logic/actions';
 import { displayName, downloadName, opensInViewer } from '../logic/file';
 import { MESSAGES } from '../logic/messages';
-import { historyPath } from '../logic/route';
+import { historyPath, sharesPath } from '../logic/route';
 import type { DocItem, DocType } from '../types';
 import { ActionMenu } from './ActionMenu';
 import { DeleteDialog, MoveDialog, RenameDialog, ShareDialog } from './Dialogs';
@@ -127,6 +127,10 @@ export function DocumentActions({ item, onClose, parent, listType }: DocumentAct
         return;
       case 'history':
         void navigate(historyPath(target.id));
+        return;
+      case 'shares':
+        // The title goes along: the shares list does not carry it.
+        void navigate(sharesPath(target.id), { state: { title: displayName(target) } });
         return;
     }
   };

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { SendIcon } from '@/components/icons';
 import { KeptOfflineLink } from '@/components/offline/KeptOfflineLink';
 import { PendingActions } from '@/components/offline/PendingActions';
 import { PageFrame } from '@/components/page/PageFrame';
@@ -12,7 +13,7 @@ import { toast } from '@/lib/stores/toast';
 import { useDocuments } from '../api/get-documents';
 import { documentsKeys } from '../api/keys';
 import { MESSAGES } from '../logic/messages';
-import { folderPath } from '../logic/route';
+import { folderPath, SENT_PATH } from '../logic/route';
 import { availableTabs, canAdd, resolveTab, TAB_LABELS } from '../logic/tabs';
 import type { DocItem, DocType } from '../types';
 import { AddFlow } from './AddFlow';
@@ -87,6 +88,13 @@ export default function DocumentsPage() {
       </div>
       <div id="documents-panel" role="tabpanel" aria-labelledby={`documents-tab-${tab}`}>
         <KeptOfflineLink />
+        {/* The documents sent outside the company with a tracked link, and who opened them. */}
+        <Link to={SENT_PATH} className={styles.sentLink} data-testid="sent-link">
+          <span className={styles.sentLabel}>
+            <SendIcon size={16} /> Sent externally
+          </span>
+          <span aria-hidden="true">›</span>
+        </Link>
         <PendingActions filter={pendingHere} />
         {tab === 'my' && <StorageUsageLine />}
         <ItemList

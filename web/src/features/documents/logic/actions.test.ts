@@ -4,7 +4,7 @@ import { menuActions, shareKind } from './actions';
 const ALL = ['delete', 'move', 'move_to_mydocs', 'save_to_mydocs', 'external_share', 'internal_share', 'rename'];
 
 describe('menuActions', () => {
-  it('orders a file with every action as spec section 4 says, history last', () => {
+  it('orders a file with every action as spec section 4 says, then history and shares', () => {
     expect(menuActions({ type: 'file', actions: ALL })).toEqual([
       'open',
       'rename',
@@ -16,7 +16,14 @@ describe('menuActions', () => {
       'move',
       'delete',
       'history',
+      'shares',
     ]);
+  });
+
+  it('offers Shares only with the right to share a file externally', () => {
+    expect(menuActions({ type: 'file', actions: ['external_share'] })).toContain('shares');
+    expect(menuActions({ type: 'file', actions: ['internal_share'] })).not.toContain('shares');
+    expect(menuActions({ type: 'folder', actions: ['external_share'] })).not.toContain('shares');
   });
 
   it('always gives files Open and Download, even with no actions', () => {

@@ -1,6 +1,6 @@
 import type { DocItem } from '../types';
 
-/** An entry of the action menu. `history` is ours; the others are spec section 4's. */
+/** An entry of the action menu. `history` and `shares` are ours; the others are spec section 4's. */
 export type MenuAction =
   | 'open'
   | 'rename'
@@ -11,9 +11,10 @@ export type MenuAction =
   | 'move_to_mydocs'
   | 'move'
   | 'delete'
-  | 'history';
+  | 'history'
+  | 'shares';
 
-/** Display order of spec section 4; the history view comes after them. */
+/** Display order of spec section 4; the history and the external shares' engagement come after them. */
 export const MENU_ORDER: readonly MenuAction[] = [
   'open',
   'rename',
@@ -25,6 +26,7 @@ export const MENU_ORDER: readonly MenuAction[] = [
   'move',
   'delete',
   'history',
+  'shares',
 ];
 
 export const MENU_LABELS: Record<MenuAction, string> = {
@@ -38,6 +40,7 @@ export const MENU_LABELS: Record<MenuAction, string> = {
   move: 'Move',
   delete: 'Delete',
   history: 'History',
+  shares: 'Shares',
 };
 
 /** Which call a share goes through. */
@@ -47,7 +50,8 @@ export type ShareKind = 'folder' | 'internal' | 'storage' | 'external';
  * The menu of an item: files always get Open and Download, folders never;
  * every other entry only when the server lists it in the item's `actions`.
  * `storage_internal_share` is offered as the internal share when present.
- * Folders have no external-share call, so it is never offered for them.
+ * Folders have no external-share call, so it is never offered for them. `shares` (who opened the
+ * links sent outside the company) goes with the right to share a file externally.
  */
 export function menuActions(item: Pick<DocItem, 'type' | 'actions'>): MenuAction[] {
   const allowed = new Set(item.actions);
@@ -60,6 +64,7 @@ export function menuActions(item: Pick<DocItem, 'type' | 'actions'>): MenuAction
       case 'internal_share':
         return allowed.has('internal_share') || allowed.has('storage_internal_share');
       case 'external_share':
+      case 'shares':
         return isFile && allowed.has('external_share');
       case 'history':
         return true;

@@ -16,6 +16,14 @@ export function historyPath(id: string): string {
   return `/documents/history/${encodeURIComponent(id)}`;
 }
 
+/** Address of a document's external shares and their engagement (the shares feature's screen). */
+export function sharesPath(id: string): string {
+  return `/documents/${encodeURIComponent(id)}/shares`;
+}
+
+/** Address of the user's sent external shares (the shares feature's screen). */
+export const SENT_PATH = '/documents/sent';
+
 export type FolderRoute = { ok: true; id: string; type: DocType } | { ok: false };
 
 /** A folder screen needs an id and a valid type; otherwise it errors and returns to /documents. */

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { MESSAGES } from './messages';
 import {
+  initialLinkFields,
   initialRecipient,
+  linkOptions,
   recipientEmail,
   recipientReducer,
   recipientSearch,
@@ -63,5 +65,39 @@ describe('shareErrorToast', () => {
     });
     expect(shareErrorToast(new ApiError(500, '<html>'), 'internal')).toEqual({ message: MESSAGES.cannotShare });
     expect(shareErrorToast(new Error('boom'), 'internal')).toEqual({ message: MESSAGES.cannotShare });
+  });
+});
+
+describe('linkOptions', () => {
+  it('gives the defaults: 7 days, download allowed, no limit of opens', () => {
+    expect(linkOptions(initialLinkFields)).toEqual({
+      ok: true,
+      options: { expires_in_days: 7, allow_download: true, max_opens: null },
+    });
+  });
+
+  it('refuses a duration outside 1 to 30 days in the server’s words', () => {
+    for (const days of ['0', '31', '', '2.5', 'x']) {
+      expect(linkOptions({ ...initialLinkFields, days })).toEqual({
+        ok: false,
+        message: 'A link can last from 1 to 30 days',
+      });
+    }
+    expect(linkOptions({ ...initialLinkFields, days: '30' }).ok).toBe(true);
+    expect(linkOptions({ ...initialLinkFields, days: '45' }, 60).ok).toBe(true);
+  });
+
+  it('checks the limit of opens only when it is on', () => {
+    const limited = { ...initialLinkFields, limitOpens: true };
+    expect(linkOptions({ ...limited, maxOpens: '0' })).toEqual({
+      ok: false,
+      message: 'The number of opens must be between 1 and 1000',
+    });
+    expect(linkOptions({ ...limited, maxOpens: '1001' }).ok).toBe(false);
+    expect(linkOptions({ ...limited, maxOpens: '2', allowDownload: false })).toEqual({
+      ok: true,
+      options: { expires_in_days: 7, allow_download: false, max_opens: 2 },
+    });
+    expect(linkOptions({ ...initialLinkFields, maxOpens: '0' }).ok).toBe(true);
   });
 });

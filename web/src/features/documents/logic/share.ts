@@ -60,3 +60,51 @@ export function shareErrorToast(error: unknown, kind: ShareKind): ToastSpec {
   }
   return { message: safeServerMessage(error) || MESSAGES.cannotShare };
 }
+
+/** A link lasts at most this many days unless the server says otherwise (EXTERNAL_LINK_MAX_DAYS). */
+export const LINK_MAX_DAYS = 30;
+export const LINK_DEFAULT_DAYS = 7;
+export const MAX_OPENS_LIMIT = 1000;
+
+export const LINK_MESSAGES = {
+  days: (max: number) => `A link can last from 1 to ${max} days`,
+  opens: `The number of opens must be between 1 and ${MAX_OPENS_LIMIT}`,
+} as const;
+
+/** The link options as the dialog's fields hold them. */
+export interface LinkFields {
+  days: string;
+  allowDownload: boolean;
+  limitOpens: boolean;
+  maxOpens: string;
+}
+
+export const initialLinkFields: LinkFields = {
+  days: String(LINK_DEFAULT_DAYS),
+  allowDownload: true,
+  limitOpens: false,
+  maxOpens: '3',
+};
+
+function wholeNumber(typed: string): number | null {
+  const value = typed.trim();
+  return /^\d{1,6}$/.test(value) ? Number(value) : null;
+}
+
+/** The link options of the fields, or the server's own words for what it would refuse. */
+export function linkOptions(
+  fields: LinkFields,
+  maxDays: number = LINK_MAX_DAYS,
+):
+  | { ok: true; options: { expires_in_days: number; allow_download: boolean; max_opens: number | null } }
+  | { ok: false; message: string } {
+  const days = wholeNumber(fields.days);
+  if (days === null || days < 1 || days > maxDays) return { ok: false, message: LINK_MESSAGES.days(maxDays) };
+  let maxOpens: number | null = null;
+  if (fields.limitOpens) {
+    maxOpens = wholeNumber(fields.maxOpens);
+    if (maxOpens === null || maxOpens < 1 || maxOpens > MAX_OPENS_LIMIT)
+      return { ok: false, message: LINK_MESSAGES.opens };
+  }
+  return { ok: true, options: { expires_in_days: days, allow_download: fields.allowDownload, max_opens: maxOpens } };
+}
