@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tracked external links under load on one `companion serve` node and a fresh PostgreSQL database:
-# SOCKETS connected users (bench-0 is the sender), ROUNDS first opens timed to the sender's
+# SOCKETS connected users (the first is the demo account Anna, the sender), ROUNDS first opens timed to the sender's
 # `share_opened` (with a channel-only baseline), then beacons per second from CLIENTS clients for
 # SECONDS (with a read-only baseline).
 # Usage: bench/share.sh [SOCKETS] [ROUNDS] [CLIENTS] [SECONDS]

@@ -1,7 +1,7 @@
 //! `share-load`: tracked external links under load, on one `companion serve` node (PostgreSQL).
 //!
 //! 1. **First open → the sender's notification.** N authenticated WebSockets (users `bench-0` …,
-//!    one per socket; `bench-0` is the sender). Each round the "recipient" (this tool, without an
+//!    one per socket; the first socket is the demo account Anna's, the sender). Each round the "recipient" (this tool, without an
 //!    account) loads the file of a link never opened (`GET /api/s/{token}/file?view=`); the
 //!    delay is the sender's socket receiving `share_opened` for that share minus the start of the
 //!    request. Same-run baseline, alternating: one feed row written straight into the sender's
@@ -57,7 +57,22 @@ struct Args {
     timeout: u64,
 }
 
-fn token(secret: &str, user: &str) -> anyhow::Result<String> {
+/// The key tokens are signed with: on PostgreSQL the cluster's active key (`signing_keys`, named
+/// by `kid`), else the `JWT_SECRET`.
+async fn signing_key(pool: &PgPool, secret: &str) -> anyhow::Result<(Option<String>, String)> {
+    let key: Option<(String, String)> = sqlx::query_as(
+        "select kid, secret from signing_keys where active_from <= now()
+           and (retire_at is null or retire_at > now()) order by active_from desc limit 1",
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(match key {
+        Some((kid, secret)) => (Some(kid), secret),
+        None => (None, secret.to_string()),
+    })
+}
+
+fn token(key: &(Option<String>, String), user: &str) -> anyhow::Result<String> {
     #[derive(serde::Serialize)]
     struct Claims<'a> {
         sub: &'a str,
@@ -68,15 +83,19 @@ fn token(secret: &str, user: &str) -> anyhow::Result<String> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .as_secs() as i64;
+    let header = jsonwebtoken::Header {
+        kid: key.0.clone(),
+        ..jsonwebtoken::Header::default()
+    };
     Ok(jsonwebtoken::encode(
-        &jsonwebtoken::Header::default(),
+        &header,
         &Claims {
             sub: user,
             sid: format!("share-load-{user}"),
             exp: now + 3 * 3600,
             iat: now,
         },
-        &jsonwebtoken::EncodingKey::from_secret(secret.as_bytes()),
+        &jsonwebtoken::EncodingKey::from_secret(key.1.as_bytes()),
     )?)
 }
 
@@ -89,6 +108,16 @@ async fn create_users(pool: &PgPool, users: &[String]) -> anyhow::Result<()> {
         "insert into users (id, email, first_name, last_name, role, created_at)
          select u, u || '@share-load.invalid', 'Load', u, 'user', $2 from unnest($1::text[]) as u
          on conflict do nothing",
+    )
+    .bind(users)
+    .bind(now)
+    .execute(pool)
+    .await?;
+    // The terms (default version) as accepted, or the channel refuses them: written straight
+    // into the read model of this throw-away database (setup, not measured).
+    sqlx::query(
+        "insert into terms_acceptances (user_id, version, accepted_at)
+         select u, '2021-01', $2 from unnest($1::text[]) as u on conflict do nothing",
     )
     .bind(users)
     .bind(now)
@@ -125,6 +154,9 @@ async fn socket(
         };
         let at = start.elapsed().as_micros() as u64;
         let v: Value = serde_json::from_str(text.as_str())?;
+        if std::env::var("SHARE_LOAD_DEBUG").is_ok() {
+            eprintln!("frame: {text}");
+        }
         match v["type"].as_str() {
             Some("ready") => {
                 ready.fetch_add(1, Ordering::Relaxed);
@@ -143,7 +175,7 @@ async fn socket(
             _ => {}
         }
     }
-    Ok(())
+    bail!("the server ended the connection")
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -154,7 +186,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank - 1]
 }
 
-/// Shares one uploaded PDF `count` times as `bench-0`; returns `(share id, token)` of each.
+/// Shares one uploaded PDF `count` times as the sender; returns `(share id, token)` of each.
 async fn make_links(
     http: &reqwest::Client,
     api: &str,
@@ -266,25 +298,47 @@ async fn main() -> anyhow::Result<()> {
         .map(|u| format!("bench-{u}"))
         .collect();
     create_users(&pool, &users).await?;
+    let key = signing_key(&pool, &args.jwt_secret).await?;
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(args.timeout))
         .pool_max_idle_per_host(args.clients.max(1) * 2)
         .build()?;
-    let sender = token(&args.jwt_secret, &users[0])?;
+    // The sender is a demo account that has accepted the terms (documents need it).
+    let res = http
+        .post(format!("{api}/api/users/login"))
+        .json(&json!({"username": "anna.rossi@example.com", "password": "Companion-2026"}))
+        .send()
+        .await?;
+    let signed_in: Value = res.json().await?;
+    let sender = signed_in["jwt"]
+        .as_str()
+        .context("the sender's sign-in")?
+        .to_string();
     let links = make_links(&http, &api, &sender, &pool, args.rounds.max(1)).await?;
+    if std::env::var("SHARE_LOAD_DEBUG").is_ok() && users.len() > 1 {
+        let res = http
+            .get(format!("{api}/api/documents/my"))
+            .bearer_auth(token(&key, &users[1])?)
+            .send()
+            .await?;
+        eprintln!(
+            "a load user's token: {} {}",
+            res.status(),
+            res.text().await?
+        );
+    }
 
     let start = Instant::now();
     let (report_tx, mut reports) = mpsc::unbounded_channel();
     let ready = Arc::new(AtomicUsize::new(0));
     for (i, user) in users.iter().enumerate() {
         let report = (i == 0).then(|| report_tx.clone());
-        let task = socket(
-            ws_url.clone(),
-            token(&args.jwt_secret, user)?,
-            start,
-            report,
-            ready.clone(),
-        );
+        let session = if i == 0 {
+            sender.clone()
+        } else {
+            token(&key, user)?
+        };
+        let task = socket(ws_url.clone(), session, start, report, ready.clone());
         tokio::spawn(async move {
             if let Err(e) = task.await {
                 eprintln!("socket failed: {e:#}");
@@ -306,6 +360,10 @@ async fn main() -> anyhow::Result<()> {
     // 1. First open -> the sender's `share_opened`, alternating with the channel-only baseline
     // (a feed row written through the projections' own path, then `NOTIFY`).
     let db = projections::Db::connect(&args.database_url).await?;
+    let sender_id: String =
+        sqlx::query_scalar("select id from users where email = 'anna.rossi@example.com'")
+            .fetch_one(&pool)
+            .await?;
     let (mut opened, mut direct) = (Vec::new(), Vec::new());
     let wait = Duration::from_secs(args.timeout);
     for (round, (share, link)) in links.iter().enumerate() {
@@ -334,7 +392,7 @@ async fn main() -> anyhow::Result<()> {
         let mut ptx = projections::Tx::begin(&db).await?;
         projections::feed::push(
             &mut ptx,
-            &users[0],
+            &sender_id,
             "bench",
             &json!({"share": format!("direct-{round}")}),
             0,

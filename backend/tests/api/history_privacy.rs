@@ -105,6 +105,20 @@ both_dbs! {
             assert!(!text.contains(SURGEON));
         }
 
+        // The external shares: the owner and the auditor see the recipient; the colleagues it
+        // is shared with see none of them (their own, which they have not made).
+        for token in [&anna, &auditor] {
+            let (status, body) = json_of(app.get(&format!("/documents/{file}/shares"), Some(token)).await).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body[0]["recipient"], SURGEON, "{body}");
+        }
+        for token in [&john, &marco] {
+            let (status, body) = json_of(app.get(&format!("/documents/{file}/shares"), Some(token)).await).await;
+            assert_eq!((status, body.clone()), (StatusCode::OK, json!([])), "{body}");
+            let (_, sent) = json_of(app.get("/documents/shares", Some(token)).await).await;
+            assert!(!sent.to_string().contains(SURGEON), "{sent}");
+        }
+
         // Who could see it: the auditor's and the owner's, never a recipient's.
         let now = (chrono::Utc::now() + chrono::Duration::seconds(1)).to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let at = format!("/items/{file}/access-as-of?at={now}");
