@@ -203,6 +203,7 @@ pub async fn prepare_with(
         sso: Arc::new(auth::sso::Sso::default()),
         feed: realtime.poker(),
         projector: projector.handle(),
+        on_disabled: documents.clone(),
     };
     let programmes = programmes::Programmes {
         db: db.clone(),

@@ -303,6 +303,16 @@ pub async fn live_of_sender(tx: &mut Tx, sender: &str) -> Result<Vec<ShareRow>, 
     on_tx!(tx, c => sqlx::query_as(&sql).bind(sender).fetch_all(c).await)
 }
 
+/// Live shares (not revoked) whose sender's account is disabled, a batch at a time.
+pub async fn live_of_disabled_senders(tx: &mut Tx) -> Result<Vec<ShareRow>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from share_engagement s where revoked_at is null
+           and exists (select 1 from users u where u.id = s.sender_id and u.disabled_at is not null)
+         order by share_id limit 500"
+    );
+    on_tx!(tx, c => sqlx::query_as(&sql).fetch_all(c).await)
+}
+
 /// Shares not yet revoked or marked expired whose time is over at `now`.
 pub async fn due_to_expire(tx: &mut Tx, now: i64) -> Result<Vec<ShareRow>, sqlx::Error> {
     let sql = format!(

@@ -17,7 +17,6 @@ pub fn router<S>() -> OpenApiRouter<S>
 where
     S: Clone + Send + Sync + 'static,
     Auth: FromRef<S>,
-    std::sync::Arc<crate::documents::Documents>: FromRef<S>,
 {
     OpenApiRouter::new()
         .routes(routes!(list_users, add_user))
@@ -119,7 +118,6 @@ fn by_id(id: &str) -> AppResult<String> {
         (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
 pub async fn disable(
     State(state): State<Auth>,
-    State(documents): State<std::sync::Arc<crate::documents::Documents>>,
     auth: Authorized<AccountAdmin>,
     Path(id): Path<String>,
 ) -> AppResult<AppJson<AccountInfo>> {
@@ -127,10 +125,10 @@ pub async fn disable(
     state.sessions.clear();
     state.feed.poke();
     // Their external links stop working with the account.
-    let revoked = documents.revoke_links_of_user(&user.id, &auth.id).await?;
-    if revoked > 0 {
-        tracing::info!(user = %user.id, links = revoked, "external links of a disabled account revoked");
-    }
+    state
+        .on_disabled
+        .account_disabled(&user.id, &auth.id)
+        .await?;
     tracing::info!(by = %auth.id, user = %user.id, "account disabled");
     Ok(AppJson(AccountInfo::from(&user)))
 }

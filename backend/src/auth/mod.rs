@@ -46,6 +46,14 @@ pub use sessions::{
 };
 pub use terms::{has_accepted as has_accepted_terms, TERMS_REQUIRED};
 
+/// What other features do when an account is disabled (its external links stop working). Set at
+/// assembly, so that accounts need not know those features.
+#[async_trait::async_trait]
+pub trait OnAccountDisabled: Send + Sync {
+    /// `user` was disabled by `by` (an account id, or "operator" from the command line).
+    async fn account_disabled(&self, user: &str, by: &str) -> crate::error::AppResult<()>;
+}
+
 /// What the sign-in calls and the `AuthUser` extractor work with.
 #[derive(Clone)]
 pub struct Auth {
@@ -59,4 +67,6 @@ pub struct Auth {
     pub feed: Poke,
     /// Accepting the terms waits for its projection.
     pub projector: ProjectorHandle,
+    /// Called after an account is disabled through the API.
+    pub on_disabled: Arc<dyn OnAccountDisabled>,
 }

@@ -16,6 +16,7 @@
 //! - [`usage`] - storage quotas: each user's usage, the room of an upload, the free disk.
 //! - [`shares`] - tracked external links: their engagement, revocation, expiry, retention.
 //! - [`viewer`] - the recipient's viewer of an external link (no account).
+//! - [`tracking`] - the tracked links' handles: their store, the viewer's limits, device hashes.
 
 pub mod api;
 pub mod demo;
@@ -27,6 +28,7 @@ pub mod orphans;
 pub mod services;
 pub mod shares;
 pub mod storage;
+pub mod tracking;
 pub mod usage;
 pub mod viewer;
 

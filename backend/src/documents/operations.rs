@@ -176,7 +176,7 @@ pub struct Documents {
     external_shares_per_day: u32,
     pub(super) public_url: String,
     /// Tracked external links: their engagement store, limits and settings.
-    pub(super) tracking: super::shares::Tracking,
+    pub(super) tracking: super::tracking::Tracking,
     /// `USER_STORAGE_QUOTA_MB` and `MIN_FREE_DISK_MB` (see `usage`).
     pub(super) storage_quota_mb: u64,
     pub(super) min_free_disk_mb: u64,
@@ -215,7 +215,7 @@ impl Documents {
             link_ttl_ms: config.shared_link_ttl_hours.max(1) * 3_600_000,
             external_shares_per_day: config.external_shares_per_day,
             public_url: config.public_url(config.port),
-            tracking: super::shares::Tracking::new(db, config, projector.clone()),
+            tracking: super::tracking::Tracking::new(db, config, projector.clone()),
             storage_quota_mb: config.user_storage_quota_mb,
             min_free_disk_mb: config.min_free_disk_mb,
         })

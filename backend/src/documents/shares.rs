@@ -16,33 +16,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use events::share_link::{Client, DeviceClass, LinkTerms, RevokeReason, ShareCommand, ShareLink};
-use hmac::{Hmac, Mac};
+use events::share_link::{LinkTerms, RevokeReason, ShareCommand};
 use projections::share_engagement::{self as engagement, ShareRow};
-use projections::{now_ms, on_db, Db, ProjectorHandle, Tx};
+use projections::{now_ms, Tx};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
-use tokio::sync::OnceCell;
 use tokio_util::sync::CancellationToken;
 use utoipa::{IntoParams, ToSchema};
 
 use super::operations::{Actor, Documents};
 use super::services::full_name;
 use crate::auth::User;
-use crate::config::Config;
-use crate::edge::limits::{PerUser, Quota};
-use crate::edge::network::Prefixes;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
-use crate::event_store::{EventStore, Metadata};
+use crate::event_store::Metadata;
 use crate::ids::ItemId;
 
-/// The name of the HMAC key of device hashes in `server_secrets`.
-const DEVICE_SECRET: &str = "share-devices";
 /// Shares per page of the "Sent" list, and the most.
 const SENT_PAGE: i64 = 50;
 const SENT_MAX: i64 = 200;
 const SENT_CURSOR: &str = "s1";
-const DAY_MS: i64 = 86_400_000;
 
 impl From<events::share_link::ShareError> for AppError {
     fn from(e: events::share_link::ShareError) -> Self {
@@ -59,77 +50,6 @@ impl From<events::share_link::ShareError> for AppError {
                 retry_after_seconds: 3_600,
             },
         }
-    }
-}
-
-/// The tracked links' handles inside [`Documents`].
-pub struct Tracking {
-    pub(super) store: EventStore<ShareLink>,
-    device_key: OnceCell<Vec<u8>>,
-    /// `EXTERNAL_LINK_MAX_DAYS`.
-    pub max_days: i64,
-    retention_ms: i64,
-    pub(super) per_link: PerUser,
-    pub(super) per_network: PerUser,
-    pub(super) prefixes: Prefixes,
-    pub(super) trust_proxy: bool,
-}
-
-impl Tracking {
-    pub fn new(db: &Db, config: &Config, projector: ProjectorHandle) -> Self {
-        Self {
-            store: EventStore::new(db, (), projector),
-            device_key: OnceCell::new(),
-            max_days: config.external_link_max_days.max(1),
-            retention_ms: config.share_analytics_retention_days.max(1) * DAY_MS,
-            per_link: PerUser::pruned_by_owner(
-                "share_viewer_link",
-                Quota::per_minute(config.share_viewer_link_per_minute),
-            ),
-            per_network: PerUser::pruned_by_owner(
-                "share_viewer_network",
-                Quota::per_minute(config.share_viewer_network_per_minute),
-            ),
-            prefixes: Prefixes::from_config(config),
-            trust_proxy: config.trust_proxy_headers,
-        }
-    }
-
-    /// The client as an open records it: its device class and a keyed hash of its network and
-    /// class (never the address or the user agent).
-    pub(super) async fn client(
-        &self,
-        db: &Db,
-        network: &str,
-        user_agent: &str,
-    ) -> AppResult<Client> {
-        let key = self
-            .device_key
-            .get_or_try_init(|| async {
-                let mut fresh = [0u8; 32];
-                rand::RngCore::fill_bytes(&mut rand::thread_rng(), &mut fresh);
-                // The first node to get here decides; the others read its key.
-                on_db!(db, pool => sqlx::query(
-                    "insert into server_secrets (name, value) values ($1, $2) on conflict (name) do nothing")
-                    .bind(DEVICE_SECRET).bind(hex::encode(fresh))
-                    .execute(pool).await.map(|r| r.rows_affected()))?;
-                let stored: String = on_db!(db, pool => sqlx::query_scalar(
-                    "select value from server_secrets where name = $1")
-                    .bind(DEVICE_SECRET).fetch_one(pool).await)?;
-                Ok::<_, sqlx::Error>(stored.into_bytes())
-            })
-            .await?;
-        let device_class = DeviceClass::of(user_agent);
-        let mut mac = Hmac::<Sha256>::new_from_slice(key)
-            .map_err(|e| AppError::Internal(anyhow::anyhow!("device key: {e}")))?;
-        mac.update(network.as_bytes());
-        mac.update(b"|");
-        mac.update(device_class.as_str().as_bytes());
-        let device = hex::encode(&mac.finalize().into_bytes()[..16]);
-        Ok(Client {
-            device_class,
-            device,
-        })
     }
 }
 
@@ -401,6 +321,26 @@ impl Documents {
         Ok(rows.len())
     }
 
+    /// Revokes the live links of senders whose account is disabled: those disabled from the
+    /// command line, and any the API's own revocation missed (a crash in between).
+    pub async fn revoke_links_of_disabled_senders(&self) -> AppResult<usize> {
+        let rows = {
+            let mut tx = Tx::begin(self.db()).await?;
+            engagement::live_of_disabled_senders(&mut tx).await?
+        };
+        for row in &rows {
+            self.revoke(
+                row,
+                "operator",
+                RevokeReason::AccountDisabled,
+                None,
+                Metadata::by("operator"),
+            )
+            .await?;
+        }
+        Ok(rows.len())
+    }
+
     /// Records `LinkExpired` on links whose time is over (once each: the stream refuses a
     /// second one).
     pub async fn expire_due_links(&self) -> AppResult<usize> {
@@ -462,12 +402,30 @@ pub async fn sweep_periodically(
         }
         documents.tracking.per_link.prune();
         documents.tracking.per_network.prune();
+        if let Err(e) = documents.revoke_links_of_disabled_senders().await {
+            tracing::warn!(error = %e, "revoking the links of disabled accounts failed; trying again later");
+        }
         if let Err(e) = documents.expire_due_links().await {
             tracing::warn!(error = %e, "expiring links failed; trying again later");
         }
         if let Err(e) = documents.purge_old_engagement().await {
             tracing::warn!(error = %e, "purging old engagement failed; trying again later");
         }
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::auth::OnAccountDisabled for Documents {
+    async fn account_disabled(&self, user: &str, by: &str) -> AppResult<()> {
+        let revoked = self.revoke_links_of_user(user, by).await?;
+        if revoked > 0 {
+            tracing::info!(
+                user,
+                links = revoked,
+                "external links of a disabled account revoked"
+            );
+        }
+        Ok(())
     }
 }
 

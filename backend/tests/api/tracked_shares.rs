@@ -349,6 +349,21 @@ both_dbs! {
         assert_eq!(reason, "account_disabled");
     }
 
+    async fn a_sender_disabled_from_the_command_line_loses_their_links_at_the_next_sweep(app) {
+        let anna = app.token(ANNA).await;
+        let (file, share, token) = shared(&app, &anna, json!({})).await;
+        // `companion users disable` writes the account alone; the links' sweep catches up.
+        backend::auth::accounts::set_disabled(&app.state.db, ANNA, true).await.unwrap();
+        assert_eq!(app.state.documents.revoke_links_of_disabled_senders().await.unwrap(), 1);
+        assert_eq!(app.state.documents.revoke_links_of_disabled_senders().await.unwrap(), 0);
+        all_gone(&app, &token, "revoked").await;
+        let auditor = app.token(AUDITOR).await;
+        assert_eq!(the_share(&app, &auditor, &file).await["state"], "revoked");
+        let reason: String = projections::on_db!(&app.state.db, pool => sqlx::query_scalar(
+            "select revoked_reason from share_engagement where share_id = $1").bind(&share).fetch_one(pool).await).unwrap();
+        assert_eq!(reason, "account_disabled");
+    }
+
     async fn deleting_the_document_ends_its_links(app) {
         let anna = app.token(ANNA).await;
         let (file, _, token) = shared(&app, &anna, json!({})).await;
