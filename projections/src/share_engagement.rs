@@ -3,9 +3,9 @@
 //!
 //! Feed messages, written in the same transaction, to the sender and the item's owner:
 //! - `share_opened {share, item, title, recipient, at, first}` on every open;
-//! - `share_engagement {share, item}` when pages, a download, a revocation or an expiry change
-//!   the figures, at most one per share per second of the events' own times (the column
-//!   `notified_at`), so a replay decides the same way.
+//! - `share_engagement {share, item}` whenever pages, a download, a revocation or an expiry change
+//!   the figures (the last one is never held back: an open Shares screen always ends up current;
+//!   the beacons' own per-link bound keeps the count small). `notified_at` is when it last was.
 
 use async_trait::async_trait;
 use events::documents::{ItemEvent, ITEM_TYPE};
@@ -21,8 +21,6 @@ pub const NAME: &str = "share_engagement";
 pub const OPENED_KIND: &str = "share_opened";
 /// Feed kind of other changes of a share's figures.
 pub const ENGAGEMENT_KIND: &str = "share_engagement";
-/// The shortest gap between two `share_engagement` messages of one share.
-const ENGAGEMENT_EVERY_MS: i64 = 1_000;
 
 const TABLES: &[TableSpec] = &[
     TableSpec {
@@ -148,12 +146,8 @@ async fn record_share(tx: &mut Tx, event: &StoredEvent) -> Result<(), Projection
     Ok(())
 }
 
-/// Tells the sender (and owner) that the figures changed, unless they were told less than a
-/// second before `at`.
+/// Tells the sender (and owner) that the figures changed.
 async fn announce_change(tx: &mut Tx, share: &ShareRow, at: i64) -> Result<(), sqlx::Error> {
-    if at < share.notified_at + ENGAGEMENT_EVERY_MS {
-        return Ok(());
-    }
     on_tx!(tx, c => sqlx::query("update share_engagement set notified_at = $2 where share_id = $1")
         .bind(&share.share_id).bind(at).execute(c).await.map(|r| r.rows_affected()))?;
     let message = EngagementMessage {

@@ -182,7 +182,13 @@ describe('routes and guard', () => {
 
   it('logs out on a 401 with the session-expired message', async () => {
     await loginAs(page, 'anna');
-    await page.evaluate(() => localStorage.setItem('companion.token', 'forged.token.value'));
+    // The token is forged for the next load only: set in the open page, its own calls still in
+    // flight would meet the 401 first and sign out before the reload.
+    await page.addInitScript(() => {
+      if (sessionStorage.getItem('forged') !== null) return;
+      sessionStorage.setItem('forged', '1');
+      localStorage.setItem('companion.token', 'forged.token.value');
+    });
     // The toast shows for 3 s: watched from the start, so a slow page cannot make it missed.
     const toast = waitForToast(page, 'Your session has expired. Please sign in again.');
     await open(page, '/home');

@@ -258,6 +258,7 @@ describe('main screens', () => {
   const SCREENS = [
     '/home',
     '/documents',
+    '/documents/sent',
     '/products',
     '/learn?year=2026',
     '/learn/1',

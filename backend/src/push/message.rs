@@ -184,7 +184,8 @@ pub fn for_feed(kind: &str, payload: &str) -> Option<PushMessage> {
                     kind: "shares".into(),
                     id: Value::from(item),
                 },
-                url: "/documents?tab=sent".into(),
+                // The document's Shares screen, where the open is counted.
+                url: format!("/documents/{item}/shares"),
                 tag: format!("share-{share}"),
                 urgency: "normal",
             })
@@ -213,6 +214,7 @@ mod tests {
             "dr.who@clinic.example opened \"Surgical technique\""
         );
         assert_eq!(m.tag, "share-s-1");
+        assert_eq!(m.url, "/documents/a-1/shares");
         assert!(for_feed("share_engagement", &payload.to_string()).is_none());
     }
 
