@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { freePort, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -22,19 +22,6 @@ declare module 'vitest' {
 
 /** The instant the server reads the course calendar at during the suites. */
 const E2E_CALENDAR_NOW = '2026-03-01T09:00:00Z';
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 function buildWeb(): void {
   const vite = join(repoDir, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -89,18 +76,6 @@ async function tail(file: string, lines = 40): Promise<string> {
   }
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      done();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.E2E_SKIP_BUILD !== '1') buildWeb();
   if (!existsSync(join(webDir, 'dist', 'index.html'))) throw new Error('web/dist is missing: build the web app');
@@ -138,7 +113,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     await waitForHealth(baseURL, child, logFile);
   } catch (error) {
-    await stop(child);
+    await stopProcess(child);
     throw error;
   }
   console.log(`[e2e] backend ready at ${baseURL} (data in ${dataDir})`);
@@ -147,7 +122,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('dataDir', dataDir);
 
   return async () => {
-    await stop(child);
+    await stopProcess(child);
     log.end();
     if (process.env.E2E_KEEP_DATA === '1') console.log(`[e2e] kept ${dataDir}`);
     else await rm(dataDir, { recursive: true, force: true });

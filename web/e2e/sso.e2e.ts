@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, VIEWPORT, waitForPath, waitForSplash, waitForToast } from './helpers';
+import { freePort, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -26,26 +26,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await waitForSplash(page);
   await mkdir(shotsDir, { recursive: true });
   await page.screenshot({ path: join(shotsDir, name) });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
-}
-
-function stop(child: ChildProcess | undefined): Promise<void> {
-  return new Promise((done) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
 }
 
 /** Starts the provider; resolves with its issuer. */
@@ -129,8 +109,8 @@ describe('single sign-on', () => {
   afterAll(async () => {
     await context?.close();
     await browser?.close();
-    await stop(backend);
-    await stop(provider);
+    await stopProcess(backend);
+    await stopProcess(provider);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

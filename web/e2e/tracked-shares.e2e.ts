@@ -9,13 +9,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACCOUNTS, CHROMIUM_ARGS, CHROMIUM_PATH, PASSWORD, VIEWPORT, waitForPath, waitForSplash } from './helpers';
+import { freePort, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -28,26 +28,6 @@ const GONE = 'This link is no longer available.';
 
 /** Generous waits: the machine may be loaded; nothing here is timed. */
 const LONG = 60_000;
-
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
-}
-
-function stop(child: ChildProcess | undefined): Promise<void> {
-  return new Promise((done) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
-}
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined>, timeout = LONG): Promise<T> {
   const deadline = Date.now() + timeout;
@@ -193,8 +173,8 @@ describe.skipIf(!smtpPython)('tracked external sharing', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await stop(backend);
-    await stop(smtp);
+    await stopProcess(backend);
+    await stopProcess(smtp);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
