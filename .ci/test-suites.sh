@@ -7,16 +7,17 @@
 #           the demo content's generated files (generate.py --check)
 #   then:   rust (the other test binaries, then cargo test on SQLite and PostgreSQL)
 #           │ e2e (Playwright) │ fuzz (the API-types check, then schemathesis)
+#           │ bench (every bench program for a few seconds, on the Rust suite's build)
 #
 # The browser and fuzz suites need only the server binary: they start as soon as it is built,
 # while the other test binaries are still compiling.
 # Lint (rustfmt, clippy, ESLint, Prettier) is `npm run lint`, apart.
-# TEST_SUITES=rust,e2e picks suites (default all: web,rust,e2e,fuzz).
+# TEST_SUITES=rust,e2e picks suites (default all: web,rust,e2e,fuzz,bench).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
-suites=",${TEST_SUITES:-web,rust,e2e,fuzz},"
+suites=",${TEST_SUITES:-web,rust,e2e,fuzz,bench},"
 wants() { [[ "$suites" == *",$1,"* ]]; }
 
 logs="$(mktemp -d "${TMPDIR:-/tmp}/companion-tests.XXXXXX")"
@@ -95,11 +96,23 @@ rust_tests() {
   if [ -n "${S3S_FS_PENDING:-}" ]; then
     while [ -e "$S3S_FS_PENDING" ]; do sleep 2; done
   fi
-  cargo test --workspace --no-fail-fast -- --test-threads "${RUST_TEST_THREADS:-4}"
+  cargo test --workspace --no-fail-fast -- --test-threads "${RUST_TEST_THREADS:-4}" \
+    --skip bench_programs_run_briefly
+}
+
+# Every bench program for a few seconds (bench/smoke.sh, through its test in bench/tests), beside
+# the Rust suite and on its build: the same `cargo test --workspace` resolves the same features,
+# so nothing is built twice (cargo's lock makes it wait for the Rust suite's build).
+bench_smoke() {
+  cargo test --workspace --no-run || return
+  if [ -n "${S3S_FS_PENDING:-}" ]; then
+    while [ -e "$S3S_FS_PENDING" ]; do sleep 2; done
+  fi
+  cargo test --workspace -- --exact bench_programs_run_briefly
 }
 
 # Phase 1: the one Rust build, with the web checks beside it (they fill the build's serial parts).
-wants rust || wants e2e || wants fuzz && run build server_build
+wants rust || wants e2e || wants fuzz || wants bench && run build server_build
 wants web && run web web_checks
 [[ " ${order[*]} " == *" build "* ]] && finish build
 if [ "${status[build]:-0}" = 0 ]; then
@@ -116,8 +129,9 @@ if [ "${status[build]:-0}" = 0 ]; then
   wants fuzz && run fuzz fuzz_checks
   # The API tests mostly wait on servers and databases: four at a time keep both cores busy.
   wants rust && run rust rust_tests
+  wants bench && run bench bench_smoke
 fi
-for name in web rust e2e fuzz; do
+for name in web rust e2e fuzz bench; do
   [[ " ${order[*]} " == *" $name "* ]] && [ -z "${status[$name]:-}" ] && finish "$name"
 done
 
@@ -132,6 +146,7 @@ for name in "${order[@]}"; do
     rust) grep -E '^test result:' "$logs/rust.log" | awk '{p+=$4; f+=$6; i+=$8} END {printf "       cargo test: %d passed, %d failed, %d ignored\n", p, f, i}' ;;
     web | e2e) sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -E '^\s+(Test Files|Tests)\s' | sed 's/^ */       /' ;;
     fuzz) grep -E 'generated|passed|failed' "$logs/fuzz.log" | tail -3 | sed 's/^/       /' ;;
+    bench) grep -E '^smoke: ' "$logs/bench.log" | sed 's/^/       /' ;;
   esac
 done
 echo "total  $(($(date +%s) - start))s"
@@ -141,6 +156,7 @@ if [ "$failed" != 0 ]; then
   echo
   echo "════════ failures ════════"
   [ -f "$logs/rust.log" ] && grep -E '^test .* FAILED$|panicked at|^thread .* panicked' -A 3 "$logs/rust.log" | head -80
+  [ -f "$logs/bench.log" ] && grep -E '^FAIL ' -A 15 "$logs/bench.log" | head -60
   for name in web e2e; do
     [ -f "$logs/$name.log" ] && sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" |
       grep -E '^\s*(FAIL|×|✗) |AssertionError|Error: ' | head -40

@@ -3,15 +3,16 @@
 # store (s3s-fs over a folder on the same disk), next to a raw copy of the same file; then the time
 # from freezing the projector's owner to the first successful command on another node.
 #
-#   bench/files.sh [path/to/companion]    (default: $CARGO_TARGET_DIR/debug/companion)
+#   bench/files.sh [path/to/companion]    (default: ${BENCH_BIN:-$CARGO_TARGET_DIR/debug}/companion)
 #
 # Needs curl, s3s-fs (S3S_FS_BIN or $HOME/.cache/companion-tools/bin/s3s-fs) and, for the
 # take-over figure, PostgreSQL at PGURL (default postgres://postgres@127.0.0.1:5432).
 set -euo pipefail
-BIN="${1:-${CARGO_TARGET_DIR:-target}/debug/companion}"
+BIN="${1:-${BENCH_BIN:-${CARGO_TARGET_DIR:-target}/debug}/companion}"
 S3S="${S3S_FS_BIN:-$HOME/.cache/companion-tools/bin/s3s-fs}"
 PGURL="${PGURL:-postgres://postgres@127.0.0.1:5432}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+[ -x "$S3S" ] || { echo "s3s-fs not found at $S3S (set S3S_FS_BIN)" >&2; exit 1; }
 WORK="$(mktemp -d)"
 PIDS=()
 cleanup() {

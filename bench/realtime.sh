@@ -6,31 +6,15 @@
 # Usage: bench/realtime.sh NODES SOCKETS ROUNDS [USERS]   (USERS defaults to one per socket)
 # BENCH_MODE=direct|api|both (default both) picks the modes.
 # Build first: cargo build --release -p backend -p bench
+# Every socket comes from one loopback address, so the edge's per-address limits are lifted.
+# No file goes through the nodes, so each keeps a local file store (allowed with several nodes).
 set -euo pipefail
 NODES=${1:-1}
 SOCKETS=${2:-10000}
 ROUNDS=${3:-5}
 USERS=${4:-$SOCKETS}
 cd "$(dirname "$0")/.."
-BIN=${BENCH_BIN:-${CARGO_TARGET_DIR:-target}/release}
-ADMIN_URL=${BENCH_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
-DB=companion_bench_$$
-DB_URL="${ADMIN_URL%/*}/$DB"
-SECRET=bench-secret-bench-secret-bench-secret-0123
-WORK=$(mktemp -d)
-PIDS=()
-
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  psql "$ADMIN_URL" -qc "drop database if exists $DB with (force)" >/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# Each loopback socket is two descriptors, one on each side; the server and the tool are separate processes.
-ulimit -n "$(ulimit -Hn)"
-psql "$ADMIN_URL" -qc "create database $DB"
+source bench/fresh-database.sh bench
 
 ARGS=()
 for i in $(seq 1 "$NODES"); do
@@ -38,6 +22,9 @@ for i in $(seq 1 "$NODES"); do
   mkdir -p "$WORK/node$i"
   DATABASE_URL=$DB_URL JWT_SECRET=$SECRET PORT=$port BIND_ADDRESS=127.0.0.1 DATA_DIR=$WORK/node$i \
     WEB_DIR=$WORK/none CONTENT_DIR=content RUST_LOG=warn DEMO=true \
+    ALLOW_LOCAL_FILE_STORE_WITH_NODES=true \
+    RATE_LIMIT_ADDRESS_PER_SECOND=1000000 RATE_LIMIT_ADDRESS_BURST=1000000 \
+    RATE_LIMIT_SESSION_PER_SECOND=1000000 RATE_LIMIT_SESSION_BURST=1000000 \
     "$BIN/companion" serve >"$WORK/node$i.log" 2>&1 &
   PIDS+=($!)
   # One at a time: the first one migrates and seeds the fresh database.

@@ -11,23 +11,7 @@ ROUNDS=${2:-20}
 CLIENTS=${3:-16}
 SECONDS_=${4:-10}
 cd "$(dirname "$0")/.."
-BIN=${BENCH_BIN:-${CARGO_TARGET_DIR:-target}/release}
-ADMIN_URL=${BENCH_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
-DB=companion_share_bench_$$
-DB_URL="${ADMIN_URL%/*}/$DB"
-SECRET=bench-secret-bench-secret-bench-secret-0123
-WORK=$(mktemp -d)
-PID=
-
-cleanup() {
-  [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
-  psql "$ADMIN_URL" -qc "drop database if exists $DB with (force)" >/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-ulimit -n "$(ulimit -Hn)"
-psql "$ADMIN_URL" -qc "create database $DB"
+source bench/fresh-database.sh share_bench
 port=18090
 # The viewer's and the API's limits raised: what is measured is the work, not the limits.
 DATABASE_URL=$DB_URL JWT_SECRET=$SECRET PORT=$port BIND_ADDRESS=127.0.0.1 DATA_DIR=$WORK/node \
@@ -36,7 +20,7 @@ DATABASE_URL=$DB_URL JWT_SECRET=$SECRET PORT=$port BIND_ADDRESS=127.0.0.1 DATA_D
   SHARE_VIEWER_NETWORK_PER_MINUTE=10000000 RATE_LIMIT_ADDRESS_PER_SECOND=1000000 \
   RATE_LIMIT_ADDRESS_BURST=1000000 RATE_LIMIT_SESSION_PER_SECOND=1000000 RATE_LIMIT_SESSION_BURST=1000000 \
   "$BIN/companion" serve >"$WORK/node.log" 2>&1 &
-PID=$!
+PIDS+=($!)
 for _ in $(seq 1 200); do
   curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
   sleep 0.2

@@ -70,7 +70,7 @@ export default defineConfig({
             // the network first, so an action's effect is never hidden by an older answer; the last
             // answer when the network is gone or slower than 4 s.
             // Never kept: files (pinned ones are stored apart), shared links (/api/s/), the live socket, probes, sign-in
-            // answers, the push endpoint whose GET marks a notification read, and what the
+            // answers, the list of withdrawn documents (offline, the device must know it could not ask), the push endpoint whose GET marks a notification read, and what the
             // administrator and the auditor read (accounts, the audit trail, histories, past
             // states and who could see an item): other people's data stays off the device.
             urlPattern: ({ url, request, sameOrigin }) =>
@@ -78,7 +78,7 @@ export default defineConfig({
               request.method === 'GET' &&
               url.pathname.startsWith('/api/') &&
               !/^\/api\/(products|product|component|news|congresses|training)(\/|$)/.test(url.pathname) &&
-              !/^\/api\/(ws|health|ready|shared-links\/|s\/|push\/|documents\/[^/]+\/(file|history\.csv)|users\/(check-domain|sso|login|logout|welcome|password))/.test(
+              !/^\/api\/(ws|health|ready|shared-links\/|s\/|push\/|library\/withdrawn|documents\/[^/]+\/(file|history\.csv)|users\/(check-domain|sso|login|logout|welcome|password))/.test(
                 url.pathname,
               ) &&
               !/^\/api\/(admin|audit)(\/|$)/.test(url.pathname) &&

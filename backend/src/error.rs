@@ -76,8 +76,37 @@ pub enum AppError {
         replacement: Option<String>,
     },
     /// 500: anything unexpected; the cause is logged, the client sees a generic message.
+    /// A withdrawn or expired company document (or a copy of one): 410, never a byte of it.
+    #[error("{}", .0.message)]
+    Withdrawn(Box<WithdrawnBody>),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+/// The JSON body of a 410 for a withdrawn or expired document: why and since when, and what
+/// replaces it when something does.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct WithdrawnBody {
+    /// 'This document was withdrawn.' or 'This document has expired.'
+    pub message: String,
+    /// `withdrawn` or `expired`.
+    pub state: &'static str,
+    /// The reason the withdrawal gave (empty for an expiry).
+    pub reason: String,
+    /// When, in milliseconds since the epoch.
+    pub at: i64,
+    /// The library document that replaces it.
+    pub replacement: Option<Replacement>,
+}
+
+/// The document that replaces a withdrawn one.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct Replacement {
+    /// Its library id.
+    pub id: i64,
+    pub title: String,
+    /// Where the signed-in app opens it (`/api/library/{id}/file`).
+    pub url: String,
 }
 
 pub type AppResult<T> = Result<T, AppError>;
@@ -105,7 +134,7 @@ impl AppError {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) | Self::TermsNotAccepted => StatusCode::FORBIDDEN,
             Self::NotFound(_) | Self::LinkNotFound => StatusCode::NOT_FOUND,
-            Self::LinkGone { .. } => StatusCode::GONE,
+            Self::LinkGone { .. } | Self::Withdrawn(_) => StatusCode::GONE,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -166,6 +195,15 @@ impl IntoResponse for AppError {
                     "error": message, "message": message, "state": state, "replacement": replacement,
                 });
                 return (status, Json(body)).into_response();
+            }
+            Self::Withdrawn(body) => {
+                let mut response = (status, Json(body.as_ref())).into_response();
+                // Never kept by a cache or the service worker.
+                response.headers_mut().insert(
+                    axum::http::header::CACHE_CONTROL,
+                    axum::http::HeaderValue::from_static("no-store"),
+                );
+                return response;
             }
             _ => {}
         }

@@ -35,6 +35,8 @@ pub enum FeedKind {
     ShareOpened,
     /// `{share, item}`: an external link's figures changed (pages, download, revocation, expiry).
     ShareEngagement,
+    /// `{kind: products|news|..., ids}`: company content changed; open apps refresh it.
+    ContentChanged,
 }
 
 impl FeedKind {
@@ -50,6 +52,7 @@ impl FeedKind {
             FeedKind::CourseRegistered => COURSE_REGISTERED,
             FeedKind::ShareOpened => projections::share_engagement::OPENED_KIND,
             FeedKind::ShareEngagement => projections::share_engagement::ENGAGEMENT_KIND,
+            FeedKind::ContentChanged => projections::content::CONTENT_CHANGED_KIND,
         }
     }
 }

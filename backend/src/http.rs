@@ -230,11 +230,12 @@ pub fn api_routes(recipient_lookups: Option<limits::PerUser>) -> ApiRoutes {
         .merge(crate::notifications::router())
         .merge(crate::realtime::router())
         .merge(crate::documents::router(recipient_lookups))
+        .merge(crate::library::router())
         .merge(crate::audit::router())
         .merge(crate::search::api::router());
     ApiRoutes {
         calls,
-        uploads: crate::documents::upload_router(),
+        uploads: crate::documents::upload_router().merge(crate::library::upload_router()),
         probes: crate::health::router(),
     }
 }

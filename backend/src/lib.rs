@@ -24,6 +24,7 @@
 //! - [`catalogue`] - home, products, library documents, news, contacts, useful links, multimedia.
 //! - [`programmes`] - congresses, sales training, medical-education courses and registration.
 //! - [`documents`] - documents and folders: event-sourced items, lists, files, history.
+//! - [`library`] - library documents' lifecycle: console, scheduler, cascade, withdrawal report.
 //! - [`audit`] - the auditor's search of every item and the company's document activity.
 //! - [`notifications`] - notifications, app updates, survey messages; publishing them.
 //! - [`guide`] - the guided tour of the main screens behind the info buttons.
@@ -60,6 +61,7 @@ pub mod html;
 pub mod http;
 pub mod idempotency;
 pub mod ids;
+pub mod library;
 pub mod metrics;
 pub mod nodes;
 pub mod notifications;
@@ -135,12 +137,18 @@ pub async fn prepare_with(
         .await
         .context("checking the catalogue")?
     {
-        let report = content::import_all(&db, &config.content_dir)
-            .await
-            .with_context(|| format!("importing content from {}", config.content_dir.display()))?;
-        tracing::info!("content imported on first start:\n{report}");
+        let started = std::time::Instant::now();
+        let report =
+            content::import_as(&db, &config.content_dir, &content::operator("first-start"))
+                .await
+                .with_context(|| {
+                    format!("importing content from {}", config.content_dir.display())
+                })?;
+        tracing::info!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "content recorded on first start:\n{report}"
+        );
     }
-    import_programmes(&db, &config.content_dir).await?;
     if config.demo {
         let published = notifications::demo::seed(&db, &config.content_dir)
             .await
@@ -205,6 +213,12 @@ pub async fn prepare_with(
         projector: projector.handle(),
         on_disabled: documents.clone(),
     };
+    let library = Arc::new(library::Library::new(
+        &db,
+        documents.clone(),
+        notifications.clone(),
+        projector.handle(),
+    ));
     let programmes = programmes::Programmes {
         db: db.clone(),
         config: config.clone(),
@@ -213,8 +227,10 @@ pub async fn prepare_with(
             &config,
             projector.handle(),
         )),
+        library: library.clone(),
     };
     let state = AppState {
+        library,
         documents,
         search,
         notifications,
@@ -227,22 +243,6 @@ pub async fn prepare_with(
         push,
     };
     Ok((state, projector))
-}
-
-/// Loads congresses, training and courses from the content folder when none are loaded yet.
-async fn import_programmes(db: &Db, content_dir: &std::path::Path) -> anyhow::Result<()> {
-    if !content_dir.join("congresses").is_dir() {
-        tracing::warn!(dir = %content_dir.display(), "no programme content to import");
-        return Ok(());
-    }
-    if !programmes::is_empty(db).await? {
-        return Ok(());
-    }
-    let report = programmes::import(db, content_dir)
-        .await
-        .context("importing congresses, training and courses")?;
-    tracing::info!(?report, "programme content imported");
-    Ok(())
 }
 
 /// A server bound to its port, ready to run.
@@ -381,6 +381,19 @@ impl Server {
         tokio::spawn(documents::shares::sweep_periodically(
             self.state.documents.clone(),
             std::time::Duration::from_secs(60),
+            stopping.clone(),
+        ));
+        // Library documents released and expired at their time, cascades re-run.
+        tokio::spawn(library::sweep_periodically(
+            self.state.library.clone(),
+            library::SWEEP_EVERY,
+            stopping.clone(),
+        ));
+        // Scheduled news releases and expiries.
+        tokio::spawn(catalogue::news_admin::schedule_periodically(
+            self.state.db.clone(),
+            projector_handle.clone(),
+            std::time::Duration::from_secs(15),
             stopping.clone(),
         ));
         tokio::spawn(auth::purge_ended_sessions_periodically(

@@ -26,8 +26,15 @@ enum Command {
     },
     /// Imports a content folder (catalogue, news, contacts, ...) into the database. Importing
     /// the same folder twice gives the same state; a bad file is refused and changes nothing.
-    /// The folder is `--content-dir` (or `CONTENT_DIR`); the database as for `serve`.
-    Import(Config),
+    /// The folder is `--content-dir` (or `CONTENT_DIR`); the database as for `serve`. Every new,
+    /// changed or removed entity is recorded as an event by `--actor` (`operator:<name>`).
+    Import {
+        #[command(flatten)]
+        config: Config,
+        /// Who imports, recorded as `operator:<name>` (default: the OS user).
+        #[arg(long)]
+        actor: Option<String>,
+    },
     /// Publishes a notification or an app update (as the admin's API does).
     Publish {
         #[command(subcommand)]
@@ -196,7 +203,7 @@ async fn main() -> anyhow::Result<()> {
             config,
             projections,
         } => replay(config, &projections).await,
-        Command::Import(config) => import(config).await,
+        Command::Import { config, actor } => import(config, actor).await,
         Command::Publish { what } => publish(what).await,
         Command::Users(command) => users(command).await,
         Command::Feed(FeedCommand::Push {
@@ -293,11 +300,14 @@ async fn replay(config: Config, projections: &[String]) -> anyhow::Result<()> {
 
 /// `companion import`: the whole content folder, checked before anything is written; a refusal
 /// exits with 1.
-async fn import(config: Config) -> anyhow::Result<()> {
+async fn import(config: Config, actor: Option<String>) -> anyhow::Result<()> {
     let content_dir = config.content_dir.clone();
     std::fs::create_dir_all(&config.data_dir)?;
     let db = projections::Db::connect(&config.database_url()).await?;
-    let imported = backend::content::import_all(&db, &content_dir).await;
+    let actor = actor.map_or_else(backend::content::default_actor, |a| {
+        backend::content::operator(&a)
+    });
+    let imported = backend::content::import_as(&db, &content_dir, &actor).await;
     if imported.is_ok() {
         // Running servers reload their search index when they see the new version.
         backend::search::bump_content_version(&db).await?;

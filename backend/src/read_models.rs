@@ -10,10 +10,12 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(NotificationsProjection),
         Arc::new(projections::documents::DocumentsProjection),
         Arc::new(projections::terms::TermsProjection),
+        Arc::new(projections::content::ContentProjection),
         Arc::new(projections::course_registrations::RegistrationsProjection),
         Arc::new(crate::audit::AuditProjection),
         Arc::new(projections::stored_files::StoredFilesProjection),
         Arc::new(projections::item_reads::ItemReadsProjection),
         Arc::new(projections::share_engagement::ShareEngagementProjection),
+        Arc::new(projections::library::LibraryProjection),
     ]
 }

@@ -10,6 +10,7 @@ use projections::{Db, ProjectorHandle};
 use crate::auth::Auth;
 use crate::config::Config;
 use crate::documents::Documents;
+use crate::library::Library;
 use crate::notifications::Notifications;
 use crate::programmes::Programmes;
 use crate::push::Push;
@@ -28,6 +29,8 @@ pub struct AppState {
     pub realtime: Realtime,
     /// Documents and folders: commands, reads, files.
     pub documents: Arc<Documents>,
+    /// Library documents' lifecycle: console commands, reads, cascade, scheduler.
+    pub library: Arc<Library>,
     /// The search index of this node.
     pub search: Arc<Search>,
     /// Notification, app-update and inbox commands.

@@ -37,6 +37,7 @@ const FEATURES: &[&str] = &[
     "documents",
     "guide",
     "health",
+    "library",
     "notifications",
     "programmes",
     "push",

@@ -114,6 +114,13 @@ async fn main() -> anyhow::Result<()> {
     config.content_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into();
     config.web_dir = data.path().join("web");
     config.jwt_secret = Some("bench-secret-bench-secret-bench-secret-00".into());
+    // The demo accounts sign in; the edge's per-address and per-session limits would answer
+    // 429 to a load from one loopback client, so they are lifted for the run.
+    config.demo = true;
+    config.rate_limit_address_per_second = 1_000_000;
+    config.rate_limit_address_burst = 1_000_000;
+    config.rate_limit_session_per_second = 1_000_000;
+    config.rate_limit_session_burst = 1_000_000;
     let engine = if config
         .database_url
         .as_deref()

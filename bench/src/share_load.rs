@@ -27,6 +27,13 @@ use sqlx::PgPool;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "load_setup.rs"]
+mod load_setup;
+use load_setup::{create_users, percentile, signing_key, token};
+
+/// Names this tool's users, sessions and tokens.
+const TAG: &str = "share-load";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "share-load",
@@ -55,84 +62,6 @@ struct Args {
     /// Seconds allowed for connecting, and for each round.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
-}
-
-/// The key tokens are signed with: on PostgreSQL the cluster's active key (`signing_keys`, named
-/// by `kid`), else the `JWT_SECRET`.
-async fn signing_key(pool: &PgPool, secret: &str) -> anyhow::Result<(Option<String>, String)> {
-    let key: Option<(String, String)> = sqlx::query_as(
-        "select kid, secret from signing_keys where active_from <= now()
-           and (retire_at is null or retire_at > now()) order by active_from desc limit 1",
-    )
-    .fetch_optional(pool)
-    .await?;
-    Ok(match key {
-        Some((kid, secret)) => (Some(kid), secret),
-        None => (None, secret.to_string()),
-    })
-}
-
-fn token(key: &(Option<String>, String), user: &str) -> anyhow::Result<String> {
-    #[derive(serde::Serialize)]
-    struct Claims<'a> {
-        sub: &'a str,
-        sid: String,
-        exp: i64,
-        iat: i64,
-    }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs() as i64;
-    let header = jsonwebtoken::Header {
-        kid: key.0.clone(),
-        ..jsonwebtoken::Header::default()
-    };
-    Ok(jsonwebtoken::encode(
-        &header,
-        &Claims {
-            sub: user,
-            sid: format!("share-load-{user}"),
-            exp: now + 3 * 3600,
-            iat: now,
-        },
-        &jsonwebtoken::EncodingKey::from_secret(key.1.as_bytes()),
-    )?)
-}
-
-/// The users and their open sessions (setup, not measured).
-async fn create_users(pool: &PgPool, users: &[String]) -> anyhow::Result<()> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_millis() as i64;
-    sqlx::query(
-        "insert into users (id, email, first_name, last_name, role, created_at)
-         select u, u || '@share-load.invalid', 'Load', u, 'user', $2 from unnest($1::text[]) as u
-         on conflict do nothing",
-    )
-    .bind(users)
-    .bind(now)
-    .execute(pool)
-    .await?;
-    // The terms (default version) as accepted, or the channel refuses them: written straight
-    // into the read model of this throw-away database (setup, not measured).
-    sqlx::query(
-        "insert into terms_acceptances (user_id, version, accepted_at)
-         select u, '2021-01', $2 from unnest($1::text[]) as u on conflict do nothing",
-    )
-    .bind(users)
-    .bind(now)
-    .execute(pool)
-    .await?;
-    sqlx::query(
-        "insert into sessions (id, user_id, created_at, last_seen_at, expires_at)
-         select 'share-load-' || u, u, $2, $2, $2 + 86400000 from unnest($1::text[]) as u
-         on conflict do nothing",
-    )
-    .bind(users)
-    .bind(now)
-    .execute(pool)
-    .await?;
-    Ok(())
 }
 
 /// One socket; the sender's reports `(kind, share, receipt µs)` of its feed messages.
@@ -176,14 +105,6 @@ async fn socket(
         }
     }
     bail!("the server ended the connection")
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
 }
 
 /// Shares one uploaded PDF `count` times as the sender; returns `(share id, token)` of each.
@@ -297,7 +218,7 @@ async fn main() -> anyhow::Result<()> {
     let users: Vec<String> = (0..args.sockets.max(1))
         .map(|u| format!("bench-{u}"))
         .collect();
-    create_users(&pool, &users).await?;
+    create_users(&pool, &users, TAG).await?;
     let key = signing_key(&pool, &args.jwt_secret).await?;
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(args.timeout))
@@ -318,7 +239,7 @@ async fn main() -> anyhow::Result<()> {
     if std::env::var("SHARE_LOAD_DEBUG").is_ok() && users.len() > 1 {
         let res = http
             .get(format!("{api}/api/documents/my"))
-            .bearer_auth(token(&key, &users[1])?)
+            .bearer_auth(token(&key, &users[1], TAG)?)
             .send()
             .await?;
         eprintln!(
@@ -336,7 +257,7 @@ async fn main() -> anyhow::Result<()> {
         let session = if i == 0 {
             sender.clone()
         } else {
-            token(&key, user)?
+            token(&key, user, TAG)?
         };
         let task = socket(ws_url.clone(), session, start, report, ready.clone());
         tokio::spawn(async move {

@@ -38,6 +38,13 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "load_setup.rs"]
+mod load_setup;
+use load_setup::{create_users, percentile, signing_key, token};
+
+/// Names this tool's sessions (and its users' e-mail domain).
+const TAG: &str = "ws-load";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "ws-load",
@@ -132,30 +139,6 @@ struct Sample {
     recv_us: u64,
 }
 
-fn token(secret: &str, user: &str) -> anyhow::Result<String> {
-    #[derive(serde::Serialize)]
-    struct Claims<'a> {
-        sub: &'a str,
-        /// The session `create_users` opened for this user.
-        sid: String,
-        exp: i64,
-        iat: i64,
-    }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs() as i64;
-    Ok(jsonwebtoken::encode(
-        &jsonwebtoken::Header::default(),
-        &Claims {
-            sub: user,
-            sid: format!("ws-load-{user}"),
-            exp: now + 3 * 3600,
-            iat: now,
-        },
-        &jsonwebtoken::EncodingKey::from_secret(secret.as_bytes()),
-    )?)
-}
-
 fn server_addr(url: &str) -> anyhow::Result<SocketAddr> {
     let rest = url
         .strip_prefix("ws://")
@@ -245,14 +228,6 @@ async fn socket(
     Ok(())
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
-}
-
 fn median(mut values: Vec<f64>) -> f64 {
     values.retain(|v| !v.is_nan());
     values.sort_by(f64::total_cmp);
@@ -279,35 +254,6 @@ struct RoundResult {
     spread_ms: f64,
     /// Frames delivered per second while the round was being delivered.
     frames_per_second: f64,
-}
-
-/// Creates the sockets' users, so a publication to everyone reaches them. Setup, not measured.
-async fn create_users(pool: &PgPool, user_ids: &[String]) -> anyhow::Result<()> {
-    let now_ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_millis() as i64;
-    sqlx::query(
-        "insert into users (id, email, first_name, last_name, role, created_at)
-         select u, u || '@ws-load.invalid', 'Load', u, 'user', $2 from unnest($1::text[]) as u
-         on conflict do nothing",
-    )
-    .bind(user_ids)
-    .bind(now_ms)
-    .execute(pool)
-    .await
-    .context("creating the load users")?;
-    // Sockets need an open server-side session; one per user, named after it (see `token`).
-    sqlx::query(
-        "insert into sessions (id, user_id, created_at, last_seen_at, expires_at)
-         select 'ws-load-' || u, u, $2, $2, $2 + 86400000 from unnest($1::text[]) as u
-         on conflict do nothing",
-    )
-    .bind(user_ids)
-    .bind(now_ms)
-    .execute(pool)
-    .await
-    .context("creating the load users' sessions")?;
-    Ok(())
 }
 
 /// The admin's session token, from the real sign-in.
@@ -504,7 +450,10 @@ async fn main() -> anyhow::Result<()> {
         .connect(&args.database_url)
         .await
         .context("connecting to the database")?;
-    create_users(&pool, &user_ids).await?;
+    // Users with accepted terms and open sessions, so a publication to everyone reaches them and
+    // the terms gate lets their sockets in (setup, not measured).
+    create_users(&pool, &user_ids, TAG).await?;
+    let key = signing_key(&pool, &args.jwt_secret).await?;
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(args.timeout))
         .build()?;
@@ -536,7 +485,7 @@ async fn main() -> anyhow::Result<()> {
             args.urls[node].clone(),
             addrs[node],
             source,
-            token(&args.jwt_secret, user)?,
+            token(&key, user, TAG)?,
             start,
             samples_tx.clone(),
             ready.clone(),

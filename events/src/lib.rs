@@ -4,10 +4,13 @@
 //! a notification-read mark, an app-update view or a course registration is a command handled
 //! by an aggregate, which checks the product's rules and records events.
 
+pub mod content;
 pub mod course_registration;
 pub mod documents;
 pub mod email;
+pub mod library;
 pub mod lookup;
+pub mod news;
 pub mod notifications;
 pub mod share_link;
 pub mod terms;

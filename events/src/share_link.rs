@@ -97,6 +97,8 @@ pub enum RevokeReason {
     Admin,
     AccountDisabled,
     DocumentEnded,
+    /// The company withdrew the document (or it expired).
+    Withdrawn,
 }
 
 impl RevokeReason {
@@ -106,6 +108,7 @@ impl RevokeReason {
             RevokeReason::Admin => "admin",
             RevokeReason::AccountDisabled => "account_disabled",
             RevokeReason::DocumentEnded => "document_ended",
+            RevokeReason::Withdrawn => "withdrawn",
         }
     }
 }
@@ -256,7 +259,9 @@ impl ShareLink {
     /// Refuses anything once the link was revoked or ended, or its time is over.
     fn live(&self, at: i64, terms: &LinkTerms) -> Result<(), ShareError> {
         match self.revoked {
-            Some(RevokeReason::DocumentEnded) => return Err(ShareError::Ended),
+            Some(RevokeReason::DocumentEnded | RevokeReason::Withdrawn) => {
+                return Err(ShareError::Ended)
+            }
             Some(_) => return Err(ShareError::Revoked),
             None => {}
         }

@@ -14,8 +14,10 @@
 //! - [`stored_files`] - stored files, the live items naming each, and each user's storage usage.
 //! - [`item_reads`] - how often each reader opened and downloaded each document.
 //! - [`share_engagement`] - tracked external links: each share's terms, opens, pages, downloads.
+//! - [`library`] - library documents: state, versions, history, holders and purges.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
+pub mod content;
 pub mod course_registrations;
 pub mod db;
 pub mod dead_letters;
@@ -23,6 +25,7 @@ pub mod documents;
 pub mod feed;
 pub mod item_reads;
 pub mod lease;
+pub mod library;
 pub mod notifications;
 pub mod projector;
 pub mod replay;

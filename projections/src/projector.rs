@@ -478,12 +478,32 @@ impl Projector {
         self
     }
 
+    /// Every projection's checkpoint, in the order of `self.projections` (one query).
     async fn checkpoints(&self) -> Result<Vec<Position>, ProjectionError> {
-        let mut out = Vec::with_capacity(self.projections.len());
-        for p in &self.projections {
-            out.push(checkpoint_of(&self.target, p.name()).await?);
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            name: String,
+            tx_id: i64,
+            position: i64,
         }
-        Ok(out)
+        let rows: Vec<Row> = crate::on_db!(&self.target, pool => sqlx::query_as(
+            "select name, tx_id, position from projection_checkpoints")
+            .fetch_all(pool).await)?;
+        let at: HashMap<&str, Position> = rows
+            .iter()
+            .map(|r| {
+                let at = Position {
+                    tx_id: r.tx_id,
+                    position: r.position,
+                };
+                (r.name.as_str(), at)
+            })
+            .collect();
+        Ok(self
+            .projections
+            .iter()
+            .map(|p| at.get(p.name()).copied().unwrap_or_default())
+            .collect())
     }
 
     /// Applies at most one batch to each running projection that is behind. Returns how many
@@ -520,15 +540,23 @@ impl Projector {
                 events.retain(|e| e.at <= stop);
             }
             let apply = async {
-                let mut applied = 0;
-                for (projection, checkpoint) in &running {
-                    let pending: Vec<&StoredEvent> =
-                        events.iter().filter(|e| e.at > *checkpoint).collect();
-                    if pending.is_empty() {
-                        continue;
-                    }
+                let behind: Vec<Behind> = running
+                    .iter()
+                    .filter_map(|(projection, checkpoint)| {
+                        let pending: Vec<&StoredEvent> =
+                            events.iter().filter(|e| e.at > *checkpoint).collect();
+                        (!pending.is_empty()).then(|| Behind {
+                            projection: projection.as_ref(),
+                            checkpoint: *checkpoint,
+                            pending,
+                        })
+                    })
+                    .collect();
+                let (mut applied, failed) = self.apply_round(&behind).await?;
+                // A projection whose part held a poison event goes the careful way alone.
+                for b in failed {
                     applied += self
-                        .apply_batch(projection.as_ref(), *checkpoint, &pending)
+                        .apply_batch(b.projection, b.checkpoint, &b.pending)
                         .await?;
                 }
                 Ok::<usize, ProjectionError>(applied)
@@ -546,6 +574,65 @@ impl Projector {
         }
         self.publish_progress().await?;
         Ok(applied)
+    }
+
+    /// Applies every projection's pending events in one transaction (one commit for the round,
+    /// however many projections there are), each in a savepoint with its checkpoint: a poison
+    /// event rolls back only its projection's part, returned to be applied on its own (see
+    /// [`Projector::apply_batch`]). A failure of the moment rolls back the whole round.
+    /// Returns how many events the checkpoints moved past, and the parts left to do.
+    async fn apply_round<'a, 'e>(
+        &self,
+        behind: &'a [Behind<'a, 'e>],
+    ) -> Result<(usize, Vec<&'a Behind<'a, 'e>>), ProjectionError> {
+        if behind.is_empty() {
+            return Ok((0, Vec::new()));
+        }
+        let _guard = self.target.write_guard().await;
+        let mut tx = Tx::begin(&self.target).await?;
+        let mut done: Vec<(&dyn Projection, usize)> = Vec::new();
+        let mut failed = Vec::new();
+        for b in behind {
+            let Some(last) = b.pending.last().map(|e| e.at) else {
+                continue;
+            };
+            savepoint(&mut tx, "savepoint projection").await?;
+            // The checkpoint is written first: on SQLite it takes the write lock before any
+            // read, so the transaction never upgrades from a stale snapshot.
+            if !move_checkpoint(&mut tx, b.projection.name(), b.checkpoint, last).await? {
+                // Another projector moved it since we read it: its batch stands.
+                tracing::debug!(
+                    projection = b.projection.name(),
+                    "checkpoint moved by another projector"
+                );
+                undo_part(&mut tx).await?;
+                continue;
+            }
+            match b.projection.apply_all(&mut tx, &b.pending).await {
+                Ok(()) => {
+                    savepoint(&mut tx, "release savepoint projection").await?;
+                    done.push((b.projection, b.pending.len()));
+                }
+                Err(failure) if !failure.error.is_poison() => {
+                    tx.rollback().await?;
+                    return Err(failure.error);
+                }
+                Err(_) => {
+                    undo_part(&mut tx).await?;
+                    failed.push(b);
+                }
+            }
+        }
+        if !self.fenced_in(&mut tx, "every projection").await? {
+            tx.rollback().await?;
+            return Ok((0, Vec::new()));
+        }
+        tx.commit().await?;
+        let mut applied = 0;
+        for (projection, moved) in done {
+            applied += self.applied(projection, moved).await?;
+        }
+        Ok((applied, failed))
     }
 
     /// Applies `pending` to one projection in one transaction with its checkpoint; a poison
@@ -893,6 +980,25 @@ async fn lowest_checkpoint(db: &Db, names: &[&'static str]) -> Result<Position, 
         })
         .min()
         .unwrap_or_default())
+}
+
+/// One projection's part of a round: its checkpoint and the events after it.
+struct Behind<'a, 'e> {
+    projection: &'a dyn Projection,
+    checkpoint: Position,
+    pending: Vec<&'e StoredEvent>,
+}
+
+/// A savepoint statement (`savepoint`, `release savepoint`, `rollback to savepoint`), the same
+/// on both engines.
+async fn savepoint(tx: &mut Tx, statement: &'static str) -> Result<(), sqlx::Error> {
+    on_tx!(tx, conn => sqlx::query(statement).execute(conn).await.map(|_| ()))
+}
+
+/// Drops what a projection's part wrote in the round, and its savepoint.
+async fn undo_part(tx: &mut Tx) -> Result<(), sqlx::Error> {
+    savepoint(tx, "rollback to savepoint projection").await?;
+    savepoint(tx, "release savepoint projection").await
 }
 
 /// Moves a checkpoint from `from` to `to` if it is still at `from` (compare-and-set). Returns

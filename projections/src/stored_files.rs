@@ -7,6 +7,7 @@
 
 use async_trait::async_trait;
 use events::documents::{ItemEvent, Space, ITEM_TYPE};
+use events::library::{LibraryEvent, LIBRARY_TYPE};
 
 use crate::{on_db, on_tx, Db, Projection, ProjectionError, StoredEvent, TableSpec, Tx};
 
@@ -36,6 +37,7 @@ const FILE_EVENTS: &[&str] = &[
     "FileRemoved",
     "DeletedWithFolder",
     "FolderDeleted",
+    "FileReplaced",
 ];
 
 type Result<T> = std::result::Result<T, ProjectionError>;
@@ -56,10 +58,13 @@ impl Projection for StoredFilesProjection {
     }
 
     fn reads(&self, aggregate_type: &str) -> bool {
-        aggregate_type == ITEM_TYPE
+        aggregate_type == ITEM_TYPE || aggregate_type == LIBRARY_TYPE
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
+        if event.aggregate_type == LIBRARY_TYPE && event.event_type == "VersionUploaded" {
+            return library_version(tx, event).await;
+        }
         if event.aggregate_type != ITEM_TYPE || !FILE_EVENTS.contains(&event.event_type.as_str()) {
             return Ok(());
         }
@@ -95,9 +100,59 @@ impl Projection for StoredFilesProjection {
                 }
                 Ok(())
             }
+            ItemEvent::FileReplaced { file, .. } => {
+                replace_file(
+                    tx,
+                    &event.aggregate_id,
+                    &file.blob,
+                    file.size,
+                    event.recorded_at,
+                )
+                .await
+            }
             _ => Ok(()),
         }
     }
+}
+
+/// A company item took a new version's file: the old file loses a live item (copies made
+/// before may still name it), the new one gains it. Company items count against nobody's quota.
+async fn replace_file(tx: &mut Tx, item_id: &str, blob: &str, size: i64, at: i64) -> Result<()> {
+    let old: Option<String> = on_tx!(tx, c => sqlx::query_scalar(
+        "select blob from stored_file_items where item_id = $1 and removed_at is null")
+        .bind(item_id).fetch_optional(c).await)?;
+    let Some(old) = old.filter(|old| old != blob) else {
+        return Ok(());
+    };
+    on_tx!(tx, c => sqlx::query(
+        "update stored_file_items set blob = $2, size = $3 where item_id = $1")
+        .bind(item_id).bind(blob).bind(size).execute(c).await.map(|_| ()))?;
+    on_tx!(tx, c => sqlx::query(
+        "update stored_files set live_items = live_items - 1,
+             released_at = case when live_items = 1 then $2 else released_at end
+         where blob = $1")
+        .bind(&old).bind(at).execute(c).await.map(|_| ()))?;
+    on_tx!(tx, c => sqlx::query(
+        "insert into stored_files (blob, live_items, released_at) values ($1, 1, null)
+         on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null")
+        .bind(blob).execute(c).await.map(|_| ()))?;
+    Ok(())
+}
+
+/// A library document's version keeps its stored file for good (the console and the audit read
+/// every version); content-folder versions have no stored file.
+async fn library_version(tx: &mut Tx, event: &StoredEvent) -> Result<()> {
+    let LibraryEvent::VersionUploaded { version, file, .. } = event
+        .decode()
+        .map_err(|e| ProjectionError::bad_event(event, e))?
+    else {
+        return Ok(());
+    };
+    if file.blob.is_empty() {
+        return Ok(());
+    }
+    let holder = format!("library:{}:{version}", event.aggregate_id);
+    add_item(tx, &holder, &file.blob, file.size, None).await
 }
 
 async fn add_item(

@@ -182,9 +182,14 @@ impl Batch {
                 row.name_key = name_key(to);
                 row.updated_at = at;
             }),
-            ItemEvent::Moved { .. } | ItemEvent::Shared { .. } => {
+            ItemEvent::Moved { .. } | ItemEvent::Shared { .. } | ItemEvent::Withdrawn { .. } => {
                 self.change(id, |row| row.updated_at = at)
             }
+            ItemEvent::FileReplaced { file, .. } => self.change(id, |row| {
+                row.name = file.title.clone();
+                row.name_key = name_key(&file.title);
+                row.updated_at = at;
+            }),
             ItemEvent::FolderDeleted { .. }
             | ItemEvent::FileRemoved { .. }
             | ItemEvent::DeletedWithFolder { .. } => self.change(id, |row| {

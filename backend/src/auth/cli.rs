@@ -31,7 +31,7 @@ pub enum UsersCommand {
         first_name: String,
         #[arg(long, default_value = "")]
         last_name: String,
-        /// user, admin or auditor.
+        /// user, admin, auditor, publisher or approver.
         #[arg(long, default_value = "user")]
         role: String,
         /// No password: the account signs in through single sign-on.
@@ -50,7 +50,7 @@ pub enum UsersCommand {
         config: Config,
         account: String,
     },
-    /// Changes an account's role (user, admin, auditor); its next request uses the new one.
+    /// Changes an account's role (user, admin, auditor, publisher, approver); its next request uses the new one.
     SetRole {
         #[command(flatten)]
         config: Config,

@@ -66,6 +66,24 @@ const DEMO_ACCOUNTS: &[DemoAccount] = &[
         terms_accepted: true,
         onboarding_done: true,
     },
+    DemoAccount {
+        email: "publisher@example.com",
+        first_name: "Paula",
+        last_name: "Conti",
+        role: Role::Publisher,
+        certificate: None,
+        terms_accepted: true,
+        onboarding_done: true,
+    },
+    DemoAccount {
+        email: "approver@example.com",
+        first_name: "Arthur",
+        last_name: "Brandt",
+        role: Role::Approver,
+        certificate: None,
+        terms_accepted: true,
+        onboarding_done: true,
+    },
 ];
 
 const DEMO_MARK: &str = "demo";

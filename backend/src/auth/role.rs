@@ -1,5 +1,5 @@
-//! What an account may do. Stored and sent as the same lowercase words as ever (`user`, `admin`,
-//! `auditor`), so neither the database nor the wire changes.
+//! What an account may do. Stored and sent as lowercase words (`user`, `admin`, `auditor`,
+//! `publisher`, `approver`), the same in the database and on the wire.
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,21 +15,35 @@ pub enum Role {
     Admin,
     /// Reads the history of every document.
     Auditor,
+    /// Prepares the company's content: drafts library documents and news, uploads versions,
+    /// submits them for approval, withdraws them.
+    Publisher,
+    /// Releases the company's content: approves or rejects what a publisher submitted (never a
+    /// version they wrote themselves), withdraws it.
+    Approver,
 }
 
-/// A role name that is none of `user`, `admin` or `auditor`.
+/// A role name that is none of `user`, `admin`, `auditor`, `publisher` or `approver`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("The role must be user, admin or auditor")]
+#[error("The role must be user, admin, auditor, publisher or approver")]
 pub struct UnknownRole;
 
 impl Role {
-    pub const ALL: [Role; 3] = [Role::User, Role::Admin, Role::Auditor];
+    pub const ALL: [Role; 5] = [
+        Role::User,
+        Role::Admin,
+        Role::Auditor,
+        Role::Publisher,
+        Role::Approver,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Role::User => "user",
             Role::Admin => "admin",
             Role::Auditor => "auditor",
+            Role::Publisher => "publisher",
+            Role::Approver => "approver",
         }
     }
 }

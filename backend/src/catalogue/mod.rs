@@ -17,6 +17,7 @@ pub mod import;
 pub mod library;
 pub mod multimedia;
 pub mod news;
+pub mod news_admin;
 pub mod products;
 pub mod useful;
 
@@ -38,6 +39,8 @@ where
     S: Clone + Send + Sync + 'static,
     Db: FromRef<S>,
     Auth: FromRef<S>,
+    std::sync::Arc<crate::library::Library>: FromRef<S>,
+    projections::ProjectorHandle: FromRef<S>,
 {
     OpenApiRouter::new()
         .routes(routes!(home::home))
@@ -54,6 +57,13 @@ where
         .routes(routes!(news::list))
         .routes(routes!(news::home))
         .routes(routes!(news::detail))
+        .routes(routes!(news_admin::create, news_admin::list))
+        .routes(routes!(news_admin::revise, news_admin::detail))
+        .routes(routes!(news_admin::submit))
+        .routes(routes!(news_admin::approve))
+        .routes(routes!(news_admin::reject))
+        .routes(routes!(news_admin::withdraw))
+        .routes(routes!(news_admin::history))
         .routes(routes!(contacts::sections))
         .routes(routes!(contacts::subsidiary))
         .routes(routes!(useful::links))

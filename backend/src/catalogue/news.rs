@@ -79,11 +79,17 @@ pub fn parse_year(raw: Option<&str>) -> Result<i32, AppError> {
     }
 }
 
+/// The condition that keeps a news row inside its window (`release_at`, `expires_at`) at the
+/// time bound as `now` (a parameter such as `$2`).
+pub(crate) fn shown(now: &str) -> String {
+    format!("(release_at is null or release_at <= {now}) and (expires_at is null or expires_at > {now})")
+}
+
 /// The latest news as a JSON array, newest first.
 pub(crate) async fn latest(db: &Db, limit: i64) -> AppResult<Box<RawValue>> {
     let rows: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(
-        "select item from news order by date desc, id desc limit $1")
-        .bind(limit).fetch_all(pool).await)?;
+        &format!("select item from news where {} order by date desc, id desc limit $1", shown("$2")))
+        .bind(limit).bind(projections::now_ms()).fetch_all(pool).await)?;
     raw(format!("[{}]", rows.join(",")))
 }
 
@@ -114,16 +120,16 @@ pub async fn list(
         }
     }
     let mut years: Vec<i32> = on_db!(&db, pool => sqlx::query_scalar::<_, i32>(
-        "select distinct year from news order by year desc")
-        .fetch_all(pool).await)?;
+        &format!("select distinct year from news where {} order by year desc", shown("$1")))
+        .bind(projections::now_ms()).fetch_all(pool).await)?;
     let current = chrono::Utc::now().year();
     if !years.contains(&current) {
         years.insert(0, current);
         years.sort_unstable_by(|a, b| b.cmp(a));
     }
     let rows: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(
-        "select item from news where year = $1 and ($2 = '' or category = $2) order by date desc, id desc")
-        .bind(year).bind(category.clone().unwrap_or_default()).fetch_all(pool).await)?;
+        &format!("select item from news where year = $1 and ($2 = '' or category = $2) and {} order by date desc, id desc", shown("$3")))
+        .bind(year).bind(category.clone().unwrap_or_default()).bind(projections::now_ms()).fetch_all(pool).await)?;
     Ok(AppJson(NewsList {
         list: raw(format!("[{}]", rows.join(",")))?,
         filters: NewsFilters {
@@ -151,8 +157,8 @@ pub async fn detail(
     NewsId(id): NewsId,
 ) -> AppResult<RawJson> {
     let row: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
-        "select details from news where id = $1")
-        .bind(id).fetch_optional(pool).await)?;
+        &format!("select details from news where id = $1 and {}", shown("$2")))
+        .bind(id).bind(projections::now_ms()).fetch_optional(pool).await)?;
     row.map(RawJson)
         .ok_or_else(|| AppError::not_found("News not found"))
 }

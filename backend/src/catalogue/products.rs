@@ -332,11 +332,13 @@ pub async fn categories(State(db): State<Db>, _auth: AuthUser) -> AppResult<AppJ
     responses((status = 200, body = ProductsOverview), (status = 401, body = ErrorBody)))]
 pub async fn overview(
     State(db): State<Db>,
+    State(library): State<std::sync::Arc<crate::library::Library>>,
     _auth: AuthUser,
 ) -> AppResult<AppJson<ProductsOverview>> {
     let catalogues = meta(&db, "products.catalogues")
         .await?
         .unwrap_or_else(|| r#"{"title":"Catalogues","documents":[]}"#.to_string());
+    let catalogues = library.filter_list_json(catalogues, None).await?;
     Ok(AppJson(ProductsOverview {
         categories: segment_tiles(&db).await?,
         catalogues: raw(catalogues)?,
@@ -350,14 +352,15 @@ pub async fn overview(
     responses((status = 200, body = SegmentPage), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn segment(
     State(db): State<Db>,
+    State(library): State<std::sync::Arc<crate::library::Library>>,
     _auth: AuthUser,
     SegmentId(id): SegmentId,
 ) -> AppResult<RawJson> {
     let page: Option<String> = on_db!(&db, pool => sqlx::query_scalar(
         "select page from catalogue_segments where id = $1")
         .bind(id).fetch_optional(pool).await)?;
-    page.map(RawJson)
-        .ok_or_else(|| AppError::not_found("Segment not found"))
+    let page = page.ok_or_else(|| AppError::not_found("Segment not found"))?;
+    Ok(RawJson(library.filter_list_json(page, None).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -484,12 +487,13 @@ pub async fn details(State(db): State<Db>, _auth: AuthUser, id: ProductId) -> Ap
     responses((status = 200, body = ProductAttachments), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn attachments(
     State(db): State<Db>,
+    State(library): State<std::sync::Arc<crate::library::Library>>,
     _auth: AuthUser,
     id: ProductId,
 ) -> AppResult<RawJson> {
     let json = product_column(&db, id, "attachments").await?;
-    json.map(RawJson)
-        .ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))
+    let json = json.ok_or_else(|| AppError::not_found(ProductId::NOT_FOUND))?;
+    Ok(RawJson(library.filter_list_json(json, Some(id.0)).await?))
 }
 
 /// The product's in-depth page; 404 when the product has none.

@@ -17,6 +17,8 @@ pub enum ContentError {
     },
     #[error("writing the content to the database: {0}")]
     Database(#[from] sqlx::Error),
+    #[error("recording library document {id}: {reason}")]
+    Recording { id: i64, reason: String },
 }
 
 /// One content file being read: knows its path (for messages) and the name of its root value.

@@ -13,6 +13,8 @@ pub enum Arg {
     Int(i64),
     Text(String),
     OptText(Option<String>),
+    /// A whole number that may be empty (a time in milliseconds).
+    OptInt(Option<i64>),
     Bool(bool),
     Bytes(Vec<u8>),
 }
@@ -35,6 +37,11 @@ impl From<&str> for Arg {
 impl From<Option<String>> for Arg {
     fn from(v: Option<String>) -> Self {
         Arg::OptText(v)
+    }
+}
+impl From<Option<i64>> for Arg {
+    fn from(v: Option<i64>) -> Self {
+        Arg::OptInt(v)
     }
 }
 impl From<bool> for Arg {
@@ -158,6 +165,7 @@ pub async fn write_tables(db: &Db, tables: &[TableRows]) -> Result<Vec<TableRepo
                         Arg::Int(v) => q.bind(*v),
                         Arg::Text(v) => q.bind(v.clone()),
                         Arg::OptText(v) => q.bind(v.clone()),
+                        Arg::OptInt(v) => q.bind(*v),
                         Arg::Bool(v) => q.bind(*v),
                         Arg::Bytes(v) => q.bind(v.clone()),
                     };

@@ -410,7 +410,8 @@ pub(super) async fn serve(
 /// clears its unread mark.
 #[utoipa::path(get, path = "/documents/{id}/file", tag = "documents", params(("id" = String, Path), FileQuery),
     security(("bearer" = [])),
-    responses((status = 200, description = "the file (application/pdf or application/vnd.ms-excel)"), (status = 404, body = ErrorBody)))]
+    responses((status = 200, description = "the file (application/pdf or application/vnd.ms-excel)"), (status = 404, body = ErrorBody),
+        (status = 410, body = crate::error::WithdrawnBody, description = "the company withdrew the document or it expired")))]
 pub async fn file(
     State(documents): State<Arc<Documents>>,
     actor: Actor,
@@ -419,6 +420,11 @@ pub async fn file(
     headers: HeaderMap,
 ) -> AppResult<Response> {
     let download = matches!(query.download.as_deref(), Some("1" | "true"));
+    // A withdrawn item (or a copy of one) answers why, for whoever sees it; never its bytes.
+    let (row, _) = documents.visible(&actor, &id).await?;
+    if let Some(facts) = row.withdrawal() {
+        return Err(super::company::withdrawn_error(&facts));
+    }
     let row = documents.open(&actor, &id, download).await?;
     serve(&documents.storage, &row, download, &headers).await
 }

@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use events::documents::{CopyReason, HistoryScope, ItemEvent, Kind, ShareVia, Space, ITEM_TYPE};
+use events::documents::{
+    CopyReason, HistoryScope, ItemEvent, Kind, ShareVia, Space, WithdrawnState, ITEM_TYPE,
+};
 use projections::documents::read::{self, Viewer};
 use projections::item_reads::ReadCounts;
 use projections::{stream, Db, StoredEvent, Tx};
@@ -202,6 +204,43 @@ pub fn describe(event: &ItemEvent) -> Line {
         ),
         ItemEvent::Opened { .. } => line("opened", "Opened".into()),
         ItemEvent::Downloaded { .. } => line("downloaded", "Downloaded".into()),
+        ItemEvent::FileReplaced {
+            file,
+            version,
+            note,
+            ..
+        } => {
+            let note = note
+                .as_deref()
+                .map(|n| format!(": {n}"))
+                .unwrap_or_default();
+            Line {
+                to: Some(file.title.clone()),
+                ..line(
+                    "file_replaced",
+                    format!("Replaced by version {version} of the company's document{note}"),
+                )
+            }
+        }
+        ItemEvent::Withdrawn {
+            state,
+            reason,
+            replacement,
+            ..
+        } => {
+            let what = match state {
+                WithdrawnState::Withdrawn => "Withdrawn by the company",
+                WithdrawnState::Expired => "Expired",
+            };
+            let reason = Some(reason.as_str())
+                .filter(|r| !r.is_empty())
+                .map(|r| format!(": {r}"))
+                .unwrap_or_default();
+            Line {
+                to: replacement.as_ref().map(|r| r.title.clone()),
+                ..line(state.as_str(), format!("{what}{reason}"))
+            }
+        }
     }
 }
 
@@ -288,9 +327,17 @@ pub async fn item_of(db: &Db, id: &str) -> AppResult<HistoryItem> {
     let renamed = stream::last_event_of_type(db, ITEM_TYPE, id, "Renamed")
         .await
         .map_err(|e| internal(id, e))?;
-    if let Some(renamed) = renamed {
-        if let ItemEvent::Renamed { to, .. } = renamed.decode().map_err(|e| internal(id, e))? {
-            name = to;
+    let replaced = stream::last_event_of_type(db, ITEM_TYPE, id, "FileReplaced")
+        .await
+        .map_err(|e| internal(id, e))?;
+    // Whichever came last names the item: a rename or a new version of the company's file.
+    let mut latest: Vec<_> = renamed.into_iter().chain(replaced).collect();
+    latest.sort_by_key(|e| e.sequence);
+    if let Some(last) = latest.pop() {
+        match last.decode().map_err(|e| internal(id, e))? {
+            ItemEvent::Renamed { to, .. } => name = to,
+            ItemEvent::FileReplaced { file, .. } => name = file.title,
+            _ => {}
         }
     }
     Ok(HistoryItem {

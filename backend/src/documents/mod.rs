@@ -15,10 +15,13 @@
 //!   retention.
 //! - [`usage`] - storage quotas: each user's usage, the room of an upload, the free disk.
 //! - [`shares`] - tracked external links: their engagement, revocation, expiry, retention.
+//! - [`company`] - the company's documents in the US set: new versions in place, and the
+//!   withdrawal of an item with every copy of it.
 //! - [`viewer`] - the recipient's viewer of an external link (no account).
 //! - [`tracking`] - the tracked links' handles: their store, the viewer's limits, device hashes.
 
 pub mod api;
+pub mod company;
 pub mod demo;
 pub mod files;
 pub mod history;
@@ -43,8 +46,10 @@ use utoipa_axum::routes;
 use crate::auth::{Auth, AuthUser};
 use crate::error::AppError;
 
+pub use company::{CompanyFile, Withdrawal, WithdrawnItems, WithdrawnState};
 pub use history::{csv_field, describe, SYSTEM_USER};
 pub use operations::{Actor, Documents, ListType};
+pub use storage::Storage;
 
 impl From<DocumentError> for AppError {
     fn from(e: DocumentError) -> Self {
@@ -67,6 +72,8 @@ impl From<DocumentError> for AppError {
             E::ReadOnly | E::NotAllowed(_) | E::InternalUseOnly | E::InternalShareOnly => {
                 AppError::Forbidden(message)
             }
+            E::NotACompanyFile => AppError::Forbidden(message),
+            E::Withdrawn(facts) => company::withdrawn_error(&facts),
             E::UnsupportedType => AppError::UnsupportedMediaType(message),
             E::AlreadyExists => AppError::Conflict(message),
             E::Services(cause) => AppError::Internal(anyhow::anyhow!(cause)),

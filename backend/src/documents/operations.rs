@@ -292,7 +292,8 @@ impl Documents {
                 continue;
             };
             let access = row.access(&viewer, &shares);
-            if !access.sees() {
+            // A withdrawn item is found only by the owner of a copy (in their My Docs).
+            if !access.sees() || (row.is_withdrawn() && !access.owner) {
                 continue;
             }
             let list = if access.owner {
@@ -322,7 +323,11 @@ impl Documents {
         };
         let shares = read::shares_of(&mut tx, &actor.id).await?;
         let viewer = actor.viewer();
-        Ok(rows.iter().map(|r| r.view(&viewer, &shares)).collect())
+        Ok(rows
+            .iter()
+            .filter(|r| listed(r, list))
+            .map(|r| r.view(&viewer, &shares))
+            .collect())
     }
 
     /// A folder's contents in one of the lists; 404 unless the actor sees it in that list.
@@ -361,7 +366,11 @@ impl Documents {
         };
         let list_rows = read::children(&mut tx, &actor.id, id).await?;
         let contents = FolderContents {
-            list: list_rows.iter().map(|r| r.view(&viewer, &shares)).collect(),
+            list: list_rows
+                .iter()
+                .filter(|r| listed(r, list))
+                .map(|r| r.view(&viewer, &shares))
+                .collect(),
             back,
             kind: list.as_str().to_string(),
             name: row.title.clone(),
@@ -961,6 +970,12 @@ impl Documents {
             .map_err(internal)?;
         Ok((item, shares))
     }
+}
+
+/// Whether a row shows in `list`: a withdrawn item only in My Docs (a copy, marked withdrawn),
+/// never in Shared with me or the US set.
+fn listed(row: &ItemRow, list: ListType) -> bool {
+    list == ListType::My || !row.is_withdrawn()
 }
 
 fn required_email(email: Option<String>) -> AppResult<String> {

@@ -54,6 +54,7 @@ impl DocumentServices for DbServices {
         Ok(self.row(id).await?.map(|r| SourceItem {
             info: r.info(),
             file: r.file_facts(),
+            withdrawn: r.withdrawal(),
         }))
     }
 

@@ -113,7 +113,7 @@ pub struct LinkSender {
 pub struct LinkGoneBody {
     /// "This link is no longer available."
     pub error: String,
-    /// `revoked`, `expired`, `used_up` or `ended`.
+    /// `revoked`, `expired`, `used_up`, `ended` or `withdrawn` (the company withdrew the document).
     pub state: String,
     /// The item that replaces a superseded document.
     pub replacement: Option<String>,
@@ -148,6 +148,17 @@ impl Documents {
         let Some(file) = file else {
             return Err(gone("ended"));
         };
+        // Withdrawn or expired: never a byte of it, whatever the link's own state; the 410
+        // names what replaces it.
+        if file.is_withdrawn() {
+            return Err(AppError::LinkGone {
+                state: "withdrawn",
+                replacement: file
+                    .replacement_title
+                    .clone()
+                    .or_else(|| share.replacement.clone()),
+            });
+        }
         match share.state(now_ms()) {
             "active" => {}
             "used_up" if used_up_ok => {}

@@ -20,6 +20,10 @@ pub mod messages;
 pub mod publish;
 pub mod services;
 
+/// Publishes a notification (see [`publish::notification`]).
+pub use publish::notification as publish_notification;
+pub use publish::{AudienceInput, LinkRequest, NotificationRequest};
+
 use std::sync::Arc;
 
 use axum::extract::FromRef;

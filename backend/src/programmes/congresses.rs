@@ -109,7 +109,7 @@ pub async fn detail(
     _user: AuthUser,
     CongressId(id): CongressId,
 ) -> AppResult<AppJson<CongressDetail>> {
-    load_item(&state.db, Table::Congresses, id)
+    load_item(&state, Table::Congresses, id)
         .await?
         .map(AppJson)
         .ok_or_else(|| AppError::not_found(CongressId::NOT_FOUND))
@@ -127,7 +127,7 @@ pub async fn activity(
     _user: AuthUser,
     ActivityId(id): ActivityId,
 ) -> AppResult<AppJson<Activity>> {
-    load_item(&state.db, Table::Activities, id)
+    load_item(&state, Table::Activities, id)
         .await?
         .map(AppJson)
         .ok_or_else(|| AppError::not_found(ActivityId::NOT_FOUND))

@@ -178,7 +178,7 @@ pub async fn detail(
     _user: AuthUser,
     CourseId(id): CourseId,
 ) -> AppResult<AppJson<CourseDetail>> {
-    let mut course: CourseDetail = load_item(&state.db, Table::Courses, id)
+    let mut course: CourseDetail = load_item(&state, Table::Courses, id)
         .await?
         .ok_or_else(|| AppError::not_found(CourseId::NOT_FOUND))?;
     let now = calendar_now_ms(&state.config);

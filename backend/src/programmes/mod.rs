@@ -49,6 +49,9 @@ pub struct Programmes {
     pub config: Arc<Config>,
     /// The command side of course registrations.
     pub registrations: Arc<EventStore<CourseRegistration>>,
+    /// What reps see of library documents: downloads never list an unreleased, withdrawn or
+    /// expired one.
+    pub library: Arc<crate::library::Library>,
 }
 
 pub use import::{import, is_empty, ImportError, ImportReport};
@@ -94,15 +97,19 @@ impl Table {
     }
 }
 
-/// The served item `id` of `table`, typed, if any.
+/// The served item `id` of `table`, typed, if any, its downloads as reps may see them now.
 pub async fn load_item<T: DeserializeOwned>(
-    db: &Db,
+    state: &Programmes,
     table: Table,
     id: i64,
 ) -> AppResult<Option<T>> {
     let sql = format!("select data from {} where id = $1", table.name());
     let data: Option<String> =
-        on_db!(db, pool => sqlx::query_scalar(&sql).bind(id).fetch_optional(pool).await)?;
+        on_db!(&state.db, pool => sqlx::query_scalar(&sql).bind(id).fetch_optional(pool).await)?;
+    let data = match data {
+        Some(data) => Some(state.library.filter_list_json(data, None).await?),
+        None => None,
+    };
     data.map(|d| serde_json::from_str(&d))
         .transpose()
         .map_err(|e| AppError::Internal(anyhow::Error::new(e).context("stored programme item")))

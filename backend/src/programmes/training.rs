@@ -67,7 +67,7 @@ pub async fn detail(
     _user: AuthUser,
     TrainingId(id): TrainingId,
 ) -> AppResult<AppJson<TrainingDetail>> {
-    let mut training: TrainingDetail = load_item(&state.db, Table::Trainings, id)
+    let mut training: TrainingDetail = load_item(&state, Table::Trainings, id)
         .await?
         .ok_or_else(|| AppError::not_found(TrainingId::NOT_FOUND))?;
     training.title = training.name.clone();

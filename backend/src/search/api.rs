@@ -82,6 +82,10 @@ pub struct SearchResults {
     /// Useful links.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<SearchItem>,
+    /// Library documents every rep may open (`id` is the library id; the file is
+    /// `/api/library/{id}/file`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub library: Vec<SearchItem>,
     /// Documents and folders of My Docs, Shared with me and (when the account shows it) US.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<SearchItem>,
@@ -99,6 +103,7 @@ impl SearchResults {
             Kind::Learn => &mut self.learn,
             Kind::Contacts => &mut self.contacts,
             Kind::Links => &mut self.links,
+            Kind::Library => &mut self.library,
             Kind::Documents => &mut self.documents,
         }
     }

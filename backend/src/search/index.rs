@@ -9,11 +9,8 @@
 
 use std::sync::Mutex;
 
-use tantivy::collector::{Count, FilterCollector, MultiCollector, TopDocs};
-use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query,
-    TermQuery, TermSetQuery,
-};
+use tantivy::collector::Count;
+use tantivy::query::TermQuery;
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
     STRING,
@@ -22,10 +19,11 @@ use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
 };
 use tantivy::{
-    DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Score, TantivyDocument, Term,
+    Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, TantivyDocument, Term,
 };
 
 use super::kinds::Kind;
+use super::query;
 
 /// The tokenizer of every text field: words, lower case, accents folded ("Épaule" = "epaule").
 const ANALYZER: &str = "folded";
@@ -34,8 +32,6 @@ const MAX_WORD: usize = 40;
 /// A query uses at most this many words and characters; the rest is ignored.
 pub const MAX_QUERY_WORDS: usize = 8;
 pub const MAX_QUERY_CHARS: usize = 200;
-/// Words of at least this many letters tolerate one typo.
-const TYPO_MIN_LETTERS: usize = 5;
 /// Memory of the index writer (tantivy's minimum is 15 MB per thread).
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
 
@@ -96,6 +92,8 @@ struct Fields {
     date: Field,
     body: Field,
     acl: Field,
+    /// `{kind}|{acl key}` (see [`query::kind_acl_key`]): one type's entries a key may see.
+    kind_acl: Field,
 }
 
 pub struct SearchIndex {
@@ -138,6 +136,7 @@ impl SearchIndex {
             date: schema.add_text_field("date", STORED),
             body: schema.add_text_field("body", words(false)),
             acl: schema.add_text_field("acl", STRING),
+            kind_acl: schema.add_text_field("kind_acl", STRING),
         };
         let index = Index::create_in_ram(schema.build());
         index.tokenizers().register(ANALYZER, analyzer());
@@ -175,6 +174,7 @@ impl SearchIndex {
         doc.add_text(f.body, &entry.body);
         for key in &entry.acl {
             doc.add_text(f.acl, key);
+            doc.add_text(f.kind_acl, query::kind_acl_key(entry.kind, key));
         }
         doc
     }
@@ -225,39 +225,9 @@ impl SearchIndex {
         words
     }
 
-    /// Every word must be found (as a word, the start of one, or with one typo when it has
-    /// at least five letters); whole words and words in the name rank higher.
-    fn text_query(&self, words: &[String]) -> Box<dyn Query> {
-        let f = self.fields;
-        let clauses = words
-            .iter()
-            .map(|word| {
-                let mut ways: Vec<Box<dyn Query>> = Vec::new();
-                for (field, weight) in [(f.name, 3.0), (f.body, 1.0)] {
-                    let term = Term::from_field_text(field, word);
-                    let exact = TermQuery::new(term.clone(), IndexRecordOption::WithFreqs);
-                    ways.push(Box::new(BoostQuery::new(Box::new(exact), weight)));
-                    let prefix = FuzzyTermQuery::new_prefix(term.clone(), 0, true);
-                    ways.push(Box::new(BoostQuery::new(Box::new(prefix), weight * 0.6)));
-                    if word.chars().count() >= TYPO_MIN_LETTERS {
-                        let typo = FuzzyTermQuery::new(term.clone(), 1, true);
-                        ways.push(Box::new(BoostQuery::new(Box::new(typo), weight * 0.4)));
-                        let typo_prefix = FuzzyTermQuery::new_prefix(term, 1, true);
-                        ways.push(Box::new(BoostQuery::new(
-                            Box::new(typo_prefix),
-                            weight * 0.3,
-                        )));
-                    }
-                }
-                let word: Box<dyn Query> =
-                    Box::new(DisjunctionMaxQuery::with_tie_breaker(ways, 0.1));
-                (Occur::Must, word)
-            })
-            .collect();
-        Box::new(BooleanQuery::new(clauses))
-    }
-
-    /// The best `per_kind` hits of each type for `text`, among entries any of `acl` may see.
+    /// The best `per_kind` hits of each type for `text`, among entries any of `acl` may see
+    /// (every word found as a word, the start of one, or with one typo when it has at least
+    /// five letters; whole words and words in the name rank higher: see [`query`]).
     pub fn search(
         &self,
         text: &str,
@@ -269,32 +239,22 @@ impl SearchIndex {
             return Ok(Vec::new());
         }
         let f = self.fields;
-        let visible = TermSetQuery::new(acl.iter().map(|key| Term::from_field_text(f.acl, key)));
-        let query = BooleanQuery::new(vec![
-            (Occur::Must, self.text_query(&words)),
-            (
-                Occur::Must,
-                Box::new(ConstScoreQuery::new(Box::new(visible), 0.0)),
-            ),
-        ]);
-
         let searcher = self.reader.searcher();
-        let mut collectors = MultiCollector::new();
-        let handles: Vec<_> = Kind::ALL
-            .iter()
-            .map(|kind| {
-                let code = kind.code();
-                let top = TopDocs::with_limit(per_kind).order_by_score();
-                let only_kind =
-                    FilterCollector::new("kind".to_string(), move |k: u64| k == code, top);
-                (*kind, collectors.add_collector(only_kind))
-            })
-            .collect();
-        let mut fruits = searcher.search(&query, &collectors)?;
+        let fields = query::QueryFields {
+            name: f.name,
+            body: f.body,
+            acl: f.acl,
+            kind_acl: f.kind_acl,
+        };
+        let tops = query::top_per_kind(&searcher, fields, &words, acl, per_kind)?;
+        self.hits(&searcher, tops)
+    }
 
+    /// The shown fields of each top entry: the only stored fields a search reads.
+    fn hits(&self, searcher: &Searcher, tops: query::KindTops) -> Result<Vec<Hit>, IndexError> {
+        let f = self.fields;
         let mut hits = Vec::new();
-        for (kind, handle) in handles {
-            let top: Vec<(Score, DocAddress)> = handle.extract(&mut fruits);
+        for (kind, top) in Kind::ALL.iter().zip(tops) {
             for (score, address) in top {
                 let doc: TantivyDocument = searcher.doc(address)?;
                 let text = |field: Field| {
@@ -303,7 +263,7 @@ impl SearchIndex {
                         .map(str::to_string)
                 };
                 hits.push(Hit {
-                    kind,
+                    kind: *kind,
                     id: text(f.id).unwrap_or_default(),
                     name: text(f.name).unwrap_or_default(),
                     subtitle: text(f.subtitle),
@@ -429,5 +389,299 @@ mod tests {
             .search("shoulder", &["owner:someone".to_string()], 10)
             .unwrap()
             .is_empty());
+    }
+}
+
+/// The answer checked against scoring every match: the query as it was before the two passes
+/// (fuzzy queries, a permission term set, one filtered top list per type).
+#[cfg(test)]
+mod exhaustive {
+    use tantivy::collector::{FilterCollector, MultiCollector, TopDocs};
+    use tantivy::query::{
+        BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur,
+        Query, TermQuery, TermSetQuery,
+    };
+    use tantivy::schema::{IndexRecordOption, Value};
+    use tantivy::{DocAddress, Score, TantivyDocument, Term};
+
+    use super::{query, Kind, SearchIndex};
+
+    fn text_query(index: &SearchIndex, words: &[String]) -> Box<dyn Query> {
+        let f = index.fields;
+        let clauses = words
+            .iter()
+            .map(|word| {
+                let mut ways: Vec<Box<dyn Query>> = Vec::new();
+                for (field, weight) in [(f.name, query::NAME_WEIGHT), (f.body, query::BODY_WEIGHT)]
+                {
+                    let term = Term::from_field_text(field, word);
+                    let exact = TermQuery::new(term.clone(), IndexRecordOption::WithFreqs);
+                    ways.push(Box::new(BoostQuery::new(Box::new(exact), weight)));
+                    let prefix = FuzzyTermQuery::new_prefix(term.clone(), 0, true);
+                    ways.push(Box::new(BoostQuery::new(Box::new(prefix), weight * 0.6)));
+                    if word.chars().count() >= query::TYPO_MIN_LETTERS {
+                        let typo = FuzzyTermQuery::new(term.clone(), 1, true);
+                        ways.push(Box::new(BoostQuery::new(Box::new(typo), weight * 0.4)));
+                        let typo_prefix = FuzzyTermQuery::new_prefix(term, 1, true);
+                        ways.push(Box::new(BoostQuery::new(
+                            Box::new(typo_prefix),
+                            weight * 0.3,
+                        )));
+                    }
+                }
+                let word: Box<dyn Query> = Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                    ways,
+                    query::TIE_BREAKER,
+                ));
+                (Occur::Must, word)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(clauses))
+    }
+
+    /// `(kind, id, score)` of the best `per_kind` entries of each type.
+    pub fn search(
+        index: &SearchIndex,
+        text: &str,
+        acl: &[String],
+        per_kind: usize,
+    ) -> Vec<(Kind, String, Score)> {
+        let words = index.words(text);
+        let f = index.fields;
+        let visible = TermSetQuery::new(acl.iter().map(|key| Term::from_field_text(f.acl, key)));
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, text_query(index, &words)),
+            (
+                Occur::Must,
+                Box::new(ConstScoreQuery::new(Box::new(visible), 0.0)),
+            ),
+        ]);
+        let searcher = index.reader.searcher();
+        let mut collectors = MultiCollector::new();
+        let handles: Vec<_> = Kind::ALL
+            .iter()
+            .map(|kind| {
+                let code = kind.code();
+                let top = TopDocs::with_limit(per_kind).order_by_score();
+                let only_kind =
+                    FilterCollector::new("kind".to_string(), move |k: u64| k == code, top);
+                (*kind, collectors.add_collector(only_kind))
+            })
+            .collect();
+        let mut fruits = searcher.search(&query, &collectors).expect("search");
+        let mut hits = Vec::new();
+        for (kind, handle) in handles {
+            let top: Vec<(Score, DocAddress)> = handle.extract(&mut fruits);
+            for (score, address) in top {
+                let doc: TantivyDocument = searcher.doc(address).expect("doc");
+                let id = doc
+                    .get_first(f.id)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default();
+                hits.push((kind, id.to_string(), score));
+            }
+        }
+        hits
+    }
+}
+
+#[cfg(test)]
+mod same_answer_as_scoring_every_match {
+    use super::*;
+
+    const WORDS: &[&str] = &[
+        "shoulder",
+        "knee",
+        "hip",
+        "elbow",
+        "arthroplasty",
+        "revision",
+        "reverse",
+        "anatomic",
+        "glenoid",
+        "humeral",
+        "femoral",
+        "tibial",
+        "cemented",
+        "cementless",
+        "porous",
+        "titanium",
+        "ceramic",
+        "augment",
+        "baseplate",
+        "stem",
+        "liner",
+        "planning",
+        "instrument",
+        "implant",
+        "fixation",
+        "screw",
+        "anchor",
+        "suture",
+        "congress",
+        "workshop",
+        "course",
+        "training",
+    ];
+    const RARE: &[&str] = &["zirconia", "tantalum", "scapula"];
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
+    }
+
+    /// Generated entries in several commits (several segments), with ties, rare words found
+    /// only in bodies, and documents owned by a handful of users.
+    fn corpus(rng: &mut Rng, n: usize) -> SearchIndex {
+        let index = SearchIndex::new().expect("index");
+        for chunk in (0..n).collect::<Vec<_>>().chunks(n / 4) {
+            let upsert = chunk
+                .iter()
+                .map(|&i| {
+                    let kind = Kind::ALL[rng.below(Kind::ALL.len())];
+                    let body_words = 1 + rng.below(12);
+                    let mut body: Vec<&str> = (0..body_words).map(|_| rng.pick(WORDS)).collect();
+                    if rng.below(20) == 0 {
+                        body.push(rng.pick(RARE));
+                    }
+                    let acl = match (kind, rng.below(3)) {
+                        (Kind::Documents, 0) => {
+                            vec![format!("owner:u{}", rng.below(5)), "us".to_string()]
+                        }
+                        (Kind::Documents, _) => vec![format!("owner:u{}", rng.below(5))],
+                        _ => vec![PUBLIC.to_string()],
+                    };
+                    Entry {
+                        kind,
+                        id: i.to_string(),
+                        // Some names hold a longer word starting with a rare one, found by
+                        // prefix at a constant score that entries with the rare word itself in
+                        // their body can beat.
+                        name: match rng.below(10) {
+                            0 => format!("{}s {}", rng.pick(RARE), rng.pick(WORDS)),
+                            _ => format!("{} {}", rng.pick(WORDS), rng.pick(WORDS)),
+                        },
+                        subtitle: (rng.below(2) == 0).then(|| rng.pick(WORDS).to_string()),
+                        preview: None,
+                        date: None,
+                        body: body.join(" "),
+                        acl,
+                    }
+                })
+                .collect();
+            index
+                .update(IndexChange {
+                    upsert,
+                    ..IndexChange::default()
+                })
+                .expect("update");
+        }
+        index
+    }
+
+    fn queries(rng: &mut Rng) -> Vec<String> {
+        let mut queries: Vec<String> = WORDS.iter().chain(RARE).map(|w| w.to_string()).collect();
+        for _ in 0..40 {
+            let word = rng.pick(WORDS);
+            let cut = 2 + rng.below(word.len() - 1);
+            queries.push(word[..cut].to_string());
+            let mut chars: Vec<char> = word.chars().collect();
+            if chars.len() >= 4 {
+                let at = 1 + rng.below(chars.len() - 2);
+                chars.swap(at, at + 1);
+            }
+            queries.push(chars.into_iter().collect());
+            queries.push(format!("{} {}", rng.pick(WORDS), rng.pick(WORDS)));
+            queries.push(format!("{} {}", rng.pick(WORDS), rng.pick(RARE)));
+        }
+        queries.push("nothing-like-it".into());
+        queries
+    }
+
+    /// Equal up to the last bit of a score: summed in another order, a score can differ in its
+    /// last bit, which may swap two entries that tie, or pick another at the cut of a full list.
+    fn same_answer(
+        got: &[(Kind, String, Score)],
+        expected: &[(Kind, String, Score)],
+        per_kind: usize,
+        what: &str,
+    ) {
+        let close = |a: Score, b: Score| (a - b).abs() <= 1e-5 * a.abs().max(1.0);
+        for kind in Kind::ALL {
+            let of = |hits: &[(Kind, String, Score)]| -> Vec<(String, Score)> {
+                hits.iter()
+                    .filter(|h| h.0 == kind)
+                    .map(|h| (h.1.clone(), h.2))
+                    .collect()
+            };
+            let (got, expected) = (of(got), of(expected));
+            assert_eq!(
+                got.len(),
+                expected.len(),
+                "{what}: {kind:?}\n{got:?}\n{expected:?}"
+            );
+            for (g, e) in got.iter().zip(&expected) {
+                assert!(close(g.1, e.1), "{what}: {kind:?}\n{got:?}\n{expected:?}");
+            }
+            let cut = if got.len() == per_kind {
+                got.last().map_or(0.0, |h| h.1)
+            } else {
+                Score::MIN
+            };
+            let above = |hits: &[(String, Score)]| -> std::collections::BTreeSet<String> {
+                hits.iter()
+                    .filter(|h| !close(h.1, cut) && h.1 > cut)
+                    .map(|h| h.0.clone())
+                    .collect()
+            };
+            assert_eq!(
+                above(&got),
+                above(&expected),
+                "{what}: {kind:?}\n{got:?}\n{expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn for_every_kind_of_query_and_reader() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let index = corpus(&mut rng, 4_000);
+        let readers: Vec<Vec<String>> = vec![
+            vec![PUBLIC.into()],
+            vec![PUBLIC.into(), "owner:u1".into()],
+            vec!["owner:u2".into(), "us".into()],
+            vec![PUBLIC.into(), "owner:u3".into(), "us".into()],
+        ];
+        let mut compared = 0;
+        for text in queries(&mut rng) {
+            for acl in &readers {
+                for per_kind in [1, 5, 20] {
+                    let expected = exhaustive::search(&index, &text, acl, per_kind);
+                    let got: Vec<(Kind, String, Score)> = index
+                        .search(&text, acl, per_kind)
+                        .expect("search")
+                        .into_iter()
+                        .map(|h| (h.kind, h.id, h.score))
+                        .collect();
+                    same_answer(
+                        &got,
+                        &expected,
+                        per_kind,
+                        &format!("{text:?} for {acl:?}, {per_kind} per type"),
+                    );
+                    compared += expected.len();
+                }
+            }
+        }
+        // The comparison saw real answers, not only empty ones.
+        assert!(compared > 10_000, "{compared}");
     }
 }

@@ -15,11 +15,13 @@ pub enum Kind {
     Learn,
     Contacts,
     Links,
+    /// Library documents every rep may open (catalogue documents).
+    Library,
     Documents,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Products,
         Kind::Components,
         Kind::News,
@@ -29,6 +31,7 @@ impl Kind {
         Kind::Learn,
         Kind::Contacts,
         Kind::Links,
+        Kind::Library,
         Kind::Documents,
     ];
 
@@ -57,6 +60,7 @@ impl Kind {
             Kind::Learn => "learn",
             Kind::Contacts => "contacts",
             Kind::Links => "links",
+            Kind::Library => "library",
             Kind::Documents => "documents",
         }
     }

@@ -18,6 +18,8 @@ pub mod content;
 pub mod documents;
 pub mod index;
 pub mod kinds;
+pub mod library;
+pub mod query;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,6 +66,8 @@ pub struct Search {
     documents_at: Mutex<Position>,
     /// The content version whose reference content is in the index.
     content_version: Mutex<i64>,
+    /// The library documents' lifecycle as last indexed.
+    library_seen: Mutex<Option<library::Signature>>,
 }
 
 impl Search {
@@ -74,6 +78,7 @@ impl Search {
             db: db.clone(),
             documents_at: Mutex::new(Position::default()),
             content_version: Mutex::new(-1),
+            library_seen: Mutex::new(None),
         });
         search.reload_content().await?;
         search.reload_documents().await?;
@@ -98,7 +103,36 @@ impl Search {
         .await?;
         *version = current;
         tracing::info!(entries = count, "search: reference content indexed");
+        drop(version);
+        // The folder's library documents come with the content.
+        self.reload_library().await?;
         Ok(count)
+    }
+
+    /// Replaces every library entry with the documents reps may open now.
+    async fn reload_library(&self) -> Result<(), SearchError> {
+        let mut seen = self.library_seen.lock().await;
+        let current = library::signature(&self.db).await?;
+        let entries = library::entries(&self.db).await?;
+        self.apply(IndexChange {
+            replace_kinds: Some(vec![Kind::Library]),
+            upsert: entries,
+            ..IndexChange::default()
+        })
+        .await?;
+        *seen = Some(current);
+        Ok(())
+    }
+
+    /// Reloads the library entries when a document was released, changed or ended (on any
+    /// node). Returns whether it did.
+    pub async fn catch_up_library(&self) -> Result<bool, SearchError> {
+        let seen = *self.library_seen.lock().await;
+        if seen == Some(library::signature(&self.db).await?) {
+            return Ok(false);
+        }
+        self.reload_library().await?;
+        Ok(true)
     }
 
     /// Replaces every document entry with what the documents read model holds now.
@@ -177,6 +211,9 @@ impl Search {
             }
             if let Err(error) = self.catch_up_content().await {
                 tracing::warn!(%error, "search: reloading the content failed; retrying");
+            }
+            if let Err(error) = self.catch_up_library().await {
+                tracing::warn!(%error, "search: reloading the library failed; retrying");
             }
             tokio::select! {
                 _ = stop.cancelled() => return,

@@ -341,7 +341,9 @@ both_dbs! {
         let (status, _) = get(&app, &format!("/updates/{id}"), &anna).await;
         assert_eq!(status, StatusCode::OK);
         // The seed's views of the two demo updates (one per demo user) plus Anna's, once.
-        assert_eq!(count_events(&app, "Inbox", "UpdateViewed").await, 2 * 5 + 1);
+        let demo_users = on_db!(&app.state.db, pool => sqlx::query_scalar::<_, i64>(
+            "select count(*) from users").fetch_one(pool).await).unwrap();
+        assert_eq!(count_events(&app, "Inbox", "UpdateViewed").await, 2 * demo_users + 1);
         for missing in ["/updates/99", "/updates/x"] {
             let (status, body) = get(&app, missing, &anna).await;
             assert_eq!(status, StatusCode::NOT_FOUND);

@@ -12,7 +12,7 @@ use crate::documents::{my_item, new_file, new_folder, post};
 use crate::helpers::{json_of, TestApp};
 
 const TOO_SHORT: &str = "Search at least 2 characters";
-const GROUPS: [&str; 10] = [
+const GROUPS: [&str; 11] = [
     "products",
     "components",
     "news",
@@ -22,6 +22,7 @@ const GROUPS: [&str; 10] = [
     "learn",
     "contacts",
     "links",
+    "library",
     "documents",
 ];
 

@@ -163,7 +163,9 @@ impl HistoryScope {
             | ItemEvent::Moved { .. }
             | ItemEvent::FolderDeleted { .. }
             | ItemEvent::FileRemoved { .. }
-            | ItemEvent::DeletedWithFolder { .. } => true,
+            | ItemEvent::DeletedWithFolder { .. }
+            | ItemEvent::FileReplaced { .. }
+            | ItemEvent::Withdrawn { .. } => true,
             // Shared with them, by whom; never who else received it.
             ItemEvent::Shared { with, .. } => with.id == reader,
             // Other people's reads, copies and external recipients are theirs.

@@ -27,7 +27,7 @@ use super::error::DocumentError;
 use super::events::ItemEvent;
 use super::model::{
     is_valid_email, valid_name, FileFacts, FileFormat, ItemId, ItemRef, Kind, Labels, Space,
-    UserRef,
+    UserRef, WithdrawalFacts,
 };
 use super::services::{ItemInfo, ItemServices};
 
@@ -47,6 +47,12 @@ pub struct Item {
     /// Users the item itself was shared with (not through a folder above it).
     pub shared_with: BTreeSet<String>,
     pub deleted: bool,
+    /// The company's version of its file (0 until a new version replaced the first).
+    #[serde(default)]
+    pub version: u32,
+    /// Set once the company withdrew the item (or it expired).
+    #[serde(default)]
+    pub withdrawn: Option<WithdrawalFacts>,
 }
 
 /// The aggregate type in the event store.
@@ -291,6 +297,9 @@ impl Item {
             .source(&source)
             .await?
             .ok_or(DocumentError::NotFound)?;
+        if let Some(withdrawn) = src.withdrawn {
+            return Err(DocumentError::Withdrawn(Box::new(withdrawn)));
+        }
         let access = services.access(&by.id, &source).await?;
         if !access.sees() {
             return Err(DocumentError::NotFound);
@@ -394,6 +403,35 @@ impl Item {
     }
 }
 
+impl Item {
+    /// A new version of a company file: only on the company's own files; an older version than
+    /// the recorded one, or the same file again, records nothing (a re-run release).
+    fn handle_replace(
+        &self,
+        by: UserRef,
+        upload: Upload,
+        version: u32,
+        note: Option<String>,
+    ) -> Result<Option<ItemEvent>, DocumentError> {
+        let kind = self.live()?;
+        if kind != Kind::File || self.space != Space::Us || self.owner.is_some() {
+            return Err(DocumentError::NotACompanyFile);
+        }
+        let file = Self::file_facts(upload)?;
+        // An older version arriving late, or the file it already has (a re-run release).
+        if version < self.version || self.file.as_ref() == Some(&file) {
+            return Ok(None);
+        }
+        let note = note.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
+        Ok(Some(ItemEvent::FileReplaced {
+            by,
+            file,
+            version,
+            note,
+        }))
+    }
+}
+
 /// What an external share command carries.
 struct ExternalShareTerms {
     by: String,
@@ -430,6 +468,18 @@ impl Aggregate for Item {
         services: &ItemServices,
         sink: &EventSink<Self>,
     ) -> Result<(), DocumentError> {
+        if let Some(withdrawn) = &self.withdrawn {
+            match &command {
+                // Repeated by a re-run cascade: nothing more to record.
+                ItemCommand::Withdraw { .. } => return Ok(()),
+                // A withdrawn copy may still leave its owner's My Docs (the rules below check
+                // that it is theirs), alone or with its folder.
+                ItemCommand::Delete { .. } | ItemCommand::DeleteWithFolder { .. }
+                    if self.space == Space::My => {}
+                _ if self.deleted => return Err(DocumentError::NotFound),
+                _ => return Err(DocumentError::Withdrawn(Box::new(withdrawn.clone()))),
+            }
+        }
         let event = match command {
             ItemCommand::CreateFolder {
                 id,
@@ -556,6 +606,37 @@ impl Aggregate for Item {
                     CopyReason::Move => ItemEvent::MovedToMyDocs { by, copy },
                 }
             }
+            ItemCommand::ReplaceFile {
+                by,
+                upload,
+                version,
+                note,
+            } => match self.handle_replace(by, upload, version, note)? {
+                Some(event) => event,
+                None => return Ok(()),
+            },
+            ItemCommand::Withdraw {
+                by,
+                state,
+                reason,
+                at,
+                replacement,
+            } => {
+                if self.kind.is_none() {
+                    return Err(DocumentError::NotFound);
+                }
+                // A copy its owner removed before the withdrawal has nothing left to withdraw.
+                if self.deleted {
+                    return Ok(());
+                }
+                ItemEvent::Withdrawn {
+                    by,
+                    state,
+                    reason: reason.trim().to_string(),
+                    at,
+                    replacement,
+                }
+            }
             ItemCommand::Open { by, download } => {
                 let kind = self.live()?;
                 if !self.access(&by, services).await?.sees() {
@@ -642,6 +723,25 @@ impl Aggregate for Item {
             // The original leaves the mover's Shared with me.
             ItemEvent::MovedToMyDocs { by, .. } => {
                 self.shared_with.remove(&by);
+            }
+            ItemEvent::FileReplaced { file, version, .. } => {
+                self.name = file.title.clone();
+                self.file = Some(file);
+                self.version = version;
+            }
+            ItemEvent::Withdrawn {
+                state,
+                reason,
+                at,
+                replacement,
+                ..
+            } => {
+                self.withdrawn = Some(WithdrawalFacts {
+                    state,
+                    reason,
+                    at,
+                    replacement,
+                });
             }
             ItemEvent::SharedExternally { .. }
             | ItemEvent::SavedToMyDocs { .. }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{FileFormat, ItemId, ItemRef, Labels, UserRef};
+use super::model::{FileFormat, ItemId, ItemRef, Labels, ReplacementRef, UserRef, WithdrawnState};
 
 /// Who creates an item: a user in their My Docs, or the company in the US set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,5 +128,24 @@ pub enum ItemCommand {
     Open {
         by: String,
         download: bool,
+    },
+    /// The company replaces the file of one of its items with a new version of the document
+    /// (same item, same links). A version older than the one recorded, or the same file again,
+    /// changes nothing.
+    ReplaceFile {
+        by: UserRef,
+        upload: Upload,
+        version: u32,
+        note: Option<String>,
+    },
+    /// The company withdraws the item (or it expired): it leaves every list but its owner's
+    /// My Docs, and every command but a delete by that owner is refused from then on. A
+    /// repeated withdrawal changes nothing.
+    Withdraw {
+        by: String,
+        state: WithdrawnState,
+        reason: String,
+        at: i64,
+        replacement: Option<ReplacementRef>,
     },
 }

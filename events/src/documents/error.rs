@@ -2,6 +2,7 @@
 //! the server maps each kind to its HTTP status.
 
 use super::access::Action;
+use super::model::WithdrawalFacts;
 
 /// The spec's text for a share to an e-mail nobody uses (section 8).
 pub const RECIPIENT_NOT_FOUND: &str = "The user associated with that e-mail was not found. Check again the e-mail or try an external share.";
@@ -69,6 +70,13 @@ pub enum DocumentError {
     /// 409: the id is taken (a retried creation).
     #[error("This item already exists")]
     AlreadyExists,
+    /// 410: the company withdrew the document (or it expired); only its owner may still
+    /// delete a copy.
+    #[error("{}", .0.state.message())]
+    Withdrawn(Box<WithdrawalFacts>),
+    /// 403: only the company's own files get new versions.
+    #[error("Only the company's documents can be replaced by a new version")]
+    NotACompanyFile,
     /// 500: what the aggregate asked of the outside could not be read.
     #[error("documents lookup failed: {0}")]
     Services(String),

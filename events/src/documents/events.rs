@@ -5,7 +5,9 @@ use cqrs_es::DomainEvent;
 use serde::{Deserialize, Serialize};
 
 use super::commands::{CopyReason, ShareVia};
-use super::model::{FileFacts, ItemId, ItemRef, Kind, Space, UserRef};
+use super::model::{
+    FileFacts, ItemId, ItemRef, Kind, ReplacementRef, Space, UserRef, WithdrawnState,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ItemEvent {
@@ -101,6 +103,22 @@ pub enum ItemEvent {
     Downloaded {
         by: String,
     },
+    /// The company's file was replaced in place by a new version of the document.
+    FileReplaced {
+        by: UserRef,
+        file: FileFacts,
+        version: u32,
+        #[serde(default)]
+        note: Option<String>,
+    },
+    /// The company withdrew the document (or it expired); `replacement` is what replaces it.
+    Withdrawn {
+        by: String,
+        state: WithdrawnState,
+        reason: String,
+        at: i64,
+        replacement: Option<ReplacementRef>,
+    },
 }
 
 impl DomainEvent for ItemEvent {
@@ -120,6 +138,8 @@ impl DomainEvent for ItemEvent {
             ItemEvent::MovedToMyDocs { .. } => "MovedToMyDocs",
             ItemEvent::Opened { .. } => "Opened",
             ItemEvent::Downloaded { .. } => "Downloaded",
+            ItemEvent::FileReplaced { .. } => "FileReplaced",
+            ItemEvent::Withdrawn { .. } => "Withdrawn",
         }
         .to_string()
     }

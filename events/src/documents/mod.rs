@@ -27,7 +27,8 @@ pub use commands::{CopyReason, Creator, ItemCommand, ShareVia, Upload};
 pub use error::{DocumentError, ServiceError, MAX_DEPTH_REACHED, RECIPIENT_NOT_FOUND};
 pub use events::ItemEvent;
 pub use model::{
-    is_valid_email, valid_name, FileFacts, FileFormat, ItemId, ItemRef, Kind, Labels, Space,
-    UserRef, DEFAULT_MAX_FOLDER_DEPTH, MAX_NAME_LEN,
+    is_valid_email, valid_name, FileFacts, FileFormat, ItemId, ItemRef, Kind, Labels,
+    ReplacementRef, Space, UserRef, WithdrawalFacts, WithdrawnState, DEFAULT_MAX_FOLDER_DEPTH,
+    MAX_NAME_LEN,
 };
 pub use services::{DocumentServices, ItemInfo, ItemServices, SourceItem};

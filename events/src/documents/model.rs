@@ -94,6 +94,57 @@ impl Labels {
     }
 }
 
+/// Why a company document left the app: withdrawn by the company, or past its expiry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WithdrawnState {
+    Withdrawn,
+    Expired,
+}
+
+impl WithdrawnState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WithdrawnState::Withdrawn => "withdrawn",
+            WithdrawnState::Expired => "expired",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<WithdrawnState> {
+        match raw {
+            "withdrawn" => Some(WithdrawnState::Withdrawn),
+            "expired" => Some(WithdrawnState::Expired),
+            _ => None,
+        }
+    }
+
+    /// What every refusal and every 410 of such a document says.
+    pub fn message(self) -> &'static str {
+        match self {
+            WithdrawnState::Withdrawn => "This document was withdrawn.",
+            WithdrawnState::Expired => "This document has expired.",
+        }
+    }
+}
+
+/// The library document that replaces a withdrawn one: its id, title and where it opens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplacementRef {
+    pub id: i64,
+    pub title: String,
+    pub url: String,
+}
+
+/// Why, since when and by what a withdrawn item is replaced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawalFacts {
+    pub state: WithdrawnState,
+    pub reason: String,
+    /// Milliseconds since the epoch.
+    pub at: i64,
+    pub replacement: Option<ReplacementRef>,
+}
+
 /// The two file types the app accepts (spec 5, 9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

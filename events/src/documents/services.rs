@@ -9,7 +9,7 @@ use async_trait::async_trait;
 
 use super::access::Access;
 use super::error::ServiceError;
-use super::model::{FileFacts, ItemId, Kind, Space, UserRef};
+use super::model::{FileFacts, ItemId, Kind, Space, UserRef, WithdrawalFacts};
 
 /// An item as seen from outside, with its place in the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +31,8 @@ pub struct ItemInfo {
 pub struct SourceItem {
     pub info: ItemInfo,
     pub file: Option<FileFacts>,
+    /// Set when the company withdrew it: no copy may be made of it.
+    pub withdrawn: Option<WithdrawalFacts>,
 }
 
 #[async_trait]

@@ -29,6 +29,7 @@ struct World {
     shares: HashSet<(String, String)>,
     us_users: HashSet<String>,
     users: HashMap<String, UserRef>,
+    withdrawn: HashMap<String, WithdrawalFacts>,
     max_depth: u32,
 }
 
@@ -130,6 +131,7 @@ impl DocumentServices for World {
         Ok(self.items.get(id).map(|info| SourceItem {
             info: info.clone(),
             file: self.files.get(id).cloned(),
+            withdrawn: self.withdrawn.get(id).cloned(),
         }))
     }
     async fn access(&self, user: &str, id: &str) -> Result<Access, ServiceError> {
@@ -1547,4 +1549,251 @@ fn labels_name_the_first_that_applies() {
         Some("Upon request")
     );
     assert_eq!(Labels::default().label(), None);
+}
+
+// ---- the company's files: new versions and withdrawal ----
+
+fn withdrawal() -> WithdrawalFacts {
+    WithdrawalFacts {
+        state: WithdrawnState::Withdrawn,
+        reason: "Superseded by the 2027 edition".into(),
+        at: 1_800_000_000_000,
+        replacement: Some(ReplacementRef {
+            id: 100_001,
+            title: "Surgical technique 2027".into(),
+            url: "/api/library/100001/file".into(),
+        }),
+    }
+}
+
+fn withdraw(facts: &WithdrawalFacts) -> ItemCommand {
+    ItemCommand::Withdraw {
+        by: "publisher".into(),
+        state: facts.state,
+        reason: facts.reason.clone(),
+        at: facts.at,
+        replacement: facts.replacement.clone(),
+    }
+}
+
+fn withdrawn_event(facts: &WithdrawalFacts) -> ItemEvent {
+    ItemEvent::Withdrawn {
+        by: "publisher".into(),
+        state: facts.state,
+        reason: facts.reason.clone(),
+        at: facts.at,
+        replacement: facts.replacement.clone(),
+    }
+}
+
+fn replace(version: u32, blob: &str) -> ItemCommand {
+    let mut upload = upload("usfile title", "usfile.pdf", Some(FileFormat::Pdf));
+    upload.blob = blob.into();
+    upload.file_name = Some("usfile title.pdf".into());
+    ItemCommand::ReplaceFile {
+        by: user("publisher"),
+        upload,
+        version,
+        note: Some(" Corrected dosage table ".into()),
+    }
+}
+
+fn copied_by_anna() -> ItemEvent {
+    ItemEvent::Copied {
+        id: "copy".into(),
+        kind: Kind::File,
+        owner: user(ANNA),
+        parent: None,
+        source: ItemRef {
+            id: "usfile".into(),
+            name: "usfile title".into(),
+        },
+        reason: CopyReason::Save,
+        name: "usfile title".into(),
+        file: Some(facts("usfile title", Labels::default())),
+    }
+}
+
+#[tokio::test]
+async fn a_company_file_gets_a_new_version_in_place_once() {
+    let mut file = facts("usfile title", Labels::default());
+    file.blob = "v2.pdf".into();
+    file.size = 2048;
+    let replaced = ItemEvent::FileReplaced {
+        by: user("publisher"),
+        file,
+        version: 2,
+        note: Some("Corrected dosage table".into()),
+    };
+    let given = vec![uploaded("usfile", None, Some("usf"), Labels::default())];
+    expect_events(
+        given.clone(),
+        World::demo(),
+        replace(2, "v2.pdf"),
+        vec![replaced.clone()],
+    )
+    .await;
+    // The same version again (a re-run release) and an older one record nothing.
+    let mut after = given.clone();
+    after.push(replaced);
+    expect_events(after.clone(), World::demo(), replace(2, "v2.pdf"), vec![]).await;
+    expect_events(after, World::demo(), replace(1, "v1.pdf"), vec![]).await;
+}
+
+#[tokio::test]
+async fn only_the_company_s_files_get_new_versions() {
+    expect_error(
+        vec![uploaded("af", Some(ANNA), Some("a1"), Labels::default())],
+        World::demo(),
+        replace(2, "v2.pdf"),
+        DocumentError::NotACompanyFile,
+    )
+    .await;
+    expect_error(
+        vec![copied_by_anna()],
+        World::demo(),
+        replace(2, "v2.pdf"),
+        DocumentError::NotACompanyFile,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_withdrawal_is_recorded_once() {
+    let facts = withdrawal();
+    let given = vec![uploaded("usfile", None, Some("usf"), Labels::default())];
+    expect_events(
+        given.clone(),
+        World::demo(),
+        withdraw(&facts),
+        vec![withdrawn_event(&facts)],
+    )
+    .await;
+    let mut after = given;
+    after.push(withdrawn_event(&facts));
+    expect_events(after, World::demo(), withdraw(&facts), vec![]).await;
+}
+
+#[tokio::test]
+async fn a_withdrawn_item_refuses_every_command_with_why() {
+    let facts = withdrawal();
+    let mut expired = withdrawal();
+    expired.state = WithdrawnState::Expired;
+    expired.reason = String::new();
+    expired.replacement = None;
+    let gone = |f: &WithdrawalFacts| DocumentError::Withdrawn(Box::new(f.clone()));
+    let us = vec![
+        uploaded("usfile", None, Some("usf"), Labels::default()),
+        withdrawn_event(&facts),
+    ];
+    let commands = vec![
+        ItemCommand::Open {
+            by: JOHN.into(),
+            download: false,
+        },
+        ItemCommand::Open {
+            by: JOHN.into(),
+            download: true,
+        },
+        ItemCommand::Share {
+            by: user(JOHN),
+            with: user(ANNA),
+            via: ShareVia::Storage,
+        },
+        ItemCommand::ShareExternally {
+            by: JOHN.into(),
+            email: "guest@clinic.example".into(),
+            token_hash: "hash".into(),
+            expires_at: 4_102_444_800_000,
+            share: "share".into(),
+            allow_download: true,
+            max_opens: None,
+        },
+        ItemCommand::RecordCopy {
+            by: JOHN.into(),
+            copy: "copy".into(),
+            reason: CopyReason::Save,
+        },
+        replace(3, "v3.pdf"),
+    ];
+    for command in commands {
+        expect_error(us.clone(), World::demo(), command, gone(&facts)).await;
+    }
+    // A copy in Anna's My Docs: she can neither rename, move nor share it, but may delete it.
+    let mut copy = vec![copied_by_anna()];
+    copy.push(withdrawn_event(&expired));
+    for command in [
+        ItemCommand::Rename {
+            by: ANNA.into(),
+            name: "Mine".into(),
+        },
+        ItemCommand::Move {
+            by: ANNA.into(),
+            destination: Some("a1".into()),
+        },
+        ItemCommand::Share {
+            by: user(ANNA),
+            with: user(JOHN),
+            via: ShareVia::Internal,
+        },
+    ] {
+        expect_error(copy.clone(), World::demo(), command, gone(&expired)).await;
+    }
+    expect_events(
+        copy.clone(),
+        World::demo(),
+        ItemCommand::Delete { by: ANNA.into() },
+        vec![ItemEvent::FileRemoved { by: ANNA.into() }],
+    )
+    .await;
+    // Someone else still cannot delete it (the usual rules).
+    expect_error(
+        copy,
+        World::demo(),
+        ItemCommand::Delete { by: JOHN.into() },
+        DocumentError::NotFound,
+    )
+    .await;
+    // The US item itself is never deleted by anyone.
+    expect_error(
+        us,
+        World::demo(),
+        ItemCommand::Delete { by: JOHN.into() },
+        gone(&facts),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn no_copy_is_made_of_a_withdrawn_file() {
+    let mut world = World::demo();
+    world.withdrawn.insert("usfile".into(), withdrawal());
+    expect_error(
+        vec![],
+        world,
+        ItemCommand::Copy {
+            id: "copy".into(),
+            by: user(JOHN),
+            source: "usfile".into(),
+            parent: None,
+            reason: CopyReason::Save,
+            part_of: None,
+        },
+        DocumentError::Withdrawn(Box::new(withdrawal())),
+    )
+    .await;
+}
+
+#[test]
+fn the_refusal_says_withdrawn_or_expired() {
+    let mut facts = withdrawal();
+    assert_eq!(
+        DocumentError::Withdrawn(Box::new(facts.clone())).to_string(),
+        "This document was withdrawn."
+    );
+    facts.state = WithdrawnState::Expired;
+    assert_eq!(
+        DocumentError::Withdrawn(Box::new(facts)).to_string(),
+        "This document has expired."
+    );
 }

@@ -60,13 +60,21 @@ pub struct Item {
     pub seed_key: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// `withdrawn` or `expired` once the company withdrew the document (or it expired).
+    pub withdrawn_state: Option<String>,
+    pub withdrawn_reason: Option<String>,
+    pub withdrawn_at: Option<i64>,
+    pub replacement_id: Option<i64>,
+    pub replacement_title: Option<String>,
+    pub replacement_url: Option<String>,
 }
 
 const ITEM_COLUMNS: &str =
     "id, kind, space, owner_id, owner_name, parent_id, path, depth, name, title,
     subtitle, languages_in_file, code_points, size, blob, content_type,
     for_internal_use, controlled_release, upon_request, external_release, copied_from, seed_key,
-    created_at, updated_at";
+    created_at, updated_at, withdrawn_state, withdrawn_reason, withdrawn_at, replacement_id,
+    replacement_title, replacement_url";
 
 impl Item {
     pub fn is_folder(&self) -> bool {
@@ -99,6 +107,12 @@ impl Item {
             copied_from: self.copied_from.clone(),
             created_at: self.created_at,
             updated_at: self.updated_at,
+            withdrawn_state: self.withdrawn_state.clone(),
+            withdrawn_reason: self.withdrawn_reason.clone(),
+            withdrawn_at: self.withdrawn_at,
+            replacement_id: self.replacement_id,
+            replacement_title: self.replacement_title.clone(),
+            replacement_url: self.replacement_url.clone(),
             children,
             unread_mark,
             // Feeds never show the US certificate's unread state (see `view_of`).
@@ -133,6 +147,12 @@ impl Item {
             Text(self.seed_key.as_deref()),
             Int(Some(self.created_at)),
             Int(Some(self.updated_at)),
+            Text(self.withdrawn_state.as_deref()),
+            Text(self.withdrawn_reason.as_deref()),
+            Int(self.withdrawn_at),
+            Int(self.replacement_id),
+            Text(self.replacement_title.as_deref()),
+            Text(self.replacement_url.as_deref()),
         ]
     }
 }
@@ -229,6 +249,8 @@ pub struct Batch {
     feed_seq: HashMap<String, i64>,
     feed: Vec<FeedRow>,
     seen: Vec<(String, String, i64)>,
+    /// Items whose seen marks from before the batch are forgotten (a new version arrived).
+    unseen: BTreeSet<String>,
     links: Vec<Link>,
     item_versions: Vec<ItemVersion>,
     open_item_version: HashMap<String, usize>,
@@ -788,6 +810,31 @@ impl Batch {
         self.seen.push((user.to_string(), item.to_string(), at));
     }
 
+    /// Forgets who saw `item`: a new version of a US item is unread again for every US user.
+    pub fn unsee(&mut self, item: &str) {
+        self.seen.retain(|(_, i, _)| i != item);
+        self.unseen.insert(item.to_string());
+    }
+
+    /// The users who opened `item` as a US item (and have not been made to forget it since).
+    pub async fn seen_by(&mut self, tx: &mut Tx, item: &str) -> Result<BTreeSet<String>> {
+        let mut users = BTreeSet::new();
+        if !self.unseen.contains(item) {
+            let before: Vec<String> = on_tx!(tx, c => sqlx::query_scalar(
+                "select user_id from doc_seen where item_id = $1")
+                .bind(item).fetch_all(c).await)?;
+            self.statements.reads += 1;
+            users.extend(before);
+        }
+        users.extend(
+            self.seen
+                .iter()
+                .filter(|(_, i, _)| i == item)
+                .map(|(u, _, _)| u.clone()),
+        );
+        Ok(users)
+    }
+
     /// How many items shared with `user` directly are unread (the user loaded).
     pub async fn shared_unread(&mut self, tx: &mut Tx, user: &str) -> Result<i64> {
         let items = self.shares_of(tx, user).await?;
@@ -1107,6 +1154,12 @@ impl Batch {
     /// Records the first time each user saw each item.
     async fn write_seen(&self, tx: &mut Tx) -> Result<u64> {
         let mut writes = 0;
+        // Forgotten first: the batch's own marks after a new version are written below.
+        for item in self.unseen.iter().filter(|i| !self.is_gone(i.as_str())) {
+            on_tx!(tx, c => sqlx::query("delete from doc_seen where item_id = $1")
+                .bind(item).execute(c).await.map(|_| ()))?;
+            writes += 1;
+        }
         let mut seen: Vec<&(String, String, i64)> = self
             .seen
             .iter()

@@ -292,7 +292,108 @@ async fn apply_one(
         ItemEvent::SavedToMyDocs { .. } => Ok(()),
         ItemEvent::MovedToMyDocs { by, .. } => unshared(tx, b, id, &by, at).await,
         ItemEvent::Opened { by } | ItemEvent::Downloaded { by } => opened(tx, b, id, &by, at).await,
+        ItemEvent::FileReplaced { file, .. } => replaced(tx, b, id, &file, at).await,
+        ItemEvent::Withdrawn {
+            state,
+            reason,
+            at: since,
+            replacement,
+            ..
+        } => {
+            b.item(tx, id).await?;
+            let changed = b.update_item(id, |item| {
+                item.withdrawn_state = Some(state.as_str().to_string());
+                item.withdrawn_reason = Some(reason);
+                item.withdrawn_at = Some(since);
+                item.replacement_id = replacement.as_ref().map(|r| r.id);
+                item.replacement_title = replacement.as_ref().map(|r| r.title.clone());
+                item.replacement_url = replacement.map(|r| r.url);
+                item.updated_at = at;
+            });
+            if changed {
+                b.item_changed(id, at);
+            }
+            withdrawn(tx, b, id, at).await
+        }
     }
+}
+
+/// Everyone who sees the item at `path` through a share (with whether through its folder), and
+/// the users who opened it as a US item (`false`: they see it at a list's root).
+async fn audience(
+    tx: &mut Tx,
+    b: &mut Batch,
+    id: &str,
+    path: &str,
+) -> Result<BTreeMap<String, bool>> {
+    let shares = b.shares_above_and_on(tx, path).await?;
+    let mut users = watchers(path, &shares);
+    for user in b.seen_by(tx, id).await? {
+        users.entry(user).or_insert(false);
+    }
+    Ok(users)
+}
+
+/// A new version of a company file: the row takes the new file in place (same id, so links and
+/// shares stay) and is unread again for everyone who sees it; open apps refresh.
+async fn replaced(tx: &mut Tx, b: &mut Batch, id: &str, file: &FileFacts, at: i64) -> Result<()> {
+    let Some(row) = b.item(tx, id).await? else {
+        return Ok(());
+    };
+    let told = audience(tx, b, id, &row.path).await?;
+    b.update_item(id, |item| {
+        item.title = file.title.clone();
+        item.name = file.name.clone();
+        item.blob = Some(file.blob.clone());
+        item.size = Some(file.size);
+        item.content_type = Some(file.format.content_type().to_string());
+        item.subtitle = file.subtitle.clone();
+        item.languages_in_file = file.languages_in_file.clone();
+        item.code_points = file.code_points.clone();
+        item.for_internal_use = file.labels.for_internal_use;
+        item.controlled_release = file.labels.controlled_release;
+        item.upon_request = file.labels.upon_request;
+        item.external_release = file.labels.external_release;
+        item.updated_at = at;
+    });
+    b.item_changed(id, at);
+    // US users see it unread until they open it again; share holders get their mark back.
+    b.unsee(id);
+    let shares = b.shares_above_and_on(tx, &row.path).await?;
+    let holders: BTreeSet<String> = watchers(&row.path, &shares).into_keys().collect();
+    for user in &holders {
+        b.mark_unread(user, &[id], at);
+    }
+    for (user, in_folder) in &told {
+        let folder = in_folder.then_some(row.parent_id.as_deref()).flatten();
+        push_change(tx, b, user, folder, "replaced", id, at).await?;
+    }
+    for user in &holders {
+        refresh_badge(tx, b, user, at).await?;
+    }
+    Ok(())
+}
+
+/// A withdrawn item leaves every Shared with me and the US set: its unread marks go, and
+/// everyone who saw it is told it was removed.
+async fn withdrawn(tx: &mut Tx, b: &mut Batch, id: &str, at: i64) -> Result<()> {
+    let Some(row) = b.item(tx, id).await? else {
+        return Ok(());
+    };
+    let told = audience(tx, b, id, &row.path).await?;
+    let shares = b.shares_above_and_on(tx, &row.path).await?;
+    let holders: BTreeSet<String> = watchers(&row.path, &shares).into_keys().collect();
+    for user in &holders {
+        b.clear_unread(user, &[id]);
+    }
+    for (user, in_folder) in &told {
+        let folder = in_folder.then_some(row.parent_id.as_deref()).flatten();
+        push_change(tx, b, user, folder, "removed", id, at).await?;
+    }
+    for user in &holders {
+        refresh_badge(tx, b, user, at).await?;
+    }
+    Ok(())
 }
 
 struct NewItem<'a> {
@@ -478,6 +579,12 @@ async fn insert_item(tx: &mut Tx, b: &mut Batch, item: NewItem<'_>, at: i64) -> 
         seed_key: item.seed_key.map(String::from),
         created_at: at,
         updated_at: at,
+        withdrawn_state: None,
+        withdrawn_reason: None,
+        withdrawn_at: None,
+        replacement_id: None,
+        replacement_title: None,
+        replacement_url: None,
     };
     if b.insert_item(row) {
         b.item_changed(item.id, at);

@@ -6,7 +6,10 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use events::documents::{Access, FileFacts, FileFormat, ItemInfo, Kind, Labels, Space};
+use events::documents::{
+    Access, FileFacts, FileFormat, ItemInfo, Kind, Labels, ReplacementRef, Space, WithdrawalFacts,
+    WithdrawnState,
+};
 use serde::Serialize;
 
 use crate::db::{DbKind, Tx};
@@ -46,12 +49,49 @@ pub struct ItemRow {
     pub copied_from: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// `withdrawn` or `expired`: the company withdrew the document (or it expired).
+    pub withdrawn_state: Option<String>,
+    pub withdrawn_reason: Option<String>,
+    pub withdrawn_at: Option<i64>,
+    pub replacement_id: Option<i64>,
+    pub replacement_title: Option<String>,
+    pub replacement_url: Option<String>,
     /// Folders: how many items are directly inside.
     pub children: i64,
     /// The viewer has an unread mark on the item (it reached them through a share).
     pub unread_mark: bool,
     /// The viewer has opened this US item.
     pub seen: bool,
+}
+
+/// Why an item is no longer available: the company withdrew the document, or it expired.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct ItemWithdrawal {
+    pub state: ItemWithdrawalState,
+    /// The reason the withdrawal gave (empty for an expiry).
+    pub reason: String,
+    /// Milliseconds since the epoch.
+    pub at: i64,
+    /// The library document that replaces it.
+    pub replacement: Option<ItemReplacement>,
+}
+
+/// Whether the company withdrew the document or it expired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemWithdrawalState {
+    Withdrawn,
+    Expired,
+}
+
+/// The library document that replaces a withdrawn one.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct ItemReplacement {
+    /// Its library id.
+    pub id: i64,
+    pub title: String,
+    /// Where the signed-in app opens it.
+    pub url: String,
 }
 
 /// A document or folder as the API shows it to one user (spec 3 "Document or folder item").
@@ -100,6 +140,9 @@ pub struct ItemView {
     /// others): the move dialog of a search result disables it and offers the root.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
+    /// Set when the company withdrew the document (or it expired): such an item is only listed
+    /// in its owner's My Docs, with no actions, and its file answers 410.
+    pub withdrawn: Option<ItemWithdrawal>,
 }
 
 impl ItemRow {
@@ -145,14 +188,43 @@ impl ItemRow {
         }
     }
 
+    /// Why the item is no longer available, when the company withdrew it (or it expired).
+    pub fn withdrawal(&self) -> Option<WithdrawalFacts> {
+        let state = WithdrawnState::parse(self.withdrawn_state.as_deref()?)?;
+        let replacement = match (self.replacement_id, &self.replacement_title) {
+            (Some(id), Some(title)) => Some(ReplacementRef {
+                id,
+                title: title.clone(),
+                url: self.replacement_url.clone().unwrap_or_default(),
+            }),
+            _ => None,
+        };
+        Some(WithdrawalFacts {
+            state,
+            reason: self.withdrawn_reason.clone().unwrap_or_default(),
+            at: self.withdrawn_at.unwrap_or_default(),
+            replacement,
+        })
+    }
+
+    pub fn is_withdrawn(&self) -> bool {
+        self.withdrawn_state.is_some()
+    }
+
     pub fn unread(&self, viewer: &Viewer) -> bool {
-        self.unread_mark || (self.space() == Space::Us && viewer.shows_us && !self.seen)
+        !self.is_withdrawn() && self.unread_mark
+            || (self.space() == Space::Us && viewer.shows_us && !self.seen)
     }
 
     /// The item JSON for `viewer`.
     pub fn view(&self, viewer: &Viewer, shares: &HashSet<String>) -> ItemView {
         let access = self.access(viewer, shares);
-        let actions = access.actions(self.kind(), &self.labels());
+        // A withdrawn item allows nothing but its owner's delete, which lists do not offer.
+        let actions = if self.is_withdrawn() {
+            Vec::new()
+        } else {
+            access.actions(self.kind(), &self.labels())
+        };
         let mut view = self.view_with(
             actions.iter().map(|a| a.as_str().to_string()).collect(),
             self.unread(viewer),
@@ -186,6 +258,19 @@ impl ItemRow {
             owner: self.owner_name.clone(),
             updated_at: self.updated_at,
             parent: None,
+            withdrawn: self.withdrawal().map(|w| ItemWithdrawal {
+                state: match w.state {
+                    WithdrawnState::Withdrawn => ItemWithdrawalState::Withdrawn,
+                    WithdrawnState::Expired => ItemWithdrawalState::Expired,
+                },
+                reason: w.reason,
+                at: w.at,
+                replacement: w.replacement.map(|r| ItemReplacement {
+                    id: r.id,
+                    title: r.title,
+                    url: r.url,
+                }),
+            }),
         }
     }
 
@@ -253,7 +338,8 @@ pub fn path_ids(path: &str) -> Vec<&str> {
 const SELECT: &str = "select i.id, i.kind, i.space, i.owner_id, i.owner_name, i.parent_id, i.path, i.depth,
         i.name, i.title, i.subtitle, i.languages_in_file, i.code_points, i.size, i.blob, i.content_type,
         i.for_internal_use, i.controlled_release, i.upon_request, i.external_release, i.copied_from,
-        i.created_at, i.updated_at,
+        i.created_at, i.updated_at, i.withdrawn_state, i.withdrawn_reason, i.withdrawn_at,
+        i.replacement_id, i.replacement_title, i.replacement_url,
         (select count(*) from doc_items c where c.parent_id = i.id) as children,
         exists (select 1 from doc_unread u where u.user_id = $1 and u.item_id = i.id) as unread_mark,
         exists (select 1 from doc_seen s where s.user_id = $1 and s.item_id = i.id) as seen
@@ -289,14 +375,17 @@ pub async fn my_roots(tx: &mut Tx, viewer_id: &str) -> Result<Vec<ItemRow>, sqlx
 /// The root of the user's Shared with me: what was shared with them directly.
 pub async fn shared_roots(tx: &mut Tx, viewer_id: &str) -> Result<Vec<ItemRow>, sqlx::Error> {
     let sql = format!(
-        "{SELECT} where i.id in (select s.item_id from doc_shares s where s.user_id = $1) {ORDER}"
+        "{SELECT} where i.id in (select s.item_id from doc_shares s where s.user_id = $1)
+         and i.withdrawn_state is null {ORDER}"
     );
     on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).fetch_all(c).await)
 }
 
 /// The root of the US set.
 pub async fn us_roots(tx: &mut Tx, viewer_id: &str) -> Result<Vec<ItemRow>, sqlx::Error> {
-    let sql = format!("{SELECT} where i.space = 'us' and i.parent_id is null {ORDER}");
+    let sql = format!(
+        "{SELECT} where i.space = 'us' and i.parent_id is null and i.withdrawn_state is null {ORDER}"
+    );
     on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).fetch_all(c).await)
 }
 
@@ -306,7 +395,8 @@ pub async fn shared_unread(tx: &mut Tx, user: &str) -> Result<i64, sqlx::Error> 
     on_tx!(tx, c => sqlx::query_scalar(
         "select cast(count(*) as bigint) from doc_shares s
          join doc_unread u on u.user_id = s.user_id and u.item_id = s.item_id
-         where s.user_id = $1")
+         where s.user_id = $1
+           and not exists (select 1 from doc_items w where w.id = s.item_id and w.withdrawn_state is not null)")
         .bind(user).fetch_one(c).await)
 }
 

@@ -18,7 +18,8 @@ fn select_as_of() -> &'static str {
     "select v.item_id as id, v.kind, v.space, v.owner_id, v.owner_name, v.parent_id, v.path, v.depth,
             v.name, v.title, v.subtitle, v.languages_in_file, v.code_points, v.size, v.blob, v.content_type,
             v.for_internal_use, v.controlled_release, v.upon_request, v.external_release, v.copied_from,
-            v.created_at, v.updated_at,
+            v.created_at, v.updated_at, v.withdrawn_state, v.withdrawn_reason, v.withdrawn_at,
+            v.replacement_id, v.replacement_title, v.replacement_url,
             (select count(*) from doc_item_versions c
               where c.parent_id = v.item_id and c.valid_from <= $1 and (c.valid_to is null or c.valid_to > $1)) as children,
             false as unread_mark, false as seen

@@ -6,6 +6,7 @@ import { UpdateToast } from '@/components/offline/UpdateToast';
 import { PushPrompt } from '@/components/push/PushPrompt';
 import { TabBar } from '@/components/tabbar/TabBar';
 import { Toasts } from '@/components/toast/Toasts';
+import { checkWithdrawn, useWithdrawnGate } from '@/lib/offline';
 import { checkAccess, showsTabBar } from '@/lib/session/access';
 import { keepLinkForLater } from '@/lib/session/links';
 import { logout } from '@/lib/session/logout';
@@ -38,8 +39,15 @@ export function Shell() {
   const loggedIn = useSession(selectLoggedIn);
   const access = checkAccess(location.pathname, loggedIn);
   const withTabBar = access.allow && showsTabBar(location.pathname, location.search, loggedIn);
-  // The auditor's workspace is a desk tool: it may use a wider column.
-  const wide = /^\/audit(\/|$)/i.test(location.pathname);
+  // Documents withdrawn while the device was away are purged before any screen shows content.
+  const gate = useWithdrawnGate((s) => s.status);
+  const rechecking = useWithdrawnGate((s) => s.rechecking);
+  const gated = loggedIn && access.allow && gate !== 'done';
+  useEffect(() => {
+    if (loggedIn) void checkWithdrawn();
+  }, [loggedIn]);
+  // The auditor's workspace and the content console are desk tools: they may use a wider column.
+  const wide = /^\/(audit|console)(\/|$)/i.test(location.pathname);
 
   // A new screen: the errors of the previous one go (spec section 8 toasts answer an action).
   useEffect(() => {
@@ -55,9 +63,14 @@ export function Shell() {
   return (
     <div className={styles.app} data-tabbar={withTabBar ? 'true' : 'false'} data-wide={wide ? 'true' : undefined}>
       <OfflineBanner />
-      {access.allow ? (
+      {gated ? (
+        <Loader full label="Checking for withdrawn documents" />
+      ) : access.allow ? (
         <Suspense fallback={<Loader full />}>
-          <Outlet />
+          {loggedIn && rechecking && <Loader full label="Checking for withdrawn documents" />}
+          <div className={styles.content} hidden={loggedIn && rechecking}>
+            <Outlet />
+          </div>
         </Suspense>
       ) : (
         <BackToLogin

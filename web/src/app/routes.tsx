@@ -32,6 +32,7 @@ const LearnListPage = lazyPage(() => import('@/features/learn/components/LearnLi
 const CourseDetailPage = lazyPage(() => import('@/features/learn/components/CourseDetailPage'));
 const FolderPage = lazyPage(() => import('@/features/documents/components/FolderPage'));
 const DocumentHistoryPage = lazyPage(() => import('@/features/documents/components/HistoryPage'));
+const WithdrawnPage = lazyPage(() => import('@/features/documents/components/WithdrawnPage'));
 const SearchPage = lazyPage(() => import('./SearchRoute'));
 const ContactsPage = lazyPage(() => import('@/features/contacts/components/ContactsPage'));
 const UsefulLinksPage = lazyPage(() => import('@/features/useful/components/UsefulLinksPage'));
@@ -42,6 +43,7 @@ const UpdateWizardPage = lazyPage(() => import('@/features/whats-new/components/
 const OfflinePage = lazyPage(() => import('@/features/offline/components/OfflinePage'));
 const PublishPage = lazyPage(() => import('@/features/whats-new/components/PublishPage'));
 const AuditPage = lazyPage(() => import('@/features/audit/components/AuditPage'));
+const ConsolePage = lazyPage(() => import('@/features/console/components/ConsolePage'));
 const SharesPage = lazyPage(() => import('@/features/shares/components/SharesPage'));
 const SentPage = lazyPage(() => import('@/features/shares/components/SentPage'));
 const SharedLinkPage = lazyPage(() => import('@/features/shares/components/SharedLinkPage'));
@@ -90,6 +92,8 @@ export const routes: RouteObject[] = [
           { path: 'documents/history/:id', element: <DocumentHistoryPage /> },
           { path: 'documents/sent', element: <SentPage /> },
           { path: 'documents/:id/shares', element: <SharesPage /> },
+          { path: 'documents/:id/withdrawn', element: <WithdrawnPage /> },
+          { path: 'library/:id/withdrawn', element: <WithdrawnPage /> },
           { path: 'products', element: <ProductsOverviewPage /> },
           { path: 'products/:segment', element: <SegmentPage /> },
           { path: 'products/category/:category', element: <CategoryPage /> },
@@ -111,6 +115,10 @@ export const routes: RouteObject[] = [
           { path: 'wizard', element: <WizardPage /> },
           { path: 'audit', element: <AuditPage /> },
           { path: 'audit/activity', element: <AuditPage /> },
+          { path: 'console', element: <ConsolePage /> },
+          { path: 'console/library/:id', element: <ConsolePage /> },
+          { path: 'console/news', element: <ConsolePage /> },
+          { path: 'console/news/:id', element: <ConsolePage /> },
           { path: '*', element: <Navigate to="/home" replace /> },
         ],
       },

@@ -37,16 +37,19 @@ export async function fetchBinary(url: string, options: BinaryOptions = {}): Pro
 
   if (!response.ok) {
     let message: string | null = null;
+    // The body goes along: a 410 says why the document went and what replaces it.
+    let body: unknown = null;
     if ((response.headers.get('content-type') ?? '').includes('json')) {
       try {
-        const body = (await response.json()) as { message?: unknown };
-        if (typeof body.message === 'string') message = body.message;
+        body = await response.json();
+        const { message: text } = body as { message?: unknown };
+        if (typeof text === 'string') message = text;
       } catch {
         /* no readable body */
       }
     }
     if (response.status === 401) reportExpiredSession();
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, body);
   }
 
   return {

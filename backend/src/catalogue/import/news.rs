@@ -20,6 +20,12 @@ struct NewsIn {
     preview: String,
     description: String,
     category: String,
+    /// Hidden from reps before this time (RFC 3339 or `YYYY-MM-DD`).
+    #[serde(default)]
+    release_at: Option<String>,
+    /// Hidden from reps from this time on.
+    #[serde(default)]
+    expires_at: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -47,10 +53,32 @@ pub(super) fn read(
     unique(&fn_, &news, |n| n.id)?;
     let mut tn = TableRows::new(
         "news",
-        &["id", "date", "year", "category", "item", "details"],
+        &[
+            "id",
+            "date",
+            "year",
+            "category",
+            "item",
+            "details",
+            "release_at",
+            "expires_at",
+        ],
     );
     for (i, n) in news.iter().enumerate() {
         not_blank(&fn_, format!("[{i}].title"), &n.title)?;
+        let instant = |field: &str, text: &Option<String>| match text.as_deref() {
+            None => Ok(None),
+            Some(t) => crate::content_folder::dates::parse_instant_ms(t)
+                .map(Some)
+                .map_err(|e| fn_.invalid(format!("[{i}].{field}"), e.to_string())),
+        };
+        let release_at = instant("release_at", &n.release_at)?;
+        let expires_at = instant("expires_at", &n.expires_at)?;
+        if let (Some(r), Some(e)) = (release_at, expires_at) {
+            if e <= r {
+                return Err(fn_.invalid(format!("[{i}].expires_at"), "must be after release_at"));
+            }
+        }
         let year = date(&fn_, format!("[{i}].date"), &n.date)?;
         media.check(&fn_, &format!("[{i}].preview"), &n.preview)?;
         if !news_filters
@@ -85,6 +113,8 @@ pub(super) fn read(
             n.category.clone().into(),
             json(&item).into(),
             json(&detail).into(),
+            release_at.into(),
+            expires_at.into(),
         ]);
     }
     Ok(tn)

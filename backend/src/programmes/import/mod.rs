@@ -146,6 +146,59 @@ impl Rows {
         Ok(())
     }
 
+    /// Every programme entity as the content's events record it: kind, key and fields (the
+    /// columns of its row; a course's segments, speakers and days as lists).
+    pub fn entities(&self) -> Vec<(&'static str, String, serde_json::Map<String, Value>)> {
+        use serde_json::json;
+        let obj = |v: Value| v.as_object().cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        for c in &self.congresses {
+            out.push((
+                "congresses",
+                c.id.to_string(),
+                obj(json!({"id": c.id, "name": c.name,
+                "type": c.kind, "start_date": c.start_date, "end_date": c.end_date, "year": c.year,
+                "item": c.item, "data": c.data})),
+            ));
+        }
+        for a in &self.activities {
+            out.push((
+                "activities",
+                a.id.to_string(),
+                obj(json!({"id": a.id,
+                "congress_id": a.congress_id, "data": a.data})),
+            ));
+        }
+        for t in &self.trainings {
+            out.push((
+                "trainings",
+                t.id.to_string(),
+                obj(json!({"id": t.id, "name": t.name,
+                "start_date": t.start_date, "end_date": t.end_date, "year": t.year,
+                "item": t.item, "data": t.data})),
+            ));
+        }
+        for c in &self.courses {
+            out.push((
+                "courses",
+                c.id.to_string(),
+                obj(json!({"id": c.id, "title": c.title,
+                "start_date": c.start_date, "end_date": c.end_date, "year": c.year,
+                "month": c.month, "category": c.category, "language": c.language,
+                "typology": c.typology, "show_register": c.show_register, "item": c.item,
+                "data": c.data, "segments": c.segments, "speakers": c.speakers, "days": c.days})),
+            ));
+        }
+        for (kind, data) in &self.filters {
+            out.push((
+                "filters",
+                kind.to_string(),
+                obj(json!({"kind": kind, "data": data})),
+            ));
+        }
+        out
+    }
+
     /// How many rows writing these makes.
     pub fn report(&self) -> ImportReport {
         ImportReport {

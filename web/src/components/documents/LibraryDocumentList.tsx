@@ -3,6 +3,7 @@ import { FileTextIcon } from '../icons';
 import { DocumentMenu } from './DocumentMenu';
 import styles from './LibraryDocumentList.module.css';
 import { useDocumentOpener } from './useDocumentOpener';
+import { UPDATED_TAG } from './withdrawn';
 
 /** A library document as the API lists it (catalogues, #ThinkClinical, attachments). */
 export interface LibraryDocument {
@@ -19,6 +20,8 @@ export interface LibraryDocument {
   for_internal_use?: boolean | null;
   controlled_release?: boolean | null;
   upon_request?: boolean | null;
+  /** A new version replaced it (same document, new file). */
+  updated?: boolean | null;
 }
 
 function flagsOf(doc: LibraryDocument): string[] {
@@ -47,7 +50,14 @@ export function LibraryDocumentList({ documents }: { documents: LibraryDocument[
                 <FileTextIcon size={22} />
               </span>
               <span className={styles.text}>
-                <span className={styles.title}>{doc.title}</span>
+                <span className={styles.title}>
+                  {doc.title}
+                  {doc.updated && (
+                    <span className={styles.updated} data-testid="updated-tag">
+                      {UPDATED_TAG}
+                    </span>
+                  )}
+                </span>
                 {doc.subtitle && <span className={styles.subtitle}>{doc.subtitle}</span>}
                 <span className={styles.meta}>{metaOf(doc)}</span>
                 {flagsOf(doc).length > 0 && (

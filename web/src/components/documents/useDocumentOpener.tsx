@@ -1,4 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { withdrawalOfError, withdrawnPathOfUrl } from './withdrawn';
 import { hasStatus, isApiError } from '@/lib/api/errors';
 import { fetchBinary, saveBlob, type FetchedFile } from '@/lib/files';
 import { offlinePins } from '@/lib/offline';
@@ -64,6 +66,7 @@ export function useDocumentOpener(): {
 } {
   const [viewer, setViewer] = useState<{ doc: OpenableDocument; blob: Blob } | null>(null);
   const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
 
   const withFile = useCallback(
     async (doc: OpenableDocument, consume: (blob: Blob, type: string, doc: OpenableDocument) => void) => {
@@ -74,12 +77,16 @@ export function useDocumentOpener(): {
         const named = doc.name ? doc : { ...doc, name: file.fileName };
         consume(file.blob, file.contentType, named);
       } catch (error) {
-        if (!hasStatus(error, 401)) toast.danger(FILE_ERROR);
+        // Withdrawn or expired: the page that says when, why and what replaces it.
+        const withdrawal = withdrawalOfError(error);
+        const page = withdrawal ? withdrawnPathOfUrl(doc.url) : null;
+        if (withdrawal && page) void navigate(page, { state: { withdrawal, title: doc.title } });
+        else if (!hasStatus(error, 401)) toast.danger(FILE_ERROR);
       } finally {
         setBusy(false);
       }
     },
-    [],
+    [navigate],
   );
 
   const open = useCallback(

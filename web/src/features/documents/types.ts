@@ -1,6 +1,7 @@
 /** Shapes of the documents API (spec section 3 "Document or folder item", section 7). */
 
 import type { components } from '@/lib/api/schema';
+import type { Withdrawal } from '@/components/documents/withdrawn';
 
 type Schemas = components['schemas'];
 
@@ -21,7 +22,12 @@ export type ItemAction =
  * A document or folder of a list. `actions` is what this user may do with the
  * item; anything else is refused by the server.
  */
-export type DocItem = Schemas['ItemView'];
+export type DocItem = Omit<Schemas['ItemView'], 'withdrawn'> & {
+  /** Set on a copy of a withdrawn or expired company document: it stays in My Docs, without actions. */
+  withdrawn?: Withdrawal | null;
+  /** A company document with a new version since the user last opened it. */
+  updated?: boolean;
+};
 
 export type DocList = Schemas['ItemList'];
 

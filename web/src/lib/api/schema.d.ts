@@ -4,6 +4,299 @@
  */
 
 export interface paths {
+    "/api/admin/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console's list of documents, newest change first. */
+        get: operations["admin_library_list"];
+        put?: never;
+        /** Creates a library document with its first version, as a draft. */
+        post: operations["admin_library_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A document with every version. */
+        get: operations["admin_library_id_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes a document's metadata (title, labels, audience, products, programmes, times). */
+        patch: operations["change"];
+        trace?: never;
+    };
+    "/api/admin/library/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approves the version in review (released at once, or at `release_at`). */
+        post: operations["admin_library_id_approve_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every step of a document with its actor. */
+        get: operations["admin_library_id_history_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects the version in review: it goes back to draft. */
+        post: operations["admin_library_id_reject_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submits the latest version (a draft) for review. */
+        post: operations["admin_library_id_submit_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Uploads a new version (a draft); a released one stays released until it is replaced. */
+        post: operations["add_version"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}/versions/{version}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file of one version (any status), for review. */
+        get: operations["version_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraws a document from every list, device, copy and external link. */
+        post: operations["admin_library_id_withdraw_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/library/{id}/withdrawal-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who held the document, how, on which devices, and which devices confirmed the purge. */
+        get: operations["withdrawal_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console's news, newest change first, optionally of one status. */
+        get: operations["admin_news_list"];
+        put?: never;
+        /** Writes a news item: version 1, a draft. */
+        post: operations["admin_news_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One console news item with its versions and the latest body. */
+        get: operations["admin_news_id_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** A new draft version (the released one stays until this one is released). */
+        patch: operations["revise"];
+        trace?: never;
+    };
+    "/api/admin/news/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approves the version in review (not one's own): released now, or at `release_at`. */
+        post: operations["admin_news_id_approve_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every step of a console news item, oldest first, with who took it. */
+        get: operations["admin_news_id_history_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the version in review back to draft with a comment. */
+        post: operations["admin_news_id_reject_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submits the latest draft for approval. */
+        post: operations["admin_news_id_submit_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/news/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraws the item: it leaves every rep's list at once. */
+        post: operations["admin_news_id_withdraw_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/notifications": {
         parameters: {
             query?: never;
@@ -1019,8 +1312,62 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The document's file (PDF or XLS), shown inline by the browser. */
+        /**
+         * The document's file (PDF or XLS), shown inline by the browser (`?download=1`: as a
+         *     download).
+         */
         get: operations["library_id_file_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The device pinned these documents for offline use (recorded for the withdrawal report). */
+        post: operations["pins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/purges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The device confirms it purged these documents (one confirmation per document and device). */
+        post: operations["purges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What ended since `since`: a device that was offline purges these before it shows anything. */
+        get: operations["withdrawn"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2467,12 +2814,43 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The answer to a creation or a new version. */
+        Created: {
+            /** Format: int64 */
+            id: number;
+            status?: string | null;
+            /** Format: int64 */
+            version: number;
+        };
         CreateFolderBody: {
             name?: string | null;
             /** @description The folder to create it in; null for the root. */
             parent?: string | null;
             /** @description Always `my`: folders are added only in My Docs. */
             type?: string | null;
+        };
+        /** @description The multipart form of a new document. */
+        CreateForm: {
+            /** @description `all` or `us`. */
+            audience: string;
+            category?: string | null;
+            /** @description RFC 3339 or ms; after `release_at` and now. */
+            expires_at?: string | null;
+            /**
+             * Format: binary
+             * @description A PDF or XLS file.
+             */
+            file: string;
+            /** @description Repeated: `for_internal_use`, `controlled_release`, `upon_request`. */
+            labels?: string[] | null;
+            note?: string | null;
+            /** @description Repeated catalogue product ids. */
+            products?: number[] | null;
+            /** @description Repeated programme ids. */
+            programmes?: number[] | null;
+            /** @description RFC 3339 or ms. */
+            release_at?: string | null;
+            title: string;
         };
         DateAndTime: {
             date: string;
@@ -2505,6 +2883,13 @@ export interface components {
             content: components["schemas"]["DayContent"];
             title: string;
         };
+        /** @description An approver's decision. */
+        Decision: {
+            comment?: string | null;
+        };
+        DecisionRequest: {
+            comment?: string | null;
+        };
         /** @description What a deletion removed. */
         Deleted: {
             id: string;
@@ -2528,6 +2913,14 @@ export interface components {
         DetailsTab: {
             content: components["schemas"]["DetailsContent"];
             title: string;
+        };
+        /** @description Documents (library ids) and company items a device reports on. */
+        DeviceReport: {
+            /** @description The device's id (as registered, or the app's own installation id). */
+            device: string;
+            /** @description Item ids of the company's copies (their library document is found by the server). */
+            items?: string[];
+            library?: number[];
         };
         DeviceRequest: {
             app_version?: string | null;
@@ -2573,8 +2966,39 @@ export interface components {
             content: components["schemas"]["DownloadsContent"];
             title: string;
         };
+        /** @description A document that ended, as a device must purge it. */
+        EndedDocument: {
+            /** Format: int64 */
+            at: number;
+            /** Format: int64 */
+            id: number;
+            /** @description The company's items of it (the US item and every copy). */
+            items: string[];
+            reason: string;
+            replacement?: null | components["schemas"]["Replacement"];
+            /** @description `withdrawn` or `expired`. */
+            state: string;
+        };
+        EndedSince: {
+            documents: components["schemas"]["EndedDocument"][];
+            /**
+             * Format: int64
+             * @description The server's time: the next call's `since`.
+             */
+            now: number;
+        };
         EndSessionResponse: {
             result: boolean;
+        };
+        /** @description How a document ended. */
+        EndView: {
+            /** Format: int64 */
+            at: number;
+            by?: null | components["schemas"]["LibraryPerson"];
+            reason: string;
+            replacement?: null | components["schemas"]["Replacement"];
+            /** @description `withdrawn` or `expired`. */
+            state: string;
         };
         /** @description The JSON body of every error response. */
         ErrorBody: {
@@ -2739,6 +3163,24 @@ export interface components {
             /** @description `folder` or `file`. */
             type: string;
         };
+        Holder: {
+            devices: components["schemas"]["HolderDevice"][];
+            /** @description `opened`, `downloaded`, `saved`, `pinned_offline`, `shared`, `sent_externally`. */
+            how: string[];
+            user: components["schemas"]["HolderUser"];
+        };
+        HolderDevice: {
+            device: string;
+            /** @description What the device calls itself, when registered. */
+            name?: string | null;
+            /** Format: int64 */
+            purged_at?: number | null;
+        };
+        HolderUser: {
+            email: string;
+            id: string;
+            name: string;
+        };
         HomeData: {
             /** @description Upcoming congresses and events. Placeholder: the congresses feature fills it. */
             congresses: unknown[];
@@ -2854,6 +3296,17 @@ export interface components {
             /** @description `my`, `shared` or `us`. */
             type: string;
         };
+        /** @description The library document that replaces a withdrawn one. */
+        ItemReplacement: {
+            /**
+             * Format: int64
+             * @description Its library id.
+             */
+            id: number;
+            title: string;
+            /** @description Where the signed-in app opens it. */
+            url: string;
+        };
         /** @description A document or folder as the API shows it to one user (spec 3 "Document or folder item"). */
         ItemView: {
             /**
@@ -2902,7 +3355,25 @@ export interface components {
             upon_request: boolean;
             /** @description Files: where the content is (`/api/documents/{id}/file`, signed in). */
             url?: string | null;
+            withdrawn?: null | components["schemas"]["ItemWithdrawal"];
         };
+        /** @description Why an item is no longer available: the company withdrew the document, or it expired. */
+        ItemWithdrawal: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch.
+             */
+            at: number;
+            /** @description The reason the withdrawal gave (empty for an expiry). */
+            reason: string;
+            replacement?: null | components["schemas"]["ItemReplacement"];
+            state: components["schemas"]["ItemWithdrawalState"];
+        };
+        /**
+         * @description Whether the company withdrew the document or it expired.
+         * @enum {string}
+         */
+        ItemWithdrawalState: "withdrawn" | "expired";
         KeyMessage: {
             description?: string | null;
             images?: string[] | null;
@@ -2914,6 +3385,43 @@ export interface components {
         LearnContact: {
             email: string;
             subject: string;
+        };
+        /** @description A document with every version. */
+        LibraryAdminDetail: components["schemas"]["LibraryAdminItem"] & {
+            versions: components["schemas"]["VersionView"][];
+        };
+        /** @description A document as the console lists it. */
+        LibraryAdminItem: {
+            /** @description `all` or `us`. */
+            audience: string;
+            author: components["schemas"]["LibraryPerson"];
+            category?: string | null;
+            /** Format: int64 */
+            expires_at?: number | null;
+            /** Format: int64 */
+            id: number;
+            /** @description `for_internal_use`, `controlled_release`, `upon_request`. */
+            labels: string[];
+            products: number[];
+            programmes: number[];
+            /** Format: int64 */
+            release_at?: number | null;
+            /** Format: int64 */
+            released_version?: number | null;
+            /** @description `draft`, `in_review`, `approved`, `released`, `expired` or `withdrawn`. */
+            status: string;
+            title: string;
+            /** Format: int64 */
+            updated_at: number;
+            /**
+             * Format: int64
+             * @description The latest version.
+             */
+            version: number;
+            withdrawn?: null | components["schemas"]["EndView"];
+        };
+        LibraryAdminList: {
+            items: components["schemas"]["LibraryAdminItem"][];
         };
         /** @description A library document as programmes list it; `url` is where the signed-in app fetches the file. */
         LibraryDocument: {
@@ -2934,13 +3442,35 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description One step of a document's history. */
+        LibraryHistoryEntry: {
+            action: string;
+            actor: components["schemas"]["LibraryPerson"];
+            /** Format: int64 */
+            at: number;
+            detail: string;
+        };
+        /** @description Someone as the console shows them. */
+        LibraryPerson: {
+            id: string;
+            name: string;
+        };
+        /** @description Why a document is withdrawn, and what replaces it. */
+        LibraryWithdrawRequest: {
+            reason?: string;
+            /**
+             * Format: int64
+             * @description A released library document other than this one.
+             */
+            replacement?: number | null;
+        };
         /** @description The 410 of a link no longer available. */
         LinkGoneBody: {
             /** @description "This link is no longer available." */
             error: string;
             /** @description The item that replaces a superseded document. */
             replacement?: string | null;
-            /** @description `revoked`, `expired`, `used_up` or `ended`. */
+            /** @description `revoked`, `expired`, `used_up`, `ended` or `withdrawn` (the company withdrew the document). */
             state: string;
         };
         /** @description What the viewer page shows. */
@@ -3062,6 +3592,20 @@ export interface components {
             status: number;
             title: string;
         };
+        /** @description A change of metadata; absent fields stay as they are. */
+        MetadataChange: {
+            /** @description `all` or `us`. */
+            audience?: string | null;
+            category?: string | null;
+            /** @description RFC 3339 or ms. */
+            expires_at?: string | null;
+            labels?: string[] | null;
+            products?: number[] | null;
+            programmes?: number[] | null;
+            /** @description RFC 3339 or ms. */
+            release_at?: string | null;
+            title?: string | null;
+        };
         MoveFileBody: {
             file?: string | null;
             /** @description The folder to move it into; null for the root 'My docs'. */
@@ -3105,6 +3649,34 @@ export interface components {
             /** @description The item's type (`folder`/`file`) or its list (`shared`); informative only. */
             type?: string | null;
         };
+        NewsAdminDetail: components["schemas"]["NewsAdminItem"] & {
+            /** @description The latest version's body. */
+            body_html: string;
+            /** Format: int32 */
+            released_version?: number | null;
+            versions: components["schemas"]["NewsVersionView"][];
+            /** @description `{at, by, reason}` once withdrawn. */
+            withdrawn?: Record<string, never> | null;
+        };
+        NewsAdminItem: {
+            author: components["schemas"]["NewsPerson"];
+            category: string;
+            /** Format: int64 */
+            expires_at?: number | null;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            release_at?: number | null;
+            status: string;
+            title: string;
+            /** Format: int64 */
+            updated_at: number;
+            /** Format: int64 */
+            version: number;
+        };
+        NewsAdminList: {
+            items: components["schemas"]["NewsAdminItem"][];
+        };
         NewsDetail: {
             category: string;
             date: string;
@@ -3118,6 +3690,13 @@ export interface components {
         NewsFilters: {
             category: components["schemas"]["FilterOption"][];
             year: components["schemas"]["FilterOption"][];
+        };
+        NewsHistoryEntry: {
+            action: string;
+            actor: components["schemas"]["NewsPerson"];
+            /** Format: int64 */
+            at: number;
+            detail: string;
         };
         NewsHome: {
             /** @description The latest news, newest first. */
@@ -3141,6 +3720,52 @@ export interface components {
              * @description The applied filters.
              */
             year: number;
+        };
+        NewsPerson: {
+            id: string;
+            name: string;
+        };
+        /** @description A news item as written in the console. */
+        NewsRequest: {
+            /** @description Sanitised before it is stored. */
+            body_html: string;
+            category: string;
+            /** @description `YYYY-MM-DD`; default today. */
+            date?: string | null;
+            expires_at?: string | null;
+            image?: string | null;
+            /** @description The list's picture (a path or an address). */
+            preview?: string | null;
+            /** @description RFC 3339 or milliseconds since the epoch. */
+            release_at?: string | null;
+            title: string;
+        };
+        NewsState: {
+            /** Format: int64 */
+            id: number;
+            status: string;
+            /** Format: int32 */
+            version: number;
+        };
+        NewsVersionView: {
+            author: components["schemas"]["NewsPerson"];
+            comment?: string | null;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            decided_at?: number | null;
+            decided_by?: null | components["schemas"]["NewsPerson"];
+            /** Format: int64 */
+            released_at?: number | null;
+            status: string;
+            /** Format: int64 */
+            submitted_at?: number | null;
+            title: string;
+            /** Format: int32 */
+            version: number;
+        };
+        NewsWithdrawRequest: {
+            reason: string;
         };
         /** @description A notification to publish. */
         NotificationRequest: {
@@ -3216,6 +3841,11 @@ export interface components {
             id: string;
             /** @description Their name (now; the owner's as recorded on the item); none for an account since removed. */
             name?: string | null;
+        };
+        /** @description Offline pins of a device. */
+        PinReport: components["schemas"]["DeviceReport"] & {
+            /** @description True when pinned; an unpin records nothing (the report shows who ever held a copy). */
+            pinned?: boolean;
         };
         ProductAttachments: {
             attachments: components["schemas"]["AttachmentGroup"][];
@@ -3329,6 +3959,9 @@ export interface components {
             /** @description `ready` or `not_ready`. */
             status: string;
         };
+        Recorded: {
+            recorded: number;
+        };
         /**
          * @description The registration form (spec section 3): chosen days, name, e-mail, hospital, category,
          *     newsletter, the course id and the two consents.
@@ -3388,6 +4021,17 @@ export interface components {
         RenameBody: {
             name?: string | null;
         };
+        /** @description The document that replaces a withdrawn one. */
+        Replacement: {
+            /**
+             * Format: int64
+             * @description Its library id.
+             */
+            id: number;
+            title: string;
+            /** @description Where the signed-in app opens it (`/api/library/{id}/file`). */
+            url: string;
+        };
         ReplyRequest: {
             /** Format: int64 */
             messageId?: number | null;
@@ -3407,7 +4051,7 @@ export interface components {
             result: boolean;
         };
         /** @enum {string} */
-        Role: "user" | "admin" | "auditor";
+        Role: "user" | "admin" | "auditor" | "publisher" | "approver";
         RoleRequest: {
             role: string;
         };
@@ -3442,6 +4086,11 @@ export interface components {
             documents?: components["schemas"]["SearchItem"][];
             /** @description Medical-education courses. */
             learn?: components["schemas"]["SearchItem"][];
+            /**
+             * @description Library documents every rep may open (`id` is the library id; the file is
+             *     `/api/library/{id}/file`).
+             */
+            library?: components["schemas"]["SearchItem"][];
             /** @description Useful links. */
             links?: components["schemas"]["SearchItem"][];
             news?: components["schemas"]["SearchItem"][];
@@ -3819,6 +4468,33 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The multipart form of a new version. */
+        VersionForm: {
+            /** Format: binary */
+            file: string;
+            note?: string | null;
+        };
+        /** @description One version with its review. */
+        VersionView: {
+            author: components["schemas"]["LibraryPerson"];
+            comment?: string | null;
+            /** Format: int64 */
+            decided_at?: number | null;
+            decided_by?: null | components["schemas"]["LibraryPerson"];
+            file_name: string;
+            note?: string | null;
+            /** Format: int64 */
+            released_at?: number | null;
+            /** Format: int64 */
+            size: number;
+            status: string;
+            /** Format: int64 */
+            submitted_at?: number | null;
+            /** Format: int64 */
+            uploaded_at: number;
+            /** Format: int64 */
+            version: number;
+        };
         Video: {
             code?: string | null;
             label: string;
@@ -3836,6 +4512,36 @@ export interface components {
             subtitle: string;
             title: string;
         };
+        WithdrawalReport: {
+            /** Format: int64 */
+            at?: number | null;
+            holders: components["schemas"]["Holder"][];
+            /** Format: int64 */
+            id: number;
+            reason: string;
+            replacement?: null | components["schemas"]["Replacement"];
+            /** @description `withdrawn` or `expired`; none while the document is live. */
+            state?: string | null;
+            title: string;
+        };
+        /**
+         * @description The JSON body of a 410 for a withdrawn or expired document: why and since when, and what
+         *     replaces it when something does.
+         */
+        WithdrawnBody: {
+            /**
+             * Format: int64
+             * @description When, in milliseconds since the epoch.
+             */
+            at: number;
+            /** @description 'This document was withdrawn.' or 'This document has expired.' */
+            message: string;
+            /** @description The reason the withdrawal gave (empty for an expiry). */
+            reason: string;
+            replacement?: null | components["schemas"]["Replacement"];
+            /** @description `withdrawn` or `expired`. */
+            state: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3845,6 +4551,1035 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    admin_library_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Words of the title. */
+                q: string | null;
+                /**
+                 * @description `draft`, `in_review`, `approved`, `released`, `expiring` (released, expiring within 30
+                 *     days), `expired` or `withdrawn`.
+                 */
+                status: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryAdminList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_library_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Created"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 'Only PDF and XLS files can be uploaded' */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_library_id_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryAdminDetail"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetadataChange"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryAdminItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_library_id_approve_approve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Decision"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryAdminItem"];
+                };
+            };
+            /** @description not an approver, or 'You cannot approve a version you wrote: another approver must.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_library_id_history_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryHistoryEntry"][];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_library_id_reject_reject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Decision"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryAdminItem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_library_id_submit_submit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryAdminItem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_version: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["VersionForm"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Created"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    version_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_library_id_withdraw_withdraw: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibraryWithdrawRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryAdminItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    withdrawal_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `csv` for CSV; JSON otherwise. */
+                format: string | null;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalReport"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description draft | in_review | approved | released | expired | withdrawn */
+                status: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsAdminList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsState"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_id_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsAdminDetail"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revise: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsState"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_id_approve_approve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsState"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_id_history_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsHistoryEntry"][];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_id_reject_reject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsState"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_id_submit_submit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsState"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_news_id_withdraw_withdraw: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsWithdrawRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsState"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     publish_notification: {
         parameters: {
             query?: never;
@@ -5106,6 +6841,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the company withdrew the document or it expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawnBody"];
+                };
+            };
         };
     };
     documents_id_history_history: {
@@ -6317,6 +8061,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description `1` to download (attachment, recorded as a download) rather than open (inline). */
+                download: string | null;
                 /** @description Library document id */
                 id: number;
             };
@@ -6342,6 +8088,137 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description withdrawn or expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawnBody"];
+                };
+            };
+        };
+    };
+    pins: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinReport"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recorded"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    purges: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to retry: a repeat with the same key (per user, for 24 hours) answers the first result without executing again (header `Idempotency-Replayed`). 400 for a malformed key, 422 when the key was used for a different request, 409 while the first request is still being processed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceReport"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recorded"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    withdrawn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Milliseconds since the epoch; none: from the beginning. */
+                since: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSince"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

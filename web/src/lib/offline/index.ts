@@ -5,15 +5,28 @@ import { isApiError } from '../api/errors';
 import { queryClient } from '../query-client';
 import { useRealtime } from '../realtime/store';
 import { sanitizeServerMessage } from '../sanitize';
+import { LIVE_QUERY_KEYS, type LibraryWithdrawal } from '../realtime/dispatch';
+import { deviceId } from '../session/device';
+import { storage, tokenStore } from '../storage';
 import { toast } from '../stores/toast';
 import { clearOfflineData } from './clear';
-import { apiPinServer, browserPinStorage, createPins, type OfflineItem, type Pins } from './pins';
-import { createQueue, type NewCommand, type OfflineQueue, type QueuedCommand } from './queue';
+import { apiPinServer, browserPinStorage, createPins, type OfflineFile, type OfflineItem, type Pins } from './pins';
+import {
+  BACKGROUND_KINDS,
+  createQueue,
+  type NewCommand,
+  type OfflineQueue,
+  type QueuedCommand,
+  type QueuedKind,
+} from './queue';
 import { indexedDbQueueStore } from './store';
+import { pinSubjects, purgedFiles, purgeWithdrawn, withoutWithdrawn, type DeviceReport } from './withdrawn';
+import { createWithdrawnSync, useWithdrawnGate, type WithdrawnSync } from './withdrawn-sync';
 
 export type { OfflineFile, OfflineFolder, OfflineItem, PinnableFile } from './pins';
 export { usedBytes } from './pins';
 export type { QueuedCommand, QueuedKind } from './queue';
+export { useWithdrawnGate } from './withdrawn-sync';
 
 interface OfflineState {
   /** What the browser says about the network. */
@@ -48,7 +61,12 @@ const REFRESHED_BY_KIND: Record<QueuedCommand['kind'], readonly (readonly string
   share: [],
   save_to_mydocs: [['documents'], ['home', 'documents'], ['search']],
   notification_read: [['whats-new']],
+  library_purge: [],
+  library_pin: [],
 };
+
+/** What the screens list of the queue: the user's own actions, not the device's reports. */
+const usersOwn = (commands: QueuedCommand[]) => commands.filter((c) => !BACKGROUND_KINDS.has(c.kind));
 
 let queue: OfflineQueue | null = null;
 let pins: Pins | null = null;
@@ -58,18 +76,120 @@ export function offlineQueue(): OfflineQueue {
     store: indexedDbQueueStore(),
     send: (command) =>
       api.request(command.path, { method: command.method, body: command.body, idempotencyKey: command.id }),
-    onChange: (commands) => useOffline.setState({ queue: commands }),
+    onChange: (commands) => useOffline.setState({ queue: usersOwn(commands) }),
   });
   return queue;
 }
+
+/** Addresses of withdrawn documents purged from this device. */
+const purged = purgedFiles(storage);
 
 export function offlinePins(): Pins {
   pins ??= createPins({
     storage: browserPinStorage(),
     server: apiPinServer,
     onChange: (items) => useOffline.setState({ pins: items }),
+    onPinned: (files, pinned) => void reportPins(files, pinned),
+    isPurged: (url) => purged.has(url),
   });
   return pins;
+}
+
+/**
+ * Sends a report of the device (purges, pins) now, or through the queue when the network is
+ * gone; a refusal is only logged (the device's own bookkeeping, nothing the user did).
+ */
+async function sendDeviceReport(kind: QueuedKind, path: string, body: unknown, label: string): Promise<void> {
+  const id = newIdempotencyKey();
+  if (!browserOffline()) {
+    try {
+      await api.request(path, { method: 'POST', body, idempotencyKey: id });
+      return;
+    } catch (error) {
+      if (!isApiError(error) || error.status !== 0) {
+        console.warn(`${label} not recorded`, error);
+        return;
+      }
+    }
+  }
+  await offlineQueue().enqueue({ id, kind, method: 'POST', path, body, label });
+}
+
+/** `POST /library/pins`: which documents this device keeps offline (the withdrawal report lists it). */
+export function reportPins(files: readonly Pick<OfflineFile, 'id' | 'url'>[], pinned: boolean): Promise<void> {
+  const { library, items } = pinSubjects(files);
+  if (library.length === 0 && items.length === 0) return Promise.resolve();
+  return sendDeviceReport(
+    'library_pin',
+    '/library/pins',
+    { device: deviceId(), library, items, pinned },
+    'Offline pins',
+  );
+}
+
+/** `POST /library/purges`: this device confirms it holds nothing of these documents any more. */
+export function reportPurged(report: Omit<DeviceReport, 'device'>): Promise<void> {
+  return sendDeviceReport(
+    'library_purge',
+    '/library/purges',
+    { device: deviceId(), library: report.library, items: report.items },
+    'Purge confirmation',
+  );
+}
+
+/** Drops withdrawn documents from every screen's data at once (copies in My Docs stay, marked), then refreshes. */
+async function showWithout(withdrawals: LibraryWithdrawal[]): Promise<void> {
+  for (const prefix of LIVE_QUERY_KEYS.library) {
+    for (const [key, data] of queryClient.getQueriesData({ queryKey: prefix })) {
+      if (data === undefined) continue;
+      const myDocs = key[0] === 'documents' && key.includes('my');
+      queryClient.setQueryData(key, withoutWithdrawn(data, withdrawals, myDocs));
+    }
+  }
+  // The screens take the server's lists; a refresh that does not come back soon is not waited for.
+  const refreshed = Promise.all(
+    [...LIVE_QUERY_KEYS.library, ...LIVE_QUERY_KEYS.notifications].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
+  await Promise.race([refreshed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+}
+
+let withdrawn: WithdrawnSync | null = null;
+
+/** The device's handling of withdrawn documents (live messages, start-up and reconnection checks). */
+export function withdrawnSync(): WithdrawnSync {
+  withdrawn ??= createWithdrawnSync({
+    fetchWithdrawn: (since) => api.get('/library/withdrawn', { since }),
+    purge: (withdrawals) =>
+      purgeWithdrawn(withdrawals, {
+        pins: browserPinStorage(),
+        caches: typeof caches === 'undefined' ? undefined : caches,
+        purged,
+      }).then(async (report) => {
+        if (report.pins.length > 0) useOffline.setState({ pins: await offlinePins().list() });
+        return report;
+      }),
+    reportPurged,
+    showWithout,
+    store: storage,
+  });
+  return withdrawn;
+}
+
+/** A live `library_withdrawn`. */
+export function libraryWithdrawn(withdrawal: LibraryWithdrawal): void {
+  void withdrawnSync().heard(withdrawal);
+}
+
+/** What was withdrawn while the device was away is purged before any screen shows content. */
+export function checkWithdrawn(): Promise<void> {
+  // Signed out there is nothing to check (and nothing of a user on the device).
+  if (!tokenStore.get()) {
+    useWithdrawnGate.setState({ status: 'done', rechecking: false });
+    return Promise.resolve();
+  }
+  return withdrawnSync().check();
 }
 
 /** Shown on a pending item: it waits for the network. */
@@ -136,6 +256,10 @@ export function syncNow(): Promise<void> {
       for (const key of keys) void queryClient.invalidateQueries({ queryKey: JSON.parse(key) as string[] });
       if (report.sent.some((c) => c.kind === 'notification_read')) void refreshBadges();
       for (const refused of report.conflicts) {
+        if (BACKGROUND_KINDS.has(refused.kind)) {
+          await offlineQueue().dismiss(refused.id);
+          continue;
+        }
         toast.danger(notSentToast(refused.label, sanitizeServerMessage(refused.message ?? '')), 8000);
       }
       if (report.stopped === 'retry') {
@@ -159,18 +283,19 @@ export function startOffline(): () => void {
   if (typeof window === 'undefined') return () => {};
   const setOnline = () => {
     useOffline.setState({ online: true });
-    void syncNow();
+    // Back from offline: withdrawn documents go before the queue and the pins catch up.
+    void checkWithdrawn().then(() => syncNow());
   };
   const setOffline = () => useOffline.setState({ online: false });
   window.addEventListener('online', setOnline);
   window.addEventListener('offline', setOffline);
   // A (re)connection of the live feed is the "next connection" that access changes are checked on.
   const unsubscribe = useRealtime.subscribe((state, previous) => {
-    if (state.status === 'open' && previous.status !== 'open') void syncNow();
+    if (state.status === 'open' && previous.status !== 'open') void checkWithdrawn().then(() => syncNow());
   });
   void offlineQueue()
     .list()
-    .then((commands) => useOffline.setState({ queue: commands }))
+    .then((commands) => useOffline.setState({ queue: usersOwn(commands) }))
     .catch(() => undefined);
   void offlinePins()
     .list()
@@ -193,6 +318,7 @@ export async function clearDevice(): Promise<void> {
   if (timer) clearTimeout(timer);
   timer = null;
   useOffline.setState({ queue: [], pins: [], saving: [] });
+  withdrawn?.reset();
   await clearOfflineData();
   // An answer already on its way when the caches went may still be saved by the service worker:
   // a second pass a little later removes it.

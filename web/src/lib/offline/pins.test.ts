@@ -113,3 +113,42 @@ describe('documents kept offline', () => {
     expect(storage.urls()).toEqual([]);
   });
 });
+
+describe('pins and withdrawn documents', () => {
+  it('tells the server side what is kept and let go, and never keeps or opens a purged address', async () => {
+    const storage = memoryStorage();
+    const reports: [string[], boolean][] = [];
+    const purged = new Set(['/api/library/12/file']);
+    const pins = createPins({
+      storage,
+      server: server({}, { f: ['a', 'b'] }),
+      onPinned: (files, pinned) => reports.push([files.map((f) => f.id).sort(), pinned]),
+      isPurged: (url) => purged.has(url),
+    });
+    await pins.pinFile({ id: 'x', title: 'x', name: 'x', url: '/api/documents/x/file' });
+    await pins.pinFolder({ id: 'f', title: 'F', type: 'my' });
+    await pins.unpin('f');
+    await pins.unpin('x');
+    expect(reports).toEqual([
+      [['x'], true],
+      [['a', 'b'], true],
+      [['a', 'b'], false],
+      [['x'], false],
+    ]);
+    await expect(
+      pins.pinFile({
+        id: '/api/library/12/file',
+        title: 'Old',
+        name: 'Old',
+        url: '/api/library/12/file',
+        library: true,
+      }),
+    ).rejects.toThrow();
+    expect(storage.urls()).toEqual([]);
+    // A copy somehow left in the cache does not open once purged.
+    await pins.pinFile({ id: 'y', title: 'y', name: 'y', url: '/api/documents/y/file' });
+    expect(await pins.read('/api/documents/y/file')).not.toBeNull();
+    purged.add('/api/documents/y/file');
+    expect(await pins.read('/api/documents/y/file')).toBeNull();
+  });
+});

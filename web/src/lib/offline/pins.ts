@@ -110,6 +110,10 @@ export interface PinsOptions {
   server: PinServer;
   now?: () => number;
   onChange?: (items: OfflineItem[]) => void;
+  /** Files the user kept on (true) or took off (false) the device, for the server's record. */
+  onPinned?: (files: OfflineFile[], pinned: boolean) => void;
+  /** A withdrawn document's address: its copy was purged and never opens or comes back. */
+  isPurged?: (url: string) => boolean;
 }
 
 export interface RevalidateReport {
@@ -119,12 +123,20 @@ export interface RevalidateReport {
 }
 
 /** Documents and folders kept offline: pin, unpin, read, and keep in step with the server. */
-export function createPins({ storage, server, now = Date.now, onChange }: PinsOptions) {
+export function createPins({
+  storage,
+  server,
+  now = Date.now,
+  onChange,
+  onPinned,
+  isPurged = () => false,
+}: PinsOptions) {
   const changed = async () => {
     if (onChange) onChange(await storage.all());
   };
 
   async function storeFile(file: PinnableFile, via: string | null): Promise<OfflineFile> {
+    if (isPurged(file.url)) throw new Error('This document was withdrawn.');
     const { blob, contentType } = await server.download(file.url);
     const cache = await storage.files();
     await cache.put(
@@ -166,11 +178,13 @@ export function createPins({ storage, server, now = Date.now, onChange }: PinsOp
     const items = await storage.all();
     const kept = new Map(items.filter((i): i is OfflineFile => i.kind === 'file').map((i) => [i.id, i]));
     const inFolder = new Set(files.map((f) => f.id));
+    const added: OfflineFile[] = [];
     for (const file of files) {
-      if (kept.has(file.id)) continue;
-      await storeFile(file, folder.id);
+      if (kept.has(file.id) || isPurged(file.url)) continue;
+      added.push(await storeFile(file, folder.id));
       report.added.push(file.id);
     }
+    if (added.length > 0) onPinned?.(added, true);
     for (const item of kept.values()) {
       if (item.via === folder.id && !inFolder.has(item.id)) {
         await dropFile(item);
@@ -187,6 +201,7 @@ export function createPins({ storage, server, now = Date.now, onChange }: PinsOp
     async pinFile(file: PinnableFile): Promise<OfflineFile> {
       const item = await storeFile(file, null);
       await changed();
+      onPinned?.([item], true);
       return item;
     },
 
@@ -207,6 +222,10 @@ export function createPins({ storage, server, now = Date.now, onChange }: PinsOp
       if (item?.kind === 'file') await dropFile(item);
       if (item?.kind === 'folder') await dropFolder(item, items);
       await changed();
+      const dropped = items.filter(
+        (i): i is OfflineFile => i.kind === 'file' && (i.id === id || (item?.kind === 'folder' && i.via === id)),
+      );
+      if (dropped.length > 0) onPinned?.(dropped, false);
     },
 
     async unpinAll(): Promise<void> {
@@ -216,10 +235,13 @@ export function createPins({ storage, server, now = Date.now, onChange }: PinsOp
         else await storage.remove(item.id);
       }
       await changed();
+      const dropped = items.filter((i): i is OfflineFile => i.kind === 'file');
+      if (dropped.length > 0) onPinned?.(dropped, false);
     },
 
     /** The stored bytes of a file kept offline, or null. */
     async read(url: string): Promise<{ blob: Blob; contentType: string } | null> {
+      if (isPurged(url)) return null;
       const cache = await storage.files();
       const response = await cache.match(url);
       if (!response) return null;

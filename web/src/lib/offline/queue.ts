@@ -1,7 +1,19 @@
 import { isApiError } from '../api/errors';
 
 /** The actions that may be taken offline and sent later. */
-export type QueuedKind = 'create_folder' | 'rename' | 'move' | 'share' | 'save_to_mydocs' | 'notification_read';
+export type QueuedKind =
+  | 'create_folder'
+  | 'rename'
+  | 'move'
+  | 'share'
+  | 'save_to_mydocs'
+  | 'notification_read'
+  /** The device's own reports (purges, offline pins): sent without the user seeing them. */
+  | 'library_purge'
+  | 'library_pin';
+
+/** Kinds the device sends on its own: never shown as pending, a refusal is dropped quietly. */
+export const BACKGROUND_KINDS: ReadonlySet<QueuedKind> = new Set(['library_purge', 'library_pin']);
 
 /**
  * One action kept on the device until the server has it. Its `id` is also the

@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APP_UPDATE_TOAST, createDispatcher, notificationArrival, shareOpenedToast } from './dispatch';
+import {
+  APP_UPDATE_TOAST,
+  contentKeys,
+  createDispatcher,
+  libraryWithdrawal,
+  LIVE_QUERY_KEYS,
+  notificationArrival,
+  shareOpenedToast,
+} from './dispatch';
 
 function setup() {
   const invalidateQueries = vi.fn(() => Promise.resolve());
@@ -111,5 +119,67 @@ describe('tracked external shares', () => {
     expect(shareOpenedToast({ first: true, recipient: 'a@b.example', title: '' })).toBe(
       'a@b.example opened "your document"',
     );
+  });
+});
+
+describe('content lifecycle', () => {
+  it('drops a withdrawn library document from every list and purges it from the device', () => {
+    const libraryWithdrawn = vi.fn();
+    const invalidateQueries = vi.fn(() => Promise.resolve());
+    const dispatcher = createDispatcher({
+      queryClient: { invalidateQueries },
+      badges: () => ({ setNotificationsUnread: vi.fn(), setUpdatesUnread: vi.fn(), setSharedNew: vi.fn() }),
+      notify: vi.fn(),
+      libraryWithdrawn,
+    });
+    dispatcher.message({
+      seq: 1,
+      kind: 'library_withdrawn',
+      payload: {
+        id: 100001,
+        state: 'withdrawn',
+        at: 5,
+        reason: 'Wrong dosage table',
+        replacement: { id: 100002, title: 'Brochure v2', url: '/api/library/100002/file' },
+        items: ['it-1', 7],
+      },
+      at: 0,
+    });
+    expect(libraryWithdrawn).toHaveBeenCalledWith({
+      id: 100001,
+      state: 'withdrawn',
+      at: 5,
+      reason: 'Wrong dosage table',
+      replacement: { id: 100002, title: 'Brochure v2', url: '/api/library/100002/file' },
+      items: ['it-1'],
+    });
+    const keys = invalidateQueries.mock.calls.map((call: unknown[]) => (call[0] as { queryKey: unknown }).queryKey);
+    for (const key of LIVE_QUERY_KEYS.library) expect(keys).toContainEqual(key);
+    // An unreadable message does nothing.
+    dispatcher.message({ seq: 2, kind: 'library_withdrawn', payload: { id: 'x' }, at: 0 });
+    expect(libraryWithdrawn).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads a withdrawal with its dates as text and without a replacement', () => {
+    expect(libraryWithdrawal({ id: '7', state: 'expired', at: '1970-01-01T00:00:01Z', replacement: null })).toEqual({
+      id: 7,
+      state: 'expired',
+      at: 1000,
+      reason: '',
+      replacement: null,
+      items: [],
+    });
+    expect(libraryWithdrawal(null)).toBeNull();
+  });
+
+  it('refreshes the queries of the kind of content that changed, and the console', () => {
+    const { send, keys } = setup();
+    send('content_changed', { kind: 'news', ids: [3] });
+    expect(keys()).toEqual([...LIVE_QUERY_KEYS.news, ['console']]);
+    expect(contentKeys('courses')).toEqual([['learn'], ['search']]);
+    expect(contentKeys('library')).toEqual(LIVE_QUERY_KEYS.library);
+    // An unknown kind (or an inherited name) refreshes everything published.
+    expect(contentKeys('toString')).toContainEqual(['news']);
+    expect(contentKeys(undefined)).toContainEqual(['products']);
   });
 });

@@ -12,6 +12,26 @@ import type { FeedMessage } from './client';
  */
 export const LIVE_QUERY_KEYS = {
   documents: [['documents'], ['home', 'documents']],
+  /**
+   * Every list that may hold a library document or a company item: the documents lists, Home,
+   * the product screens (attachments, catalogues), the programmes' downloads (congresses,
+   * training, courses) and search results. A withdrawal drops the document from all of them.
+   */
+  library: [['documents'], ['home'], ['products'], ['congresses'], ['training'], ['learn'], ['search']],
+  /** `content_changed` by kind: the queries showing that kind of published content. */
+  news: [['news'], ['home', 'news'], ['search']],
+  products: [['products'], ['home', 'products'], ['search']],
+  components: [['products'], ['search']],
+  congresses: [['congresses'], ['home', 'congresses'], ['search']],
+  activities: [['congresses']],
+  training: [['training'], ['search']],
+  trainings: [['training'], ['search']],
+  courses: [['learn'], ['search']],
+  contacts: [['contacts']],
+  links: [['useful-links']],
+  multimedia: [['multimedia']],
+  /** The company's console (publishing, approvals): its own lists follow every change. */
+  console: [['console']],
   /** A document's Shares screen and the Sent view (`sharesKeys.all` of the shares feature). */
   shares: [['shares']],
   notifications: [['whats-new', 'notifications']],
@@ -33,6 +53,65 @@ export interface DispatchTargets {
   documentsChanged?: () => void;
   /** A notification was published to the user (Home announces it). */
   notificationArrived?: (arrival: { id: number; title: string }) => void;
+  /** A library document was withdrawn or expired: the device purges its copies. */
+  libraryWithdrawn?: (withdrawal: LibraryWithdrawal) => void;
+}
+
+/** A `library_withdrawn` message: `{id, state, at, reason, replacement, items}`. */
+export interface LibraryWithdrawal {
+  id: number;
+  state: 'withdrawn' | 'expired';
+  at: number;
+  reason: string;
+  replacement: { id: number; title: string; url: string } | null;
+  /** The company item of the document and every copy of it. */
+  items: string[];
+}
+
+/** Reads a `library_withdrawn` payload (also an entry of `GET /library/withdrawn`); null when unreadable. */
+export function libraryWithdrawal(payload: unknown): LibraryWithdrawal | null {
+  const value = record(payload);
+  const id = typeof value.id === 'number' ? value.id : typeof value.id === 'string' ? Number(value.id) : NaN;
+  if (!Number.isSafeInteger(id)) return null;
+  const replacement = record(value.replacement);
+  const replacementId = typeof replacement.id === 'number' ? replacement.id : Number(replacement.id);
+  return {
+    id,
+    state: value.state === 'expired' ? 'expired' : 'withdrawn',
+    at: typeof value.at === 'number' ? value.at : typeof value.at === 'string' ? Date.parse(value.at) || 0 : 0,
+    reason: typeof value.reason === 'string' ? value.reason : '',
+    replacement:
+      Number.isSafeInteger(replacementId) && typeof replacement.title === 'string'
+        ? {
+            id: replacementId,
+            title: replacement.title,
+            url: typeof replacement.url === 'string' ? replacement.url : `/api/library/${replacementId}/file`,
+          }
+        : null,
+    items: Array.isArray(value.items) ? value.items.filter((i): i is string => typeof i === 'string') : [],
+  };
+}
+
+const CONTENT_KINDS = {
+  news: LIVE_QUERY_KEYS.news,
+  products: LIVE_QUERY_KEYS.products,
+  components: LIVE_QUERY_KEYS.components,
+  congresses: LIVE_QUERY_KEYS.congresses,
+  activities: LIVE_QUERY_KEYS.activities,
+  training: LIVE_QUERY_KEYS.training,
+  trainings: LIVE_QUERY_KEYS.trainings,
+  courses: LIVE_QUERY_KEYS.courses,
+  contacts: LIVE_QUERY_KEYS.contacts,
+  links: LIVE_QUERY_KEYS.links,
+  multimedia: LIVE_QUERY_KEYS.multimedia,
+} as const;
+
+/** The query-key prefixes a `content_changed {kind}` refreshes; unknown kinds refresh everything published. */
+export function contentKeys(kind: unknown): readonly QueryKey[] {
+  if (kind === 'library' || kind === 'documents') return LIVE_QUERY_KEYS.library;
+  if (typeof kind === 'string' && Object.hasOwn(CONTENT_KINDS, kind))
+    return CONTENT_KINDS[kind as keyof typeof CONTENT_KINDS];
+  return [...LIVE_QUERY_KEYS.library, ...LIVE_QUERY_KEYS.news, ['contacts'], ['useful-links'], ['multimedia']];
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -73,9 +152,17 @@ export function createDispatcher({
   notify,
   documentsChanged,
   notificationArrived,
+  libraryWithdrawn,
 }: DispatchTargets) {
   const refresh = (keys: readonly QueryKey[]) => {
-    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+    // One invalidation per distinct prefix (kinds share some).
+    const seen = new Set<string>();
+    for (const queryKey of keys) {
+      const id = JSON.stringify(queryKey);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      void queryClient.invalidateQueries({ queryKey });
+    }
   };
   return {
     message({ kind, payload }: FeedMessage): void {
@@ -112,6 +199,20 @@ export function createDispatcher({
           refresh(LIVE_QUERY_KEYS.documents);
           documentsChanged?.();
           return;
+        case 'library_withdrawn': {
+          const withdrawal = libraryWithdrawal(payload);
+          if (!withdrawal) return;
+          // Purged first (the copies on the device go), the lists follow at once.
+          libraryWithdrawn?.(withdrawal);
+          refresh(LIVE_QUERY_KEYS.library);
+          refresh(LIVE_QUERY_KEYS.notifications);
+          return;
+        }
+        case 'content_changed': {
+          const { kind } = record(payload);
+          refresh([...contentKeys(kind), ...LIVE_QUERY_KEYS.console]);
+          return;
+        }
         default:
           return;
       }

@@ -1,4 +1,4 @@
-import { documentsChanged } from '../offline';
+import { documentsChanged, libraryWithdrawn } from '../offline';
 import { queryClient } from '../query-client';
 import { readJson, tokenStore, writeJson, type KeyValueStore } from '../storage';
 import { useArrivals } from '../stores/arrivals';
@@ -98,6 +98,7 @@ export function startRealtime({ userKey, onUnauthorized }: StartOptions): void {
     badges: () => useBadges.getState(),
     notify: (message) => void toast.dark(message),
     documentsChanged,
+    libraryWithdrawn,
     notificationArrived: (arrival) => useArrivals.getState().arrived(arrival),
   });
   const client = new RealtimeClient({

@@ -13,7 +13,8 @@ export interface DeviceRegistration {
   device: string;
 }
 
-function deviceId(): string {
+/** This browser's device uuid (the one registered with the server), made once and kept. */
+export function deviceId(): string {
   let id = storage.get(DEVICE_ID_KEY);
   if (!id) {
     id =

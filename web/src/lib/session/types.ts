@@ -1,4 +1,4 @@
-export type Role = 'user' | 'admin' | 'auditor';
+export type Role = 'user' | 'admin' | 'auditor' | 'publisher' | 'approver';
 
 export interface User {
   id: number | string;

@@ -13,6 +13,7 @@ import { shareKind, type MenuAction, type ShareKind } from '../logic/actions';
 import { displayName, downloadName, opensInViewer } from '../logic/file';
 import { MESSAGES } from '../logic/messages';
 import { historyPath, sharesPath } from '../logic/route';
+import { withdrawalOfError, withdrawnItemPath } from '@/components/documents/withdrawn';
 import type { DocItem, DocType } from '../types';
 import { ActionMenu } from './ActionMenu';
 import { DeleteDialog, MoveDialog, RenameDialog, ShareDialog } from './Dialogs';
@@ -76,7 +77,12 @@ export function DocumentActions({ item, onClose, parent, listType }: DocumentAct
       // Opening marks the item read on the server: the unread dot goes.
       void reloadDocuments(queryClient);
     } catch (error) {
-      if (!hasStatus(error, 401)) toast.danger(MESSAGES.fileError);
+      const withdrawal = withdrawalOfError(error);
+      if (withdrawal) {
+        // Withdrawn or expired since the list was shown: the lists drop it, the page says why.
+        void reloadDocuments(queryClient);
+        void navigate(withdrawnItemPath(target.id), { state: { withdrawal, title: displayName(target) } });
+      } else if (!hasStatus(error, 401)) toast.danger(MESSAGES.fileError);
     } finally {
       setBusy(false);
     }

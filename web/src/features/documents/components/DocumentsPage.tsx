@@ -17,6 +17,7 @@ import { folderPath, SENT_PATH } from '../logic/route';
 import { availableTabs, canAdd, resolveTab, TAB_LABELS } from '../logic/tabs';
 import type { DocItem, DocType } from '../types';
 import { AddFlow } from './AddFlow';
+import { withdrawnRoute } from '@/components/documents/withdrawn';
 import { DocumentActions } from './DocumentActions';
 import styles from './Documents.module.css';
 import { ItemList } from './ItemList';
@@ -59,8 +60,11 @@ export default function DocumentsPage() {
 
   const onTap = (item: DocItem) => {
     if (item.type === 'folder') void navigate(folderPath(item.id, tab));
+    else if (item.withdrawn) void navigate(...withdrawnRoute(item));
     else menu.openMenu(item);
   };
+  // A withdrawn copy has no actions: its menu is the page that says why.
+  const onMore = (item: DocItem) => (item.withdrawn ? void navigate(...withdrawnRoute(item)) : menu.openMenu(item));
 
   return (
     <PageFrame title="Documents" info="documents" support onRefresh={() => documents.refetch()}>
@@ -103,7 +107,7 @@ export default function DocumentsPage() {
           failed={documents.isError}
           onRetry={() => void documents.refetch()}
           onTap={onTap}
-          onMore={menu.openMenu}
+          onMore={onMore}
           emptyTitle={EMPTY[tab].title}
           emptyText={EMPTY[tab].text}
         />

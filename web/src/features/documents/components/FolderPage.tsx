@@ -10,6 +10,7 @@ import { folderBackPath, folderPath, parseFolderRoute, tabPath } from '../logic/
 import { canAdd } from '../logic/tabs';
 import type { DocItem, DocType } from '../types';
 import { AddFlow } from './AddFlow';
+import { withdrawnRoute } from '@/components/documents/withdrawn';
 import { DocumentActions } from './DocumentActions';
 import { ItemList } from './ItemList';
 import { useItemMenu } from './useItemMenu';
@@ -52,8 +53,11 @@ function FolderScreen({ id, type }: { id: string; type: DocType }) {
 
   const onTap = (item: DocItem) => {
     if (item.type === 'folder') void navigate(folderPath(item.id, type));
+    else if (item.withdrawn) void navigate(...withdrawnRoute(item));
     else menu.openMenu(item);
   };
+  // A withdrawn copy has no actions: its menu is the page that says why.
+  const onMore = (item: DocItem) => (item.withdrawn ? void navigate(...withdrawnRoute(item)) : menu.openMenu(item));
 
   return (
     <PageFrame title={title} back={folderBackPath(folder.data?.back, type)} onRefresh={() => folder.refetch()}>
@@ -64,7 +68,7 @@ function FolderScreen({ id, type }: { id: string; type: DocType }) {
         failed={folder.isError}
         onRetry={() => void folder.refetch()}
         onTap={onTap}
-        onMore={menu.openMenu}
+        onMore={onMore}
         emptyTitle="This folder is empty"
         emptyText={canAdd(type) ? 'Create a folder or upload a file with the Add button.' : undefined}
       />

@@ -1,4 +1,5 @@
 import { displayName, itemLabels, itemMeta } from '../logic/file';
+import { UPDATED_TAG, withdrawalText } from '@/components/documents/withdrawn';
 import type { DocItem } from '../types';
 import styles from './Documents.module.css';
 import { FolderIcon, MoreIcon, PdfIcon, SheetIcon } from '@/components/icons';
@@ -33,9 +34,22 @@ export function ItemIcon({ item, size = 22 }: { item: DocItem; size?: number }) 
 
 export function ItemLabels({ item }: { item: DocItem }) {
   const labels = itemLabels(item);
-  if (labels.length === 0) return null;
+  const withdrawn = item.withdrawn ? withdrawalText(item.withdrawn).tag : null;
+  // A company document replaced by a new version (its unread dot says the user has not opened it yet).
+  const updated = !withdrawn && item.type !== 'folder' && item.updated === true;
+  if (labels.length === 0 && !withdrawn && !updated) return null;
   return (
     <span className={styles.labels}>
+      {withdrawn && (
+        <span className={`${styles.label} ${styles.labelWithdrawn}`} data-testid="withdrawn-tag">
+          {withdrawn}
+        </span>
+      )}
+      {updated && (
+        <span className={`${styles.label} ${styles.labelUpdated}`} data-testid="updated-tag">
+          {UPDATED_TAG}
+        </span>
+      )}
       {labels.map((label) => (
         <span key={label} className={`${styles.label} ${LABEL_CLASS[label] ?? ''}`}>
           {label}
@@ -56,7 +70,12 @@ export function ItemTile({ item, onTap, onMore }: ItemTileProps) {
   const name = displayName(item);
   const meta = itemMeta(item);
   return (
-    <li className={styles.tile} data-testid="doc-tile" data-type={item.type}>
+    <li
+      className={`${styles.tile} ${item.withdrawn ? styles.tileWithdrawn : ''}`}
+      data-testid="doc-tile"
+      data-type={item.type}
+      data-withdrawn={item.withdrawn ? item.withdrawn.state : undefined}
+    >
       <button type="button" className={styles.tileMain} onClick={() => onTap(item)}>
         <ItemIcon item={item} />
         <span className={styles.tileText}>

@@ -117,6 +117,17 @@ export default function MenuPage() {
               </Link>
             </li>
           )}
+          {(user?.role === 'publisher' || user?.role === 'approver' || user?.role === 'auditor') && (
+            <li>
+              <Link className={styles.item} to="/console">
+                <span className={styles.icon}>
+                  <FileTextIcon size={22} />
+                </span>
+                <span className={styles.label}>Content console: library and news</span>
+                <ChevronRightIcon size={18} className={styles.chevron} />
+              </Link>
+            </li>
+          )}
           {user?.role === 'admin' && (
             <li>
               <Link className={styles.item} to="/new/publish">
