@@ -89,15 +89,27 @@ server_build() {
     test -x "${CARGO_TARGET_DIR:-target}/debug/companion"
 }
 
-# The remaining test binaries, then every Rust test. An S3 test server still being built by
-# `.ci/run` (S3S_FS_PENDING names its marker) is waited for.
-rust_tests() {
-  cargo test --workspace --no-run || return
+# cargo-nextest runs the tests of every binary in one pool (.config/nextest.toml); without it,
+# cargo test runs the binaries one after the other.
+has_nextest() { cargo nextest --version >/dev/null 2>&1; }
+
+# Waits for an S3 test server still being built by `.ci/run` (S3S_FS_PENDING names its marker).
+wait_for_s3s() {
   if [ -n "${S3S_FS_PENDING:-}" ]; then
     while [ -e "$S3S_FS_PENDING" ]; do sleep 2; done
   fi
-  cargo test --workspace --no-fail-fast -- --test-threads "${RUST_TEST_THREADS:-4}" \
-    --skip bench_programs_run_briefly
+}
+
+# The remaining test binaries, then every Rust test.
+rust_tests() {
+  cargo test --workspace --no-run || return
+  wait_for_s3s
+  if has_nextest; then
+    cargo nextest run --workspace --no-fail-fast -E 'not test(=bench_programs_run_briefly)'
+  else
+    cargo test --workspace --no-fail-fast -- --test-threads "${RUST_TEST_THREADS:-4}" \
+      --skip bench_programs_run_briefly
+  fi
 }
 
 # Every bench program for a few seconds (bench/smoke.sh, through its test in bench/tests), beside
@@ -105,10 +117,12 @@ rust_tests() {
 # so nothing is built twice (cargo's lock makes it wait for the Rust suite's build).
 bench_smoke() {
   cargo test --workspace --no-run || return
-  if [ -n "${S3S_FS_PENDING:-}" ]; then
-    while [ -e "$S3S_FS_PENDING" ]; do sleep 2; done
+  wait_for_s3s
+  if has_nextest; then
+    cargo nextest run --workspace -E 'test(=bench_programs_run_briefly)'
+  else
+    cargo test --workspace -- --exact bench_programs_run_briefly
   fi
-  cargo test --workspace -- --exact bench_programs_run_briefly
 }
 
 # Phase 1: the one Rust build, with the web checks beside it (they fill the build's serial parts).
@@ -143,7 +157,9 @@ for name in "${order[@]}"; do
   [ "$rc" = 0 ] || failed=1
   printf '%-6s %-8s %5ss\n' "$name" "$([ "$rc" = 0 ] && echo passed || echo "FAILED")" "${elapsed[$name]:-0}"
   case $name in
-    rust) grep -E '^test result:' "$logs/rust.log" | awk '{p+=$4; f+=$6; i+=$8} END {printf "       cargo test: %d passed, %d failed, %d ignored\n", p, f, i}' ;;
+    rust)
+      grep -E '^\s*Summary \[' "$logs/rust.log" | sed 's/^ */       nextest: /'
+      grep -E '^test result:' "$logs/rust.log" | awk '{p+=$4; f+=$6; i+=$8} END {if (NR) printf "       cargo test: %d passed, %d failed, %d ignored\n", p, f, i}' ;;
     web | e2e) sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -E '^\s+(Test Files|Tests)\s' | sed 's/^ */       /' ;;
     fuzz) grep -E 'generated|passed|failed' "$logs/fuzz.log" | tail -3 | sed 's/^/       /' ;;
     bench) grep -E '^smoke: ' "$logs/bench.log" | sed 's/^/       /' ;;
@@ -155,7 +171,7 @@ echo "total  $(($(date +%s) - start))s"
 if [ "$failed" != 0 ]; then
   echo
   echo "════════ failures ════════"
-  [ -f "$logs/rust.log" ] && grep -E '^test .* FAILED$|panicked at|^thread .* panicked' -A 3 "$logs/rust.log" | head -80
+  [ -f "$logs/rust.log" ] && grep -E '^test .* FAILED$|^\s*(FAIL|TRY [0-9]+ FAIL|FLAKY) \[|panicked at|^thread .* panicked' -A 3 "$logs/rust.log" | head -80
   [ -f "$logs/bench.log" ] && grep -E '^FAIL ' -A 15 "$logs/bench.log" | head -60
   for name in web e2e; do
     [ -f "$logs/$name.log" ] && sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" |

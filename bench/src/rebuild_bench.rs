@@ -28,6 +28,10 @@
 //!    resident memory (`VmHWM` of `/proc/self/status`), so the generator's memory is not in it.
 //!    It also counts the rebuilt rows, which the generator knows in advance.
 //!
+//! The rebuild keeps the projection's state in memory and writes it at the end
+//! (`Projection::rebuilder`, what `companion replay` uses); `--batched` rebuilds with the live
+//! projection instead, batch after batch, for comparison.
+//!
 //! Steps 2 and 3 are repeated `--rebuilds` times, each into a new database. `--profile` adds
 //! the time spent inside the projection against the rest. Bounded: at most 5,000,000 events; the
 //! child is killed once `--timeout` seconds have passed since the first rebuild started. Temporary files and
@@ -66,8 +70,8 @@ const AS_OF_QUERIES: usize = 500;
 fn usage() -> ! {
     eprintln!(
         "usage: rebuild_bench [--events 1000..5000000] [--users 10..100000] [--rebuilds 1..10] \
-         [--timeout 60..43200] [--database-url postgres://user@host:port/db] [--profile]\n\
-         \x20      rebuild_bench rebuild SOURCE_URL TARGET_URL [--profile] [--batch EVENTS]   (used by the above)\n\
+         [--timeout 60..43200] [--database-url postgres://user@host:port/db] [--profile] [--batched]\n\
+         \x20      rebuild_bench rebuild SOURCE_URL TARGET_URL [--profile] [--batched] [--batch EVENTS]   (used by the above)\n\
          \x20      rebuild_bench generate TARGET_URL EVENTS   (a history kept for other runs)"
     );
     std::process::exit(2);
@@ -80,6 +84,7 @@ struct Args {
     timeout: u64,
     postgres: Option<String>,
     profile: bool,
+    batched: bool,
 }
 
 fn args() -> Args {
@@ -90,11 +95,16 @@ fn args() -> Args {
         timeout: 3_600,
         postgres: None,
         profile: false,
+        batched: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         if a == "--profile" {
             out.profile = true;
+            continue;
+        }
+        if a == "--batched" {
+            out.batched = true;
             continue;
         }
         let Some(value) = it.next() else { usage() };
@@ -853,7 +863,7 @@ async fn count(db: &Db, table: &str) -> anyhow::Result<i64> {
 /// projection (reading what a batch needs, applying it in memory, writing it) against the rest
 /// of the rebuild (reading the events, moving the checkpoint, committing).
 struct Timed {
-    inner: DocumentsProjection,
+    inner: Arc<dyn Projection>,
     spent: std::sync::Mutex<(u64, Duration)>,
 }
 
@@ -889,6 +899,18 @@ impl Projection for Timed {
         }
         result
     }
+
+    async fn finish_rebuild(
+        &self,
+        tx: &mut projections::Tx,
+    ) -> Result<(), projections::ProjectionError> {
+        let start = Instant::now();
+        let result = self.inner.finish_rebuild(tx).await;
+        if let Ok(mut spent) = self.spent.lock() {
+            spent.1 += start.elapsed();
+        }
+        result
+    }
 }
 
 /// The child: rebuilds the documents projection from `source` into `target` and prints one
@@ -897,6 +919,7 @@ async fn rebuild_child(
     source: &str,
     target: &str,
     profile: bool,
+    batched: bool,
     batch: Option<i64>,
 ) -> anyhow::Result<()> {
     let source = Db::connect(source).await?;
@@ -904,15 +927,15 @@ async fn rebuild_child(
     let head = projections::stream::head(&source)
         .await?
         .unwrap_or_default();
+    let inner: Arc<dyn Projection> = match DocumentsProjection.rebuilder() {
+        Some(resident) if !batched => resident,
+        _ => Arc::new(DocumentsProjection),
+    };
     let timed = Arc::new(Timed {
-        inner: DocumentsProjection,
+        inner: inner.clone(),
         spent: Default::default(),
     });
-    let projection: Arc<dyn Projection> = if profile {
-        timed.clone()
-    } else {
-        Arc::new(DocumentsProjection)
-    };
+    let projection: Arc<dyn Projection> = if profile { timed.clone() } else { inner };
     let rss_start = proc_status_kib("VmRSS:");
     let start = Instant::now();
     let mut projector =
@@ -1130,6 +1153,9 @@ async fn run(a: &Args, place: &Place, names: &mut Vec<String>) -> anyhow::Result
         if a.profile {
             command.arg("--profile");
         }
+        if a.batched {
+            command.arg("--batched");
+        }
         let child = command.kill_on_drop(true).output();
         let output = tokio::time::timeout(left, child)
             .await
@@ -1229,6 +1255,7 @@ fn main() -> anyhow::Result<()> {
             usage()
         };
         let profile = argv.iter().any(|a| a == "--profile");
+        let batched = argv.iter().any(|a| a == "--batched");
         let batch = argv
             .iter()
             .position(|a| a == "--batch")
@@ -1237,7 +1264,7 @@ fn main() -> anyhow::Result<()> {
             .with_writer(std::io::stderr)
             .with_env_filter(tracing_subscriber::EnvFilter::new("warn,sqlx=error"))
             .init();
-        return runtime.block_on(rebuild_child(source, target, profile, batch));
+        return runtime.block_on(rebuild_child(source, target, profile, batched, batch));
     }
     if argv.get(1).map(String::as_str) == Some("generate") {
         let (Some(target), Some(Ok(events))) = (argv.get(2), argv.get(3).map(|n| n.parse::<u64>()))

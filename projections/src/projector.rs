@@ -138,6 +138,17 @@ pub trait Projection: Send + Sync {
         let _ = aggregate_type;
         true
     }
+    /// A fresh instance made for a rebuild from position 0 into an empty database (one that
+    /// keeps its state in memory and writes it at [`Projection::finish_rebuild`]); `None`: a
+    /// rebuild runs this projection as it is.
+    fn rebuilder(&self) -> Option<Arc<dyn Projection>> {
+        None
+    }
+    /// Called once a rebuild has applied its last event, in a transaction of its own.
+    async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
+        let _ = tx;
+        Ok(())
+    }
 }
 
 /// How a command's wait for the projections ended.
@@ -864,15 +875,25 @@ impl Projector {
     }
 
     /// Runs until there is nothing left (or `stop_at` is passed). Used by rebuilds and tests.
+    /// A rebuild then lets each projection write what it kept for the end.
     pub async fn run_to_end(&self) -> Result<usize, ProjectionError> {
         let mut total = 0;
         loop {
             let n = self.run_once().await?;
             total += n;
             if n == 0 {
-                return Ok(total);
+                break;
             }
         }
+        if self.stop_at.is_some() {
+            for projection in &self.projections {
+                let _guard = self.target.write_guard().await;
+                let mut tx = Tx::begin(&self.target).await?;
+                projection.finish_rebuild(&mut tx).await?;
+                tx.commit().await?;
+            }
+        }
+        Ok(total)
     }
 
     /// Runs until every projection has passed `target` (true), or `timeout` has passed (false).

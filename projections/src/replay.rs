@@ -83,6 +83,9 @@ pub async fn rebuild_and_compare(
 ) -> Result<ReplayReport, ProjectionError> {
     let mut report = ReplayReport::default();
     for projection in projections {
+        // The same instance for every attempt: once its rebuild is written out, it goes on
+        // batch by batch from where it is.
+        let rebuilder = projection.rebuilder().unwrap_or_else(|| projection.clone());
         // The live projection may move on while we work; compare at a point it had reached, and
         // try again if it moved during the comparison.
         let mut attempts = 0;
@@ -94,7 +97,7 @@ pub async fn rebuild_and_compare(
             let projector = Projector::rebuilding(
                 live.clone(),
                 fresh.clone(),
-                vec![projection.clone()],
+                vec![rebuilder.clone()],
                 Some(live_at),
             )
             .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);

@@ -19,8 +19,13 @@
 //!   those items is unread for them, and their badge count.
 //!
 //! Memory is bounded by the batch: the state is dropped after the flush.
+//!
+//! A rebuild into an empty database uses one resident batch instead ([`Batch::resident`]): it
+//! lives for the whole rebuild, so it knows every row there is and never reads the database.
+//! Rows that no later event can change (feed messages, closed version rows) are written as it
+//! goes ([`Batch::spill`]); the state is written once at the end.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::db::{DbKind, Tx};
 use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
@@ -32,6 +37,12 @@ type Result<T> = std::result::Result<T, ProjectionError>;
 
 /// Parameters per statement at most (SQLite allows 32,766, PostgreSQL 65,535).
 const PARAMS_PER_STATEMENT: usize = 8_000;
+
+/// About what a feed message, an item version row and a share version row take in memory,
+/// besides their strings' text (for [`Batch::settled_bytes`]).
+const FEED_ROW_BYTES: usize = 96;
+const ITEM_VERSION_BYTES: usize = 640;
+const SHARE_VERSION_BYTES: usize = 192;
 
 /// A `doc_items` row.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -75,6 +86,18 @@ const ITEM_COLUMNS: &str =
     for_internal_use, controlled_release, upon_request, external_release, copied_from, seed_key,
     created_at, updated_at, withdrawn_state, withdrawn_reason, withdrawn_at, replacement_id,
     replacement_title, replacement_url";
+
+impl NodeRow {
+    fn of(item: &Item) -> Self {
+        NodeRow {
+            id: item.id.clone(),
+            kind: item.kind.clone(),
+            parent_id: item.parent_id.clone(),
+            path: item.path.clone(),
+            depth: item.depth,
+        }
+    }
+}
 
 impl Item {
     pub fn is_folder(&self) -> bool {
@@ -248,6 +271,8 @@ pub struct Batch {
     badges: HashMap<String, Slot<i64>>,
     feed_seq: HashMap<String, i64>,
     feed: Vec<FeedRow>,
+    /// About how many bytes `feed` takes.
+    feed_bytes: usize,
     seen: Vec<(String, String, i64)>,
     /// Items whose seen marks from before the batch are forgotten (a new version arrived).
     unseen: BTreeSet<String>,
@@ -259,14 +284,42 @@ pub struct Batch {
     share_versions: Vec<ShareVersion>,
     open_share_version: HashMap<(String, String), usize>,
     close_share_version: HashMap<(String, String), i64>,
+    /// The (user, item) pairs in `seen`: only the first time counts.
+    seen_pairs: HashSet<(String, String)>,
+    /// Everything there is is in memory: the database was empty when the batch began, and only
+    /// this batch writes to it (see [`Batch::resident`]).
+    resident: bool,
+    /// With `resident`: every item's id by its current path, for subtrees.
+    by_path: BTreeMap<String, String>,
     pub statements: Statements,
 }
 
 impl Batch {
+    /// A batch for a rebuild into a database with none of this projection's rows: it lives
+    /// until the end of the rebuild and reads one thing, once: the last number of each user's
+    /// feed, which other projections may have written.
+    pub async fn resident(tx: &mut Tx) -> Result<Self> {
+        let feed_seq: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(
+            "select user_id, cast(max(seq) as bigint) from user_feed group by user_id")
+            .fetch_all(c).await)?;
+        Ok(Self {
+            resident: true,
+            feed_seq: feed_seq.into_iter().collect(),
+            statements: Statements {
+                reads: 1,
+                writes: 0,
+            },
+            ..Self::default()
+        })
+    }
+
     // ---- loading -------------------------------------------------------------------------
 
     /// Loads the rows of `ids` not in memory yet (one statement per few thousand ids).
     pub async fn load_items(&mut self, tx: &mut Tx, ids: &[&str]) -> Result<()> {
+        if self.resident {
+            return Ok(());
+        }
         let missing: Vec<&str> = unique(
             ids.iter()
                 .copied()
@@ -305,7 +358,7 @@ impl Batch {
 
     /// The item as it is now (loading it if needed).
     pub async fn item(&mut self, tx: &mut Tx, id: &str) -> Result<Option<Item>> {
-        if !self.items.contains_key(id) {
+        if !self.resident && !self.items.contains_key(id) {
             self.load_items(tx, &[id]).await?;
         }
         Ok(self.items.get(id).and_then(|s| s.now.clone()))
@@ -313,6 +366,9 @@ impl Batch {
 
     /// Loads every share of `items` not loaded yet.
     pub async fn load_item_shares(&mut self, tx: &mut Tx, items: &[&str]) -> Result<()> {
+        if self.resident {
+            return Ok(());
+        }
         let missing: Vec<&str> = unique(
             items
                 .iter()
@@ -375,6 +431,9 @@ impl Batch {
     /// Loads, for each of `users` not loaded yet, all their shares with whether each item is
     /// unread for them, their badge and the last number of their feed.
     pub async fn load_users(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
+        if self.resident {
+            return Ok(());
+        }
         let missing: Vec<&str> = unique(
             users
                 .iter()
@@ -431,6 +490,9 @@ impl Batch {
 
     /// Reads the last feed number of each of `users` not known yet.
     pub async fn load_feed_seq(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
+        if self.resident {
+            return Ok(());
+        }
         let missing: Vec<&str> = unique(
             users
                 .iter()
@@ -481,6 +543,9 @@ impl Batch {
         if let Some(parent) = &item.parent_id {
             *self.child_delta.entry(parent.clone()).or_default() += 1;
         }
+        if self.resident {
+            self.by_path.insert(item.path.clone(), item.id.clone());
+        }
         slot.now = Some(item);
         true
     }
@@ -491,7 +556,12 @@ impl Batch {
             return false;
         };
         let parent_before = item.parent_id.clone();
+        let path_before = self.resident.then(|| item.path.clone());
         change(item);
+        if let Some(before) = path_before.filter(|p| *p != item.path) {
+            self.by_path.remove(&before);
+            self.by_path.insert(item.path.clone(), item.id.clone());
+        }
         if item.parent_id != parent_before {
             if let Some(p) = parent_before {
                 *self.child_delta.entry(p).or_default() -= 1;
@@ -507,6 +577,9 @@ impl Batch {
     pub fn remove_items(&mut self, ids: &[String]) {
         for id in ids {
             if let Some(item) = self.items.get_mut(id).and_then(|s| s.now.take()) {
+                if self.resident {
+                    self.by_path.remove(&item.path);
+                }
                 if let Some(p) = item.parent_id {
                     *self.child_delta.entry(p).or_default() -= 1;
                 }
@@ -528,6 +601,9 @@ impl Batch {
     /// Reads the children counts of the folders among `ids` from before the batch (an item that
     /// was not in the database had none there).
     pub async fn load_children(&mut self, tx: &mut Tx, ids: &[&str]) -> Result<()> {
+        if self.resident {
+            return Ok(());
+        }
         let mut folders = Vec::new();
         for id in unique(ids.iter().copied()) {
             if self.db_children.contains_key(id) {
@@ -564,6 +640,9 @@ impl Batch {
 
     /// Reads whether each (user, item) of `pairs` not known yet was unread before the batch.
     pub async fn load_unread(&mut self, tx: &mut Tx, pairs: &[(&str, &str)]) -> Result<()> {
+        if self.resident {
+            return Ok(());
+        }
         let mut seen = HashSet::new();
         let missing: Vec<(&str, &str)> = pairs
             .iter()
@@ -612,6 +691,7 @@ impl Batch {
     pub async fn children(&mut self, tx: &mut Tx, id: &str) -> Result<i64> {
         let before = match self.db_children.get(id) {
             Some(n) => *n,
+            None if self.resident => 0,
             None => {
                 let n: i64 = on_tx!(tx, c => sqlx::query_scalar(
                     "select cast(count(*) as bigint) from doc_items where parent_id = $1")
@@ -629,6 +709,17 @@ impl Batch {
     /// nothing below it, a new folder had nothing below it in the database, and below a folder
     /// whose subtree is loaded (or one of its ancestors') everything is in memory already.
     pub async fn subtree(&mut self, tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>> {
+        let (lo, hi) = subtree_bounds(path);
+        if self.resident {
+            let mut nodes: Vec<NodeRow> = self
+                .by_path
+                .range(lo..hi)
+                .filter_map(|(_, id)| self.items.get(id).and_then(|s| s.now.as_ref()))
+                .map(NodeRow::of)
+                .collect();
+            nodes.sort_by(|a, b| (a.path.len(), &a.id).cmp(&(b.path.len(), &b.id)));
+            return Ok(nodes);
+        }
         let ids = path_ids(path);
         let top = ids.last().copied().unwrap_or_default();
         let in_memory = ids.iter().any(|id| self.subtrees_loaded.contains(*id))
@@ -640,19 +731,12 @@ impl Batch {
             self.load_subtree(tx, path).await?;
             self.subtrees_loaded.insert(top.to_string());
         }
-        let (lo, hi) = subtree_bounds(path);
         let mut nodes: Vec<NodeRow> = self
             .items
             .values()
             .filter_map(|s| s.now.as_ref())
             .filter(|i| i.path.as_str() >= lo.as_str() && i.path.as_str() < hi.as_str())
-            .map(|i| NodeRow {
-                id: i.id.clone(),
-                kind: i.kind.clone(),
-                parent_id: i.parent_id.clone(),
-                path: i.path.clone(),
-                depth: i.depth,
-            })
+            .map(NodeRow::of)
             .collect();
         nodes.sort_by(|a, b| (a.path.len(), &a.id).cmp(&(b.path.len(), &b.id)));
         Ok(nodes)
@@ -770,6 +854,9 @@ impl Batch {
                 return Ok(now);
             }
         }
+        if self.resident {
+            return Ok(false);
+        }
         let found: Option<i64> = on_tx!(tx, c => sqlx::query_scalar(
             "select cast(1 as bigint) from doc_unread where user_id = $1 and item_id = $2")
             .bind(user).bind(item).fetch_optional(c).await)?;
@@ -807,19 +894,22 @@ impl Batch {
 
     /// Marks a US item seen by `user`.
     pub fn seen(&mut self, user: &str, item: &str, at: i64) {
-        self.seen.push((user.to_string(), item.to_string(), at));
+        if self.seen_pairs.insert((user.to_string(), item.to_string())) {
+            self.seen.push((user.to_string(), item.to_string(), at));
+        }
     }
 
     /// Forgets who saw `item`: a new version of a US item is unread again for every US user.
     pub fn unsee(&mut self, item: &str) {
         self.seen.retain(|(_, i, _)| i != item);
+        self.seen_pairs.retain(|(_, i)| i != item);
         self.unseen.insert(item.to_string());
     }
 
     /// The users who opened `item` as a US item (and have not been made to forget it since).
     pub async fn seen_by(&mut self, tx: &mut Tx, item: &str) -> Result<BTreeSet<String>> {
         let mut users = BTreeSet::new();
-        if !self.unseen.contains(item) {
+        if !self.resident && !self.unseen.contains(item) {
             let before: Vec<String> = on_tx!(tx, c => sqlx::query_scalar(
                 "select user_id from doc_seen where item_id = $1")
                 .bind(item).fetch_all(c).await)?;
@@ -873,6 +963,7 @@ impl Batch {
         at: i64,
     ) -> Result<()> {
         self.load_feed_seq(tx, &[user]).await?;
+        self.feed_bytes += FEED_ROW_BYTES + user.len() + payload.len();
         self.feed.push(FeedRow {
             user_id: user.to_string(),
             kind,
@@ -1275,54 +1366,57 @@ impl Batch {
         let (head, tail) = close_sql(kind, "doc_share_versions", &["item_id", "user_id"]);
         writes += write_rows(tx, &head, "", &tail, &rows, RowShape::CastTuples).await?;
 
-        let rows: Vec<Vec<Value<'_>>> = self
+        let items: Vec<&ItemVersion> = self.item_versions.iter().collect();
+        let shares: Vec<&ShareVersion> = self.share_versions.iter().collect();
+        writes += write_item_versions(tx, &items).await?;
+        writes += write_share_versions(tx, &shares).await?;
+        Ok(writes)
+    }
+
+    /// How many bytes the rows that no later event changes take (about): what
+    /// [`Batch::spill`] frees.
+    pub fn settled_bytes(&self) -> usize {
+        self.feed_bytes
+            + self.item_versions.len() * ITEM_VERSION_BYTES
+            + self.share_versions.len() * SHARE_VERSION_BYTES
+    }
+
+    /// Writes what no later event can change and forgets it: the feed messages and the closed
+    /// version rows. Only for a resident batch, whose feed numbers and open rows stay in memory.
+    pub async fn spill(&mut self, tx: &mut Tx) -> Result<()> {
+        debug_assert!(self.resident, "only a resident batch spills");
+        let kind = tx.kind();
+        let mut writes = self.write_feed(tx, kind).await?;
+        self.feed.clear();
+        self.feed_bytes = 0;
+        let items: Vec<&ItemVersion> = self
             .item_versions
             .iter()
-            .map(|v| {
-                let mut row = v.item.values();
-                // `seed_key` is not versioned.
-                row.remove(21);
-                row.push(Value::Int(Some(v.valid_from)));
-                row.push(Value::Int(v.valid_to));
-                row
-            })
+            .filter(|v| v.valid_to.is_some())
             .collect();
-        let columns = ITEM_COLUMNS
-            .replacen("id,", "item_id,", 1)
-            .replace(" seed_key,", "");
-        writes += write_rows(
-            tx,
-            &format!("insert into doc_item_versions ({columns}, valid_from, valid_to) values "),
-            "",
-            "",
-            &rows,
-            RowShape::Tuples,
-        )
-        .await?;
-
-        let rows: Vec<Vec<Value<'_>>> = self
+        writes += write_item_versions(tx, &items).await?;
+        let shares: Vec<&ShareVersion> = self
             .share_versions
             .iter()
-            .map(|v| {
-                vec![
-                    Value::Text(Some(&v.item_id)),
-                    Value::Text(Some(&v.user_id)),
-                    Value::Text(Some(&v.via)),
-                    Value::Int(Some(v.valid_from)),
-                    Value::Int(v.valid_to),
-                ]
-            })
+            .filter(|v| v.valid_to.is_some())
             .collect();
-        writes += write_rows(
-            tx,
-            "insert into doc_share_versions (item_id, user_id, via, valid_from, valid_to) values ",
-            "",
-            "",
-            &rows,
-            RowShape::Tuples,
-        )
-        .await?;
-        Ok(writes)
+        writes += write_share_versions(tx, &shares).await?;
+        self.item_versions.retain(|v| v.valid_to.is_none());
+        self.open_item_version = self
+            .item_versions
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.item.id.clone(), i))
+            .collect();
+        self.share_versions.retain(|v| v.valid_to.is_none());
+        self.open_share_version = self
+            .share_versions
+            .iter()
+            .enumerate()
+            .map(|(i, v)| ((v.item_id.clone(), v.user_id.clone()), i))
+            .collect();
+        self.statements.writes += writes;
+        Ok(())
     }
 
     /// Numbers and writes the feed rows, in the order the events caused them (see `feed`).
@@ -1367,6 +1461,62 @@ impl Batch {
         .await?;
         Ok(writes)
     }
+}
+
+/// Writes `doc_item_versions` rows.
+async fn write_item_versions(tx: &mut Tx, versions: &[&ItemVersion]) -> Result<u64> {
+    let mut writes = 0;
+    let rows: Vec<Vec<Value<'_>>> = versions
+        .iter()
+        .map(|v| {
+            let mut row = v.item.values();
+            // `seed_key` is not versioned.
+            row.remove(21);
+            row.push(Value::Int(Some(v.valid_from)));
+            row.push(Value::Int(v.valid_to));
+            row
+        })
+        .collect();
+    let columns = ITEM_COLUMNS
+        .replacen("id,", "item_id,", 1)
+        .replace(" seed_key,", "");
+    writes += write_rows(
+        tx,
+        &format!("insert into doc_item_versions ({columns}, valid_from, valid_to) values "),
+        "",
+        "",
+        &rows,
+        RowShape::Tuples,
+    )
+    .await?;
+    Ok(writes)
+}
+
+/// Writes `doc_share_versions` rows.
+async fn write_share_versions(tx: &mut Tx, versions: &[&ShareVersion]) -> Result<u64> {
+    let mut writes = 0;
+    let rows: Vec<Vec<Value<'_>>> = versions
+        .iter()
+        .map(|v| {
+            vec![
+                Value::Text(Some(&v.item_id)),
+                Value::Text(Some(&v.user_id)),
+                Value::Text(Some(&v.via)),
+                Value::Int(Some(v.valid_from)),
+                Value::Int(v.valid_to),
+            ]
+        })
+        .collect();
+    writes += write_rows(
+        tx,
+        "insert into doc_share_versions (item_id, user_id, via, valid_from, valid_to) values ",
+        "",
+        "",
+        &rows,
+        RowShape::Tuples,
+    )
+    .await?;
+    Ok(writes)
 }
 
 /// The statement deleting the rows whose (`a`, `b`) is one of the `(a, b)` tuples put between

@@ -4,6 +4,8 @@
 //!
 //! - [`projection`] - [`DocumentsProjection`], fed by `document_item` events, a batch at a time
 //!   ([`batch`]: the rows a batch reads and writes, in memory until its end).
+//! - [`resident`] - the same projection for a rebuild into an empty database: the whole state in
+//!   memory, never read back, written once at the end.
 //! - [`read`] - the queries and the item JSON ([`ItemView`]) built from the tables.
 //! - [`temporal`] - every version of the rows with its validity: a folder and its shares as of
 //!   a past time.
@@ -11,7 +13,9 @@
 mod batch;
 pub mod projection;
 pub mod read;
+pub mod resident;
 pub mod temporal;
 
 pub use projection::DocumentsProjection;
 pub use read::{ItemRow, ItemView, Viewer};
+pub use resident::ResidentDocumentsProjection;

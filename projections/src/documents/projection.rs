@@ -95,31 +95,60 @@ impl Projection for DocumentsProjection {
         tx: &mut Tx,
         events: &[&StoredEvent],
     ) -> std::result::Result<(), BatchFailure> {
-        let mut decoded = Vec::with_capacity(events.len());
-        for (index, event) in events.iter().enumerate() {
-            if event.aggregate_type != ITEM_TYPE {
-                continue;
-            }
-            let item: ItemEvent = event.decode().map_err(|e| BatchFailure {
-                index: Some(index),
-                error: ProjectionError::bad_event(event, e),
-            })?;
-            decoded.push((*event, item));
-        }
+        let decoded = decode_batch(events)?;
         let mut batch = Batch::default();
         let unplaced = |error| BatchFailure { index: None, error };
-        prefetch(tx, &mut batch, &decoded).await.map_err(unplaced)?;
-        for (event, item) in decoded {
-            apply_one(tx, &mut batch, event, item)
-                .await
-                .map_err(unplaced)?;
-        }
+        apply_decoded(tx, &mut batch, decoded)
+            .await
+            .map_err(unplaced)?;
         batch.flush(tx).await.map_err(unplaced)?;
-        let statements = batch.statements;
-        metrics::counter!(STATEMENTS_TOTAL, "kind" => "read").increment(statements.reads);
-        metrics::counter!(STATEMENTS_TOTAL, "kind" => "write").increment(statements.writes);
+        count_statements(&batch);
         Ok(())
     }
+
+    fn rebuilder(&self) -> Option<std::sync::Arc<dyn Projection>> {
+        Some(std::sync::Arc::new(
+            super::resident::ResidentDocumentsProjection::new(super::resident::DEFAULT_SPILL_BYTES),
+        ))
+    }
+}
+
+/// The batch's document events, decoded; a poison event is named by its index.
+pub(super) fn decode_batch<'e>(
+    events: &[&'e StoredEvent],
+) -> std::result::Result<Vec<(&'e StoredEvent, ItemEvent)>, BatchFailure> {
+    let mut decoded = Vec::with_capacity(events.len());
+    for (index, event) in events.iter().enumerate() {
+        if event.aggregate_type != ITEM_TYPE {
+            continue;
+        }
+        let item: ItemEvent = event.decode().map_err(|e| BatchFailure {
+            index: Some(index),
+            error: ProjectionError::bad_event(event, e),
+        })?;
+        decoded.push((*event, item));
+    }
+    Ok(decoded)
+}
+
+/// Applies decoded events to `batch` in order, after loading what they read.
+pub(super) async fn apply_decoded(
+    tx: &mut Tx,
+    batch: &mut Batch,
+    decoded: Vec<(&StoredEvent, ItemEvent)>,
+) -> Result<()> {
+    prefetch(tx, batch, &decoded).await?;
+    for (event, item) in decoded {
+        apply_one(tx, batch, event, item).await?;
+    }
+    Ok(())
+}
+
+/// Adds a batch's statements to [`STATEMENTS_TOTAL`].
+pub(super) fn count_statements(batch: &Batch) {
+    let statements = &batch.statements;
+    metrics::counter!(STATEMENTS_TOTAL, "kind" => "read").increment(statements.reads);
+    metrics::counter!(STATEMENTS_TOTAL, "kind" => "write").increment(statements.writes);
 }
 
 /// Statements the documents projection ran, by kind (`read`, `write`).
@@ -1034,6 +1063,25 @@ mod tests {
         events: &[(String, ItemEvent)],
         projection: Arc<dyn Projection>,
     ) -> (Vec<Vec<String>>, u64) {
+        let (model, statements, _) = project_with(events, projection, None);
+        (model, statements)
+    }
+
+    /// The index definitions of a database, by name.
+    async fn indexes(db: &Db) -> Vec<(String, String)> {
+        on_db!(db, pool => sqlx::query_as(
+            "select name, sql from sqlite_master where type = 'index' and sql is not null order by name")
+            .fetch_all(pool).await)
+        .unwrap()
+    }
+
+    /// [`project`], as a rebuild when `rebuild` gives its batch size: the projector stops at the
+    /// last event and lets the projection write what it kept. The indexes must be as before.
+    fn project_with(
+        events: &[(String, ItemEvent)],
+        projection: Arc<dyn Projection>,
+        rebuild: Option<i64>,
+    ) -> (Vec<Vec<String>>, u64, u64) {
         let recorder = DebuggingRecorder::new();
         let snapshotter = recorder.snapshotter();
         let dir = tempfile::tempdir().unwrap();
@@ -1045,27 +1093,53 @@ mod tests {
                 .unwrap()
                 .block_on(async {
                     let db = Db::connect(&url).await.unwrap();
+                    let indexes_before = indexes(&db).await;
                     store(&db, events).await;
-                    Projector::new(db.clone(), vec![projection])
-                        .run_to_end()
-                        .await
-                        .unwrap();
+                    // Another projection's messages already in the feed.
+                    let mut tx = crate::Tx::begin(&db).await.unwrap();
+                    for user in ["u1", "u2"] {
+                        crate::feed::push(&mut tx, user, "other", &json!({}), 1)
+                            .await
+                            .unwrap();
+                    }
+                    tx.commit().await.unwrap();
+                    let projector = match rebuild {
+                        None => Projector::new(db.clone(), vec![projection]),
+                        Some(size) => {
+                            let head = crate::stream::head(&db).await.unwrap().unwrap();
+                            Projector::rebuilding(
+                                db.clone(),
+                                db.clone(),
+                                vec![projection],
+                                Some(head),
+                            )
+                            .with_batch_size(size)
+                        }
+                    };
+                    projector.run_to_end().await.unwrap();
+                    assert_eq!(
+                        indexes(&db).await,
+                        indexes_before,
+                        "the indexes are built again"
+                    );
                     let model = read_model(&db).await;
                     db.close().await;
                     model
                 })
         });
-        let statements = snapshotter
-            .snapshot()
-            .into_vec()
-            .into_iter()
-            .filter(|(key, ..)| key.key().name() == STATEMENTS_TOTAL)
-            .map(|(.., value)| match value {
-                DebugValue::Counter(n) => n,
-                _ => 0,
-            })
-            .sum();
-        (model, statements)
+        let (mut statements, mut reads) = (0, 0);
+        for (key, _, _, value) in snapshotter.snapshot().into_vec() {
+            let DebugValue::Counter(n) = value else {
+                continue;
+            };
+            if key.key().name() == STATEMENTS_TOTAL {
+                statements += n;
+                if key.key().labels().any(|l| l.value() == "read") {
+                    reads += n;
+                }
+            }
+        }
+        (model, statements, reads)
     }
 
     #[test]
@@ -1078,6 +1152,69 @@ mod tests {
         }
         // The workload reached every table.
         assert!(batched.iter().all(|rows| !rows.is_empty()), "{batched:?}");
+    }
+
+    /// The workload, then a new version of the US file (seen before, so forgotten) that is
+    /// seen again, and a withdrawal.
+    fn workload_with_versions(files: usize) -> Vec<(String, ItemEvent)> {
+        let mut events = workload(files);
+        let mut facts = match &file("us-1", Space::Us, "US").1 {
+            ItemEvent::FileUploaded { file, .. } => file.clone(),
+            _ => unreachable!(),
+        };
+        facts.title = "File us-1, second version".into();
+        facts.blob = "us-1-v2.bin".into();
+        events.extend([
+            on(
+                "us-1",
+                ItemEvent::FileReplaced {
+                    by: user("u0"),
+                    file: facts,
+                    version: 2,
+                    note: None,
+                },
+            ),
+            on("us-1", ItemEvent::Opened { by: "u2".into() }),
+            on(
+                "f1",
+                ItemEvent::Withdrawn {
+                    by: "approver".into(),
+                    state: events::documents::WithdrawnState::Withdrawn,
+                    reason: "Superseded".into(),
+                    at: 1_800_000_900_000,
+                    replacement: None,
+                },
+            ),
+        ]);
+        events
+    }
+
+    #[test]
+    fn a_resident_rebuild_writes_what_the_live_projection_writes() {
+        let events = workload_with_versions(60);
+        let (live, _) = project(&events, Arc::new(OneByOne));
+        // Written once at the end; and spilling settled rows after every batch of 7.
+        for spill_bytes in [usize::MAX, 1] {
+            let resident = Arc::new(super::super::ResidentDocumentsProjection::new(spill_bytes));
+            let (rebuilt, ..) = project_with(&events, resident, Some(7));
+            for (table, (r, l)) in rebuilt.iter().zip(&live).enumerate() {
+                assert_eq!(r, l, "table {table} differs (spill at {spill_bytes} bytes)");
+            }
+        }
+        assert!(live.iter().all(|rows| !rows.is_empty()), "{live:?}");
+    }
+
+    #[test]
+    fn a_resident_rebuild_never_reads_back_what_it_wrote() {
+        let events = workload_with_versions(60);
+        let resident = Arc::new(super::super::ResidentDocumentsProjection::new(usize::MAX));
+        let (_, statements, reads) = project_with(&events, resident, Some(7));
+        // Once: where the feed's numbers are.
+        assert_eq!(reads, 1);
+        assert!(statements > 0, "its writes are counted");
+        // The same rebuild batch by batch reads.
+        let (_, _, reads) = project_with(&events, Arc::new(DocumentsProjection), Some(7));
+        assert!(reads > 0);
     }
 
     #[test]

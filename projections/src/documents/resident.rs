@@ -1,0 +1,185 @@
+//! The documents projection for a rebuild into an empty database.
+//!
+//! A live batch reads what its events touch, because the database holds what earlier batches
+//! wrote. A rebuild starts from nothing and is the only writer, so one resident [`Batch`] for
+//! the whole rebuild already knows every row there is: it never reads them back (it reads once
+//! where other projections' feed messages end). Rows no later
+//! event changes (feed messages, closed version rows) are written whenever they pass the memory
+//! setting; the state itself (items, shares, marks, badges, links) is written once, at
+//! [`Projection::finish_rebuild`], into tables whose secondary indexes are dropped at the start
+//! and built again at the end.
+//!
+//! Only for a database the rebuild owns: until the end, its checkpoint is ahead of its rows.
+
+use async_trait::async_trait;
+use tokio::sync::Mutex;
+
+use super::batch::Batch;
+use super::projection::{apply_decoded, decode_batch, DocumentsProjection};
+use crate::db::{DbKind, Tx};
+use crate::on_tx;
+use crate::projector::{BatchFailure, Projection, ProjectionError, TableSpec};
+use crate::stream::StoredEvent;
+
+/// Bytes of settled rows held before they are written, when not configured.
+pub const DEFAULT_SPILL_BYTES: usize = 64 << 20;
+
+/// Where a resident rebuild is.
+enum Stage {
+    /// No event applied yet: the indexes are still there.
+    Starting,
+    /// Applying events; `indexes` holds the statements that build the dropped indexes again.
+    Applying {
+        batch: Box<Batch>,
+        indexes: Vec<String>,
+    },
+    /// An event failed halfway: the state in memory is not to be trusted.
+    Broken,
+    /// Written out: later events (a rebuild that goes on) are applied batch by batch.
+    Finished,
+}
+
+/// [`DocumentsProjection`] for a rebuild from position 0 into an empty database.
+pub struct ResidentDocumentsProjection {
+    stage: Mutex<Stage>,
+    spill_bytes: usize,
+}
+
+impl ResidentDocumentsProjection {
+    /// `spill_bytes`: how much memory the settled rows may take before they are written.
+    pub fn new(spill_bytes: usize) -> Self {
+        Self {
+            stage: Mutex::new(Stage::Starting),
+            spill_bytes,
+        }
+    }
+}
+
+/// The tables whose secondary indexes are built at the end: the projection's and the feed.
+fn indexed_tables() -> impl Iterator<Item = &'static str> {
+    DocumentsProjection
+        .tables()
+        .iter()
+        .map(|t| t.name)
+        .chain(["user_feed"])
+}
+
+/// Drops the non-unique indexes of the tables (unique ones back `on conflict` clauses) and
+/// returns the statements that create them again.
+async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<String>, sqlx::Error> {
+    let mut rebuild = Vec::new();
+    for table in indexed_tables() {
+        let found: Vec<(String, String)> = match tx.kind() {
+            DbKind::Sqlite => on_tx!(tx, c => sqlx::query_as(
+                "select name, sql from sqlite_master where type = 'index' and tbl_name = $1
+                   and sql is not null and upper(sql) not like 'CREATE UNIQUE%'")
+                .bind(table).fetch_all(c).await)?,
+            DbKind::Postgres => on_tx!(tx, c => sqlx::query_as(
+                "select indexname::text, indexdef from pg_indexes
+                 where schemaname = current_schema() and tablename = $1
+                   and indexdef not like 'CREATE UNIQUE%'")
+                .bind(table).fetch_all(c).await)?,
+        };
+        for (name, create) in found {
+            on_tx!(tx, c => sqlx::query(&format!("drop index {name}"))
+                .execute(c).await.map(|r| r.rows_affected()))?;
+            rebuild.push(create);
+        }
+    }
+    Ok(rebuild)
+}
+
+/// Writes the state and builds the dropped indexes.
+async fn write_out(
+    tx: &mut Tx,
+    batch: &mut Batch,
+    indexes: &[String],
+) -> Result<(), ProjectionError> {
+    batch.flush(tx).await?;
+    for create in indexes {
+        on_tx!(tx, c => sqlx::query(create).execute(c).await.map(|r| r.rows_affected()))?;
+    }
+    Ok(())
+}
+
+fn broken() -> ProjectionError {
+    ProjectionError::Database(sqlx::Error::Protocol(
+        "the resident rebuild failed halfway through a batch".into(),
+    ))
+}
+
+#[async_trait]
+impl Projection for ResidentDocumentsProjection {
+    fn name(&self) -> &'static str {
+        DocumentsProjection.name()
+    }
+
+    fn tables(&self) -> &'static [TableSpec] {
+        DocumentsProjection.tables()
+    }
+
+    fn on_poison(&self) -> crate::PoisonPolicy {
+        DocumentsProjection.on_poison()
+    }
+
+    fn reads(&self, aggregate_type: &str) -> bool {
+        DocumentsProjection.reads(aggregate_type)
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
+        self.apply_all(tx, &[event]).await.map_err(|f| f.error)
+    }
+
+    async fn apply_all(&self, tx: &mut Tx, events: &[&StoredEvent]) -> Result<(), BatchFailure> {
+        let unplaced = |error| BatchFailure { index: None, error };
+        let mut stage = self.stage.lock().await;
+        if matches!(*stage, Stage::Finished) {
+            return DocumentsProjection.apply_all(tx, events).await;
+        }
+        // Decoded before anything changes: a poison event leaves the state as it was.
+        let decoded = decode_batch(events)?;
+        if matches!(*stage, Stage::Starting) {
+            let batch = Batch::resident(tx).await.map_err(unplaced)?;
+            let indexes = drop_secondary_indexes(tx)
+                .await
+                .map_err(|e| unplaced(e.into()))?;
+            *stage = Stage::Applying {
+                batch: Box::new(batch),
+                indexes,
+            };
+        }
+        let Stage::Applying { batch, .. } = &mut *stage else {
+            return Err(unplaced(broken()));
+        };
+        if let Err(error) = apply_decoded(tx, batch, decoded).await {
+            *stage = Stage::Broken;
+            return Err(unplaced(error));
+        }
+        if batch.settled_bytes() > self.spill_bytes {
+            if let Err(error) = batch.spill(tx).await {
+                *stage = Stage::Broken;
+                return Err(unplaced(error));
+            }
+        }
+        Ok(())
+    }
+
+    async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
+        let mut stage = self.stage.lock().await;
+        match std::mem::replace(&mut *stage, Stage::Finished) {
+            Stage::Starting | Stage::Finished => Ok(()),
+            Stage::Broken => {
+                *stage = Stage::Broken;
+                Err(broken())
+            }
+            Stage::Applying { mut batch, indexes } => {
+                let written = write_out(tx, &mut batch, &indexes).await;
+                if written.is_err() {
+                    *stage = Stage::Broken;
+                }
+                super::projection::count_statements(&batch);
+                written
+            }
+        }
+    }
+}
