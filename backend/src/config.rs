@@ -118,6 +118,12 @@ pub struct Config {
     #[arg(long, env = "FEED_RETENTION_SECONDS", default_value_t = 7 * 24 * 3600)]
     pub feed_retention_seconds: i64,
 
+    /// What a rebuild (`companion replay`) holds in memory of the rows it could already write
+    /// (feed messages, past versions), in MiB, before writing them; its working state (the
+    /// documents, shares and marks that exist) is held whole.
+    #[arg(long, env = "REBUILD_SPILL_MIB", default_value_t = 64)]
+    pub rebuild_spill_mib: usize,
+
     /// Messages waiting for one WebSocket at most; a client that falls this far behind is
     /// disconnected ("slow") and resumes when it reconnects.
     #[arg(long, env = "REALTIME_QUEUE", default_value_t = 1024)]

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use anyhow::Context;
-use projections::replay::{rebuild_and_compare, ReplayReport};
+use projections::replay::{rebuild_and_compare_reporting, RebuildProgress, ReplayReport};
 use projections::{Db, Projection};
 
 use crate::config::Config;
@@ -88,9 +88,37 @@ pub async fn run(live: &Db, config: &Config, names: &[String]) -> anyhow::Result
         chosen
     };
     let fresh = fresh_like(live, config).await?;
-    let report = rebuild_and_compare(live, &fresh.db, chosen).await;
+    let spill_bytes = config.rebuild_spill_mib.saturating_mul(1 << 20);
+    let report =
+        rebuild_and_compare_reporting(live, &fresh.db, chosen, spill_bytes, &print_progress).await;
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!();
+    }
     fresh.remove().await;
     Ok(report?)
+}
+
+/// One line on standard error per second: rewritten in place on a terminal, one after the
+/// other in a log.
+fn print_progress(p: RebuildProgress) {
+    use std::io::{IsTerminal, Write};
+    let percent = p.applied as f64 * 100.0 / p.total.max(1) as f64;
+    let left = p
+        .left()
+        .map_or_else(String::new, |d| format!(", about {} s left", d.as_secs()));
+    let line = format!(
+        "rebuilding {}: {} of {} events ({percent:.0} %), {:.0} events/s{left}",
+        p.projection,
+        p.applied,
+        p.total,
+        p.rate()
+    );
+    let mut err = std::io::stderr();
+    let _ = if err.is_terminal() {
+        write!(err, "\r\x1b[2K{line}")
+    } else {
+        writeln!(err, "{line}")
+    };
 }
 
 /// Prints a report; true when the rebuild equals the live tables.

@@ -900,6 +900,10 @@ impl Projection for Timed {
         result
     }
 
+    fn rebuild_batch(&self) -> Option<i64> {
+        self.inner.rebuild_batch()
+    }
+
     async fn finish_rebuild(
         &self,
         tx: &mut projections::Tx,
@@ -927,7 +931,8 @@ async fn rebuild_child(
     let head = projections::stream::head(&source)
         .await?
         .unwrap_or_default();
-    let inner: Arc<dyn Projection> = match DocumentsProjection.rebuilder() {
+    let spill_bytes = projections::replay::DEFAULT_SPILL_BYTES;
+    let inner: Arc<dyn Projection> = match DocumentsProjection.rebuilder(spill_bytes) {
         Some(resident) if !batched => resident,
         _ => Arc::new(DocumentsProjection),
     };

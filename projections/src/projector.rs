@@ -139,9 +139,15 @@ pub trait Projection: Send + Sync {
         true
     }
     /// A fresh instance made for a rebuild from position 0 into an empty database (one that
-    /// keeps its state in memory and writes it at [`Projection::finish_rebuild`]); `None`: a
-    /// rebuild runs this projection as it is.
-    fn rebuilder(&self) -> Option<Arc<dyn Projection>> {
+    /// keeps its state in memory and writes it at [`Projection::finish_rebuild`]), holding at
+    /// most about `spill_bytes` of rows it could already write; `None`: a rebuild runs this
+    /// projection as it is.
+    fn rebuilder(&self, spill_bytes: usize) -> Option<Arc<dyn Projection>> {
+        let _ = spill_bytes;
+        None
+    }
+    /// Events per transaction this projection prefers in a rebuild (`None`: the projector's).
+    fn rebuild_batch(&self) -> Option<i64> {
         None
     }
     /// Called once a rebuild has applied its last event, in a transaction of its own.
@@ -184,6 +190,8 @@ pub struct Projector {
     progress: watch::Sender<Position>,
     /// Counts committed batches (any projection), for listeners of new read-model rows.
     batches: watch::Sender<u64>,
+    /// Counts the events checkpoints moved past (all projections), for a rebuild's progress.
+    events_applied: watch::Sender<u64>,
     stop_at: Option<Position>,
     /// True while [`Projector::run_until`] runs in this process.
     active: Arc<AtomicBool>,
@@ -403,6 +411,16 @@ impl Projector {
     ) -> Self {
         let (progress, _) = watch::channel(Position::default());
         let (batches, _) = watch::channel(0);
+        let (events_applied, _) = watch::channel(0);
+        let batch = match stop_at {
+            // The smallest the projections ask for.
+            Some(_) => projections
+                .iter()
+                .map(|p| p.rebuild_batch().unwrap_or(REBUILD_BATCH))
+                .min()
+                .unwrap_or(REBUILD_BATCH),
+            None => BATCH,
+        };
         let (stopped, _) = watch::channel(BTreeSet::new());
         Self {
             source,
@@ -411,17 +429,14 @@ impl Projector {
             wake: Arc::new(Notify::new()),
             progress,
             batches,
+            events_applied,
             stop_at,
             active: Arc::new(AtomicBool::new(false)),
             policies: HashMap::new(),
             stopped,
             fence: None,
             command_wait: DEFAULT_COMMAND_WAIT,
-            batch: if stop_at.is_some() {
-                REBUILD_BATCH
-            } else {
-                BATCH
-            },
+            batch,
             read_ahead: tokio::sync::Mutex::new(None),
         }
     }
@@ -690,6 +705,7 @@ impl Projector {
     ) -> Result<usize, ProjectionError> {
         if moved > 0 {
             self.batches.send_modify(|n| *n += 1);
+            self.events_applied.send_modify(|n| *n += moved as u64);
             self.refresh_statistics(projection).await?;
         }
         Ok(moved)
@@ -872,6 +888,11 @@ impl Projector {
         }
         sqlx::query("analyze user_feed").execute(pool).await?;
         Ok(())
+    }
+
+    /// How many events the checkpoints have moved past so far (summed over the projections).
+    pub fn subscribe_events_applied(&self) -> watch::Receiver<u64> {
+        self.events_applied.subscribe()
     }
 
     /// Runs until there is nothing left (or `stop_at` is passed). Used by rebuilds and tests.

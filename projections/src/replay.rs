@@ -20,6 +20,32 @@ pub struct Difference {
     pub only_rebuilt: Vec<String>,
 }
 
+/// How far a projection's rebuild is, reported about once a second.
+#[derive(Debug, Clone, Copy)]
+pub struct RebuildProgress {
+    pub projection: &'static str,
+    /// Events applied so far, of `total`.
+    pub applied: u64,
+    pub total: u64,
+    pub elapsed: std::time::Duration,
+}
+
+impl RebuildProgress {
+    /// Events per second so far.
+    pub fn rate(&self) -> f64 {
+        self.applied as f64 / self.elapsed.as_secs_f64().max(0.001)
+    }
+
+    /// The time left at the rate so far (`None` before the first event).
+    pub fn left(&self) -> Option<std::time::Duration> {
+        (self.applied > 0).then(|| {
+            std::time::Duration::from_secs_f64(
+                self.total.saturating_sub(self.applied) as f64 / self.rate(),
+            )
+        })
+    }
+}
+
 /// What a rebuild found.
 #[derive(Debug, Default)]
 pub struct ReplayReport {
@@ -74,6 +100,39 @@ pub(crate) async fn table_rows(db: &Db, table: &TableSpec) -> Result<Vec<String>
     })
 }
 
+/// How many events the stream holds.
+async fn events_in_stream(db: &Db) -> Result<u64, sqlx::Error> {
+    let n: i64 = crate::on_db!(db, pool => sqlx::query_scalar(
+        "select cast(count(*) as bigint) from events").fetch_one(pool).await)?;
+    Ok(n.max(0) as u64)
+}
+
+/// Runs a rebuild to its end, calling `report` about once a second.
+async fn run_reporting(
+    projector: &Projector,
+    projection: &'static str,
+    total: u64,
+    report: &(dyn Fn(RebuildProgress) + Sync),
+) -> Result<usize, ProjectionError> {
+    let applied = projector.subscribe_events_applied();
+    let started = std::time::Instant::now();
+    let run = projector.run_to_end();
+    tokio::pin!(run);
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            done = &mut run => return done,
+            _ = tick.tick() => report(RebuildProgress {
+                projection,
+                applied: *applied.borrow(),
+                total,
+                elapsed: started.elapsed(),
+            }),
+        }
+    }
+}
+
 /// Rebuilds `projections` from the events of `live` into `fresh` (an empty, migrated database)
 /// up to where the live projections are, then compares every table.
 pub async fn rebuild_and_compare(
@@ -81,11 +140,29 @@ pub async fn rebuild_and_compare(
     fresh: &Db,
     projections: Vec<Arc<dyn Projection>>,
 ) -> Result<ReplayReport, ProjectionError> {
+    rebuild_and_compare_reporting(live, fresh, projections, DEFAULT_SPILL_BYTES, &|_| {}).await
+}
+
+/// What a rebuild holds of the rows it could already write, unless configured
+/// (`REBUILD_SPILL_MIB`).
+pub const DEFAULT_SPILL_BYTES: usize = 64 << 20;
+
+/// [`rebuild_and_compare`], telling `report` how far each rebuild is about once a second.
+pub async fn rebuild_and_compare_reporting(
+    live: &Db,
+    fresh: &Db,
+    projections: Vec<Arc<dyn Projection>>,
+    spill_bytes: usize,
+    report_progress: &(dyn Fn(RebuildProgress) + Sync),
+) -> Result<ReplayReport, ProjectionError> {
+    let total = events_in_stream(live).await?;
     let mut report = ReplayReport::default();
     for projection in projections {
         // The same instance for every attempt: once its rebuild is written out, it goes on
         // batch by batch from where it is.
-        let rebuilder = projection.rebuilder().unwrap_or_else(|| projection.clone());
+        let rebuilder = projection
+            .rebuilder(spill_bytes)
+            .unwrap_or_else(|| projection.clone());
         // The live projection may move on while we work; compare at a point it had reached, and
         // try again if it moved during the comparison.
         let mut attempts = 0;
@@ -101,7 +178,8 @@ pub async fn rebuild_and_compare(
                 Some(live_at),
             )
             .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);
-            report.events_applied += projector.run_to_end().await?;
+            report.events_applied +=
+                run_reporting(&projector, projection.name(), total, report_progress).await?;
             let mut differences = Vec::new();
             let mut rows = 0;
             for table in projection.tables() {

@@ -179,10 +179,20 @@ describe('documents', () => {
     await (await menuOf(RENAMED)).getByRole('button', { name: 'Share', exact: true }).click();
     let share = page.getByRole('dialog', { name: 'Share' });
     const email = share.getByLabel('Recipient e-mail');
-    // Sent before the look-up has answered, the server's 404 gives the spec's message.
+    // Sent before the look-up has answered, the server's 404 gives the spec's message. The
+    // look-up is held until then, so the share goes first however busy the machine is.
+    const lookUp = /\/api\/users\/share-list(\?|$)/;
+    let answerLookUps = () => {};
+    const lookUpsHeld = new Promise<void>((resolve) => (answerLookUps = resolve));
+    await page.route(lookUp, async (route) => {
+      await lookUpsHeld;
+      await route.continue();
+    });
     await email.fill('nobody.here@example.com');
     await email.press('Enter');
     await waitForToast(page, NOT_FOUND_MESSAGE);
+    answerLookUps();
+    await page.unroute(lookUp);
     // Once the look-up has answered, Share cannot dead-end: the dialog offers an external share.
     await share.getByText('No colleague matches this e-mail.').waitFor();
     await share.getByRole('button', { name: 'Share externally with nobody.here@example.com' }).waitFor();

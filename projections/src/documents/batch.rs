@@ -590,10 +590,21 @@ impl Batch {
                 .get(id)
                 .map(|u| u.iter().cloned().collect())
                 .unwrap_or_default();
-            for user in users {
-                if let Some(slot) = self.shares.get_mut(&(id.clone(), user)) {
+            for user in &users {
+                if let Some(slot) = self.shares.get_mut(&(id.clone(), user.clone())) {
                     slot.now = None;
                 }
+            }
+            if self.resident {
+                // Never written, never to be written: a rebuild's memory follows what exists.
+                self.items.remove(id);
+                for user in users {
+                    self.shares.remove(&(id.clone(), user.clone()));
+                    if let Some(items) = self.by_user.get_mut(&user) {
+                        items.remove(id);
+                    }
+                }
+                self.by_item.remove(id);
             }
         }
     }
@@ -882,6 +893,13 @@ impl Batch {
 
     /// Clears the unread marks of `items` for `user`.
     pub fn clear_unread(&mut self, user: &str, items: &[&str]) {
+        if self.resident {
+            // Nothing written yet: no mark is the same as a cleared one.
+            for item in items {
+                self.unread.remove(&(user.to_string(), item.to_string()));
+            }
+            return;
+        }
         for item in items {
             let mark = self
                 .unread
@@ -1143,7 +1161,7 @@ impl Batch {
             "",
             &format!(" on conflict (id) do update set {}", update.join(", ")),
             &rows,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         Ok(writes)
@@ -1185,7 +1203,7 @@ impl Batch {
             " on conflict (item_id, user_id) do update set shared_by = excluded.shared_by,
               via = excluded.via, shared_at = excluded.shared_at",
             &added,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         Ok(writes)
@@ -1210,7 +1228,8 @@ impl Batch {
                 ]
             };
             match mark.now {
-                Some(false) if mark.db != Some(false) => {
+                // A resident batch wrote no mark yet: nothing to delete.
+                Some(false) if mark.db != Some(false) && !self.resident => {
                     cleared.push(vec![Value::Text(Some(&key.0)), Value::Text(Some(&key.1))])
                 }
                 // Removed and marked again: the mark starts anew.
@@ -1227,7 +1246,7 @@ impl Batch {
             "",
             " on conflict (user_id, item_id) do nothing",
             &kept,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         writes += write_rows(
@@ -1236,7 +1255,7 @@ impl Batch {
             "",
             " on conflict (user_id, item_id) do update set since = excluded.since",
             &reset,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         Ok(writes)
@@ -1275,7 +1294,7 @@ impl Batch {
             "",
             " on conflict (user_id, item_id) do nothing",
             &rows,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         Ok(writes)
@@ -1302,7 +1321,7 @@ impl Batch {
             "",
             " on conflict (user_id) do update set shared_unread = excluded.shared_unread",
             &rows,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         Ok(writes)
@@ -1333,7 +1352,7 @@ impl Batch {
             "",
             " on conflict (token_hash) do nothing",
             &rows,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         Ok(writes)
@@ -1368,8 +1387,8 @@ impl Batch {
 
         let items: Vec<&ItemVersion> = self.item_versions.iter().collect();
         let shares: Vec<&ShareVersion> = self.share_versions.iter().collect();
-        writes += write_item_versions(tx, &items).await?;
-        writes += write_share_versions(tx, &shares).await?;
+        writes += write_item_versions(tx, &items, self.resident).await?;
+        writes += write_share_versions(tx, &shares, self.resident).await?;
         Ok(writes)
     }
 
@@ -1394,13 +1413,13 @@ impl Batch {
             .iter()
             .filter(|v| v.valid_to.is_some())
             .collect();
-        writes += write_item_versions(tx, &items).await?;
+        writes += write_item_versions(tx, &items, self.resident).await?;
         let shares: Vec<&ShareVersion> = self
             .share_versions
             .iter()
             .filter(|v| v.valid_to.is_some())
             .collect();
-        writes += write_share_versions(tx, &shares).await?;
+        writes += write_share_versions(tx, &shares, self.resident).await?;
         self.item_versions.retain(|v| v.valid_to.is_none());
         self.open_item_version = self
             .item_versions
@@ -1456,7 +1475,7 @@ impl Batch {
             "",
             "",
             &rows,
-            RowShape::Tuples,
+            insert_shape(self.resident),
         )
         .await?;
         Ok(writes)
@@ -1464,7 +1483,11 @@ impl Batch {
 }
 
 /// Writes `doc_item_versions` rows.
-async fn write_item_versions(tx: &mut Tx, versions: &[&ItemVersion]) -> Result<u64> {
+async fn write_item_versions(
+    tx: &mut Tx,
+    versions: &[&ItemVersion],
+    resident: bool,
+) -> Result<u64> {
     let mut writes = 0;
     let rows: Vec<Vec<Value<'_>>> = versions
         .iter()
@@ -1486,14 +1509,18 @@ async fn write_item_versions(tx: &mut Tx, versions: &[&ItemVersion]) -> Result<u
         "",
         "",
         &rows,
-        RowShape::Tuples,
+        insert_shape(resident),
     )
     .await?;
     Ok(writes)
 }
 
 /// Writes `doc_share_versions` rows.
-async fn write_share_versions(tx: &mut Tx, versions: &[&ShareVersion]) -> Result<u64> {
+async fn write_share_versions(
+    tx: &mut Tx,
+    versions: &[&ShareVersion],
+    resident: bool,
+) -> Result<u64> {
     let mut writes = 0;
     let rows: Vec<Vec<Value<'_>>> = versions
         .iter()
@@ -1513,7 +1540,7 @@ async fn write_share_versions(tx: &mut Tx, versions: &[&ShareVersion]) -> Result
         "",
         "",
         &rows,
-        RowShape::Tuples,
+        insert_shape(resident),
     )
     .await?;
     Ok(writes)
@@ -1574,6 +1601,10 @@ fn close_sql(kind: DbKind, table: &str, keys: &[&str]) -> (String, String) {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum RowShape {
+    /// Rows for a table that has none of them: `COPY` on PostgreSQL, [`RowShape::Tuples`] on
+    /// SQLite (whose multi-row inserts in one transaction are already its fastest way in). The
+    /// head must be `insert into TABLE (COLUMNS) values `; the conflict clause is not needed.
+    Copy,
     /// `($1, $2), ($3, $4)` (`?` on SQLite)
     Tuples,
     /// Tuples whose last value is cast to bigint (a `values` list that does not type it).
@@ -1596,6 +1627,11 @@ async fn write_rows(
         return Ok(0);
     };
     let kind = tx.kind();
+    if shape == RowShape::Copy {
+        if let Tx::Postgres(c) = tx {
+            return copy_rows(c, head, rows).await;
+        }
+    }
     let mut statements = 0;
     for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
         let mut sql = String::with_capacity(head.len() + chunk.len() * width * 6 + suffix.len());
@@ -1645,6 +1681,70 @@ async fn write_rows(
     Ok(statements)
 }
 
+/// Rows per `COPY` message sent (each a few hundred bytes).
+const COPY_ROWS_PER_MESSAGE: usize = 2_000;
+
+/// `COPY`s `rows` into the table and columns `head` names (`insert into TABLE (COLUMNS) values `),
+/// in PostgreSQL's text format. Returns the statements run (one).
+async fn copy_rows(c: &mut sqlx::PgConnection, head: &str, rows: &[Vec<Value<'_>>]) -> Result<u64> {
+    let target = head
+        .strip_prefix("insert into ")
+        .and_then(|h| h.trim_end().strip_suffix(" values"))
+        .ok_or_else(|| {
+            ProjectionError::Database(sqlx::Error::Protocol(format!("not a plain insert: {head}")))
+        })?;
+    let mut copy = c.copy_in_raw(&format!("copy {target} from stdin")).await?;
+    let mut buffer = String::new();
+    for chunk in rows.chunks(COPY_ROWS_PER_MESSAGE) {
+        buffer.clear();
+        for row in chunk {
+            for (i, value) in row.iter().enumerate() {
+                if i > 0 {
+                    buffer.push('\t');
+                }
+                copy_text(&mut buffer, value);
+            }
+            buffer.push('\n');
+        }
+        if let Err(e) = copy.send(buffer.as_bytes()).await {
+            let _ = copy.abort("the rebuild's rows could not be sent").await;
+            return Err(e.into());
+        }
+    }
+    copy.finish().await?;
+    Ok(1)
+}
+
+/// One value in `COPY`'s text format: `\N` for null, and text with its backslashes, tabs and
+/// line ends escaped.
+fn copy_text(out: &mut String, value: &Value<'_>) {
+    match *value {
+        Value::Text(None) | Value::Int(None) => out.push_str("\\N"),
+        Value::Int(Some(n)) => out.push_str(&n.to_string()),
+        Value::Bool(b) => out.push(if b { 't' } else { 'f' }),
+        Value::Text(Some(text)) => {
+            for ch in text.chars() {
+                match ch {
+                    '\\' => out.push_str("\\\\"),
+                    '\t' => out.push_str("\\t"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    other => out.push(other),
+                }
+            }
+        }
+    }
+}
+
+/// How a batch inserts new rows: a resident batch's are rows the table does not have yet.
+fn insert_shape(resident: bool) -> RowShape {
+    if resident {
+        RowShape::Copy
+    } else {
+        RowShape::Tuples
+    }
+}
+
 /// The `n`th parameter (from 1). SQLite gets anonymous `?` parameters: it finds a numbered one
 /// by walking the list of names, which makes binding thousands of them quadratic.
 fn param(kind: DbKind, n: usize) -> String {
@@ -1666,4 +1766,26 @@ fn placeholders(kind: DbKind, n: usize) -> String {
 fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = HashSet::new();
     ids.filter(|id| seen.insert(*id)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_text_escapes_what_the_text_format_reads_as_separators() {
+        let mut out = String::new();
+        for value in [
+            Value::Text(Some("a\tb\nc\rd\\e \"json\" é")),
+            Value::Text(None),
+            Value::Int(Some(-42)),
+            Value::Int(None),
+            Value::Bool(true),
+            Value::Bool(false),
+        ] {
+            copy_text(&mut out, &value);
+            out.push('|');
+        }
+        assert_eq!(out, "a\\tb\\nc\\rd\\\\e \"json\" é|\\N|-42|\\N|t|f|");
+    }
 }

@@ -106,9 +106,9 @@ impl Projection for DocumentsProjection {
         Ok(())
     }
 
-    fn rebuilder(&self) -> Option<std::sync::Arc<dyn Projection>> {
+    fn rebuilder(&self, spill_bytes: usize) -> Option<std::sync::Arc<dyn Projection>> {
         Some(std::sync::Arc::new(
-            super::resident::ResidentDocumentsProjection::new(super::resident::DEFAULT_SPILL_BYTES),
+            super::resident::ResidentDocumentsProjection::new(spill_bytes),
         ))
     }
 }

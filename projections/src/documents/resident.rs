@@ -21,8 +21,8 @@ use crate::on_tx;
 use crate::projector::{BatchFailure, Projection, ProjectionError, TableSpec};
 use crate::stream::StoredEvent;
 
-/// Bytes of settled rows held before they are written, when not configured.
-pub const DEFAULT_SPILL_BYTES: usize = 64 << 20;
+/// Events per transaction.
+const REBUILD_BATCH: i64 = 10_000;
 
 /// Where a resident rebuild is.
 enum Stage {
@@ -124,6 +124,11 @@ impl Projection for ResidentDocumentsProjection {
 
     fn reads(&self, aggregate_type: &str) -> bool {
         DocumentsProjection.reads(aggregate_type)
+    }
+
+    /// Larger transactions: a batch's size no longer bounds what it holds.
+    fn rebuild_batch(&self) -> Option<i64> {
+        Some(REBUILD_BATCH)
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
