@@ -4,6 +4,11 @@ use backend::{http, notifications, operations, Config, Server};
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc rather than the system's allocator: a rebuild makes and frees millions of small rows,
+/// and spent a third of its time in glibc's malloc and free (`docs/BENCHMARKS.md`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "companion", about = "The companion app server", version)]
 struct Cli {

@@ -52,6 +52,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
+/// The allocator `companion` runs with (see `backend/src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Events per `INSERT` statement, and per transaction.
 const ROWS_PER_INSERT: usize = 1000;
 const ROWS_PER_TX: u64 = 50_000;
@@ -931,7 +935,10 @@ async fn rebuild_child(
     let head = projections::stream::head(&source)
         .await?
         .unwrap_or_default();
-    let spill_bytes = projections::replay::DEFAULT_SPILL_BYTES;
+    let spill_bytes = std::env::var("REBUILD_SPILL_MIB")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(projections::replay::DEFAULT_SPILL_BYTES, |mib| mib << 20);
     let inner: Arc<dyn Projection> = match DocumentsProjection.rebuilder(spill_bytes) {
         Some(resident) if !batched => resident,
         _ => Arc::new(DocumentsProjection),

@@ -26,6 +26,7 @@
 //! goes ([`Batch::spill`]); the state is written once at the end.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::db::{DbKind, Tx};
 use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
@@ -37,6 +38,10 @@ type Result<T> = std::result::Result<T, ProjectionError>;
 
 /// Parameters per statement at most (SQLite allows 32,766, PostgreSQL 65,535).
 const PARAMS_PER_STATEMENT: usize = 8_000;
+
+/// Rows turned into statement values at a time when writing (what a rebuild's end writes is
+/// hundreds of thousands of rows).
+const ROWS_IN_MEMORY: usize = 4_000;
 
 /// About what a feed message, an item version row and a share version row take in memory,
 /// besides their strings' text (for [`Batch::settled_bytes`]).
@@ -206,7 +211,7 @@ struct Unread {
 
 /// One version row of `doc_item_versions` written by this batch.
 struct ItemVersion {
-    item: Item,
+    item: Arc<Item>,
     valid_from: i64,
     valid_to: Option<i64>,
 }
@@ -252,7 +257,8 @@ pub struct Statements {
 
 #[derive(Default)]
 pub struct Batch {
-    items: HashMap<String, Slot<Item>>,
+    /// Shared with the open version row that copied it: a row is copied only when it changes.
+    items: HashMap<String, Slot<Arc<Item>>>,
     /// Children per folder before the batch, read when a view needs them.
     db_children: HashMap<String, i64>,
     /// How the batch changed each folder's number of children.
@@ -349,6 +355,7 @@ impl Batch {
                     db: None,
                     now: None,
                 });
+                let row = Arc::new(row);
                 slot.db = Some(row.clone());
                 slot.now = Some(row);
             }
@@ -357,7 +364,7 @@ impl Batch {
     }
 
     /// The item as it is now (loading it if needed).
-    pub async fn item(&mut self, tx: &mut Tx, id: &str) -> Result<Option<Item>> {
+    pub async fn item(&mut self, tx: &mut Tx, id: &str) -> Result<Option<Arc<Item>>> {
         if !self.resident && !self.items.contains_key(id) {
             self.load_items(tx, &[id]).await?;
         }
@@ -546,7 +553,7 @@ impl Batch {
         if self.resident {
             self.by_path.insert(item.path.clone(), item.id.clone());
         }
-        slot.now = Some(item);
+        slot.now = Some(Arc::new(item));
         true
     }
 
@@ -555,6 +562,7 @@ impl Batch {
         let Some(item) = self.items.get_mut(id).and_then(|s| s.now.as_mut()) else {
             return false;
         };
+        let item = Arc::make_mut(item);
         let parent_before = item.parent_id.clone();
         let path_before = self.resident.then(|| item.path.clone());
         change(item);
@@ -580,8 +588,8 @@ impl Batch {
                 if self.resident {
                     self.by_path.remove(&item.path);
                 }
-                if let Some(p) = item.parent_id {
-                    *self.child_delta.entry(p).or_default() -= 1;
+                if let Some(p) = &item.parent_id {
+                    *self.child_delta.entry(p.clone()).or_default() -= 1;
                 }
             }
             self.gone.insert(id.clone());
@@ -725,7 +733,7 @@ impl Batch {
             let mut nodes: Vec<NodeRow> = self
                 .by_path
                 .range(lo..hi)
-                .filter_map(|(_, id)| self.items.get(id).and_then(|s| s.now.as_ref()))
+                .filter_map(|(_, id)| self.items.get(id).and_then(|s| s.now.as_deref()))
                 .map(NodeRow::of)
                 .collect();
             nodes.sort_by(|a, b| (a.path.len(), &a.id).cmp(&(b.path.len(), &b.id)));
@@ -745,7 +753,7 @@ impl Batch {
         let mut nodes: Vec<NodeRow> = self
             .items
             .values()
-            .filter_map(|s| s.now.as_ref())
+            .filter_map(|s| s.now.as_deref())
             .filter(|i| i.path.as_str() >= lo.as_str() && i.path.as_str() < hi.as_str())
             .map(NodeRow::of)
             .collect();
@@ -763,6 +771,7 @@ impl Batch {
         let rows: Vec<Item> = on_tx!(tx, c => sqlx::query_as::<_, Item>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)?;
         self.statements.reads += 1;
         for row in rows {
+            let row = Arc::new(row);
             self.items.entry(row.id.clone()).or_insert(Slot {
                 db: Some(row.clone()),
                 now: Some(row),
@@ -1143,27 +1152,30 @@ impl Batch {
             .items
             .values()
             .filter_map(|s| match (&s.db, &s.now) {
-                (db, Some(now)) if db.as_ref() != Some(now) => Some(now),
+                (db, Some(now)) if db.as_ref() != Some(now) => Some(&**now),
                 _ => None,
             })
             .collect();
         items.sort_by(|a, b| a.id.cmp(&b.id));
-        let rows: Vec<Vec<Value<'_>>> = items.iter().map(|i| i.values()).collect();
         let update: Vec<String> = ITEM_COLUMNS
             .split(',')
             .map(str::trim)
             .filter(|c| *c != "id")
             .map(|c| format!("{c} = excluded.{c}"))
             .collect();
-        writes += write_rows(
-            tx,
-            &format!("insert into doc_items ({ITEM_COLUMNS}) values "),
-            "",
-            &format!(" on conflict (id) do update set {}", update.join(", ")),
-            &rows,
-            insert_shape(self.resident),
-        )
-        .await?;
+        // Rows made a slice at a time: all at once they would double a rebuild's memory.
+        for slice in items.chunks(ROWS_IN_MEMORY) {
+            let rows: Vec<Vec<Value<'_>>> = slice.iter().map(|i| i.values()).collect();
+            writes += write_rows(
+                tx,
+                &format!("insert into doc_items ({ITEM_COLUMNS}) values "),
+                "",
+                &format!(" on conflict (id) do update set {}", update.join(", ")),
+                &rows,
+                insert_shape(self.resident),
+            )
+            .await?;
+        }
         Ok(writes)
     }
 
@@ -1489,29 +1501,32 @@ async fn write_item_versions(
     resident: bool,
 ) -> Result<u64> {
     let mut writes = 0;
-    let rows: Vec<Vec<Value<'_>>> = versions
-        .iter()
-        .map(|v| {
-            let mut row = v.item.values();
-            // `seed_key` is not versioned.
-            row.remove(21);
-            row.push(Value::Int(Some(v.valid_from)));
-            row.push(Value::Int(v.valid_to));
-            row
-        })
-        .collect();
     let columns = ITEM_COLUMNS
         .replacen("id,", "item_id,", 1)
         .replace(" seed_key,", "");
-    writes += write_rows(
-        tx,
-        &format!("insert into doc_item_versions ({columns}, valid_from, valid_to) values "),
-        "",
-        "",
-        &rows,
-        insert_shape(resident),
-    )
-    .await?;
+    // Rows made a slice at a time: all at once they would double a rebuild's memory.
+    for slice in versions.chunks(ROWS_IN_MEMORY) {
+        let rows: Vec<Vec<Value<'_>>> = slice
+            .iter()
+            .map(|v| {
+                let mut row = v.item.values();
+                // `seed_key` is not versioned.
+                row.remove(21);
+                row.push(Value::Int(Some(v.valid_from)));
+                row.push(Value::Int(v.valid_to));
+                row
+            })
+            .collect();
+        writes += write_rows(
+            tx,
+            &format!("insert into doc_item_versions ({columns}, valid_from, valid_to) values "),
+            "",
+            "",
+            &rows,
+            insert_shape(resident),
+        )
+        .await?;
+    }
     Ok(writes)
 }
 

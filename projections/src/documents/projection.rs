@@ -189,7 +189,7 @@ async fn prefetch(
     let mut paths: Vec<String> = Vec::new();
     for id in &ids {
         if let Some(item) = batch.item(tx, id).await? {
-            paths.push(item.path);
+            paths.push(item.path.clone());
         }
     }
     let above: Vec<&str> = paths.iter().flat_map(|p| path_ids(p)).collect();
@@ -667,7 +667,7 @@ async fn moved(tx: &mut Tx, b: &mut Batch, id: &str, to: Option<&ItemRef>, at: i
     let (prefix, base_depth) = match to {
         None => ("/".to_string(), 0),
         Some(folder) => match b.item(tx, &folder.id).await? {
-            Some(f) => (f.path, f.depth),
+            Some(f) => (f.path.clone(), f.depth),
             None => {
                 tracing::warn!(item = id, folder = %folder.id, "moved into a missing folder; skipped");
                 return Ok(());
