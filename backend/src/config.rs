@@ -121,7 +121,7 @@ pub struct Config {
     /// What a rebuild (`companion replay`) holds in memory of the rows it could already write
     /// (feed messages, past versions), in MiB, before writing them; its working state (the
     /// documents, shares and marks that exist) is held whole.
-    #[arg(long, env = "REBUILD_SPILL_MIB", default_value_t = 64)]
+    #[arg(long, env = "REBUILD_SPILL_MIB", default_value_t = projections::replay::DEFAULT_SPILL_BYTES >> 20)]
     pub rebuild_spill_mib: usize,
 
     /// Messages waiting for one WebSocket at most; a client that falls this far behind is

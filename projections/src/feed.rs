@@ -69,10 +69,7 @@ pub async fn push_many(tx: &mut Tx, entries: &[Entry<'_>], at_ms: i64) -> Result
         on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
             .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
     }
-    let last: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(
-        "select user_id, cast(max(seq) as bigint) from user_feed group by user_id")
-        .fetch_all(c).await)?;
-    let mut next: std::collections::HashMap<String, i64> = last.into_iter().collect();
+    let mut next = last_numbers(tx).await?;
     let numbered: Vec<(&Entry<'_>, i64)> = entries
         .iter()
         .map(|entry| {
@@ -136,6 +133,16 @@ pub async fn push_many(tx: &mut Tx, entries: &[Entry<'_>], at_ms: i64) -> Result
         })?;
     }
     Ok(())
+}
+
+/// The number of each user's last feed row (users without rows are not in it).
+pub async fn last_numbers(
+    tx: &mut Tx,
+) -> Result<std::collections::HashMap<String, i64>, sqlx::Error> {
+    let last: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(
+        "select user_id, cast(max(seq) as bigint) from user_feed group by user_id")
+        .fetch_all(c).await)?;
+    Ok(last.into_iter().collect())
 }
 
 /// Serialises a payload for [`push_many`].

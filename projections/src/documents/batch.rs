@@ -305,12 +305,9 @@ impl Batch {
     /// until the end of the rebuild and reads one thing, once: the last number of each user's
     /// feed, which other projections may have written.
     pub async fn resident(tx: &mut Tx) -> Result<Self> {
-        let feed_seq: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(
-            "select user_id, cast(max(seq) as bigint) from user_feed group by user_id")
-            .fetch_all(c).await)?;
         Ok(Self {
             resident: true,
-            feed_seq: feed_seq.into_iter().collect(),
+            feed_seq: crate::feed::last_numbers(tx).await?,
             statements: Statements {
                 reads: 1,
                 writes: 0,
@@ -1282,14 +1279,13 @@ impl Batch {
                 .bind(item).execute(c).await.map(|_| ()))?;
             writes += 1;
         }
-        let mut seen: Vec<&(String, String, i64)> = self
+        // Only the first time is in `seen` ([`Batch::seen`]); one from before the batch stays
+        // (do nothing on conflict).
+        let seen: Vec<&(String, String, i64)> = self
             .seen
             .iter()
             .filter(|(_, item, _)| !self.is_gone(item))
             .collect();
-        // The first time counts (do nothing on conflict), also within the batch.
-        let mut firsts = HashSet::new();
-        seen.retain(|(user, item, _)| firsts.insert((user, item)));
         let rows: Vec<Vec<Value<'_>>> = seen
             .iter()
             .map(|(u, i, at)| {

@@ -3,9 +3,8 @@
 //! A live batch reads what its events touch, because the database holds what earlier batches
 //! wrote. A rebuild starts from nothing and is the only writer, so one resident [`Batch`] for
 //! the whole rebuild already knows every row there is: it never reads them back (it reads once
-//! where other projections' feed messages end). Rows no later
-//! event changes (feed messages, closed version rows) are written whenever they pass the memory
-//! setting; the state itself (items, shares, marks, badges, links) is written once, at
+//! where other projections' feed messages end). Rows no later event changes (feed messages,
+//! closed version rows) are written whenever they pass the memory setting; the state itself (items, shares, marks, badges, links) is written once, at
 //! [`Projection::finish_rebuild`], into tables whose secondary indexes are dropped at the start
 //! and built again at the end.
 //!
