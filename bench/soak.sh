@@ -7,6 +7,8 @@
 # Usage: bench/soak.sh NODES MINUTES [SOCKETS] [more soak options, e.g. --seconds 20 --rate 40]
 # MINUTES may be a fraction (0.5). BENCH_BIN picks the binaries (default the release build).
 # Build first: cargo build --release -p backend -p bench
+# SOAK_PORT (default 18180) is the first node's port, its metrics on SOAK_PORT + 1000: two soaks can
+# run side by side on different ports.
 # Every socket and request comes from one loopback address, so the edge's limits are lifted.
 set -euo pipefail
 NODES=${1:-1}
@@ -15,13 +17,14 @@ SOCKETS=${3:-1000}
 shift $(($# < 3 ? $# : 3))
 cd "$(dirname "$0")/.."
 OUT=${OUT:-target/soak}
+SOAK_PORT=${SOAK_PORT:-18180}
 source bench/fresh-database.sh soak_bench
 mkdir -p "$OUT"
 
 ARGS=()
 for i in $(seq 1 "$NODES"); do
-  port=$((18179 + i))
-  metrics=$((19179 + i))
+  port=$((SOAK_PORT + i - 1))
+  metrics=$((port + 1000))
   mkdir -p "$WORK/node$i"
   # Each node keeps its uploads in its own folder: nothing here reads a file back, and a local
   # store keeps an S3 server out of the figures.

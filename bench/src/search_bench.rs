@@ -3,7 +3,7 @@
 //! next to a baseline measured in the same run: a lookup of one entry by its exact key term.
 //!
 //! cargo run --release -p bench --bin search_bench -- [--items 100000] [--queries 2000]
-//!     [--threads 2] [--seconds 5]
+//!     [--threads 2] [--seconds 5] [--only word|prefix|typo|two]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -173,6 +173,16 @@ enum QueryKind {
 }
 
 impl QueryKind {
+    fn short_name(self) -> &'static str {
+        match self {
+            QueryKind::Baseline => "baseline",
+            QueryKind::Word => "word",
+            QueryKind::Prefix => "prefix",
+            QueryKind::Typo => "typo",
+            QueryKind::TwoWords => "two",
+        }
+    }
+
     fn label(self) -> &'static str {
         match self {
             QueryKind::Baseline => "baseline: one key term",
@@ -249,13 +259,23 @@ fn main() -> anyhow::Result<()> {
         items as f64 / build.as_secs_f64()
     );
 
-    let kinds = [
+    println!("segments: {}", index.segments()?);
+    // `--only NAME` (word, prefix, typo, two) keeps one query kind beside the baseline, for a
+    // profile of that kind alone; its queries then differ from those of a full run.
+    let only = std::env::args()
+        .skip_while(|a| a != "--only")
+        .nth(1)
+        .unwrap_or_default();
+    let kinds: Vec<QueryKind> = [
         QueryKind::Baseline,
         QueryKind::Word,
         QueryKind::Prefix,
         QueryKind::Typo,
         QueryKind::TwoWords,
-    ];
+    ]
+    .into_iter()
+    .filter(|kind| only.is_empty() || *kind == QueryKind::Baseline || kind.short_name() == only)
+    .collect();
     let mut baseline_p50 = None;
     for kind in kinds {
         let texts = queries(kind, per_kind, items, &mut rng);

@@ -7,8 +7,9 @@
 //! - keeps N WebSockets open (one load user each, spread over the nodes) and checks every feed
 //!   message by its number: a number skipped is a lost message, a number seen twice a duplicate;
 //! - sends a steady rate of HTTP requests, mixed: document commands (create a folder, upload a
-//!   small PDF, rename, share a file with another load user) and reads (My Docs, Shared with
-//!   me, search), over the nodes in turn;
+//!   small PDF, rename, share a file with another load user, and once a writer holds
+//!   `LIVE_PER_WRITER` items, delete its oldest instead of making one more) and reads (My Docs,
+//!   Shared with me, search), over the nodes in turn;
 //! - has the admin publish a notification to everyone every `--publish-every` seconds;
 //! - closes and reopens a few sockets every `--reconnect-every` seconds, each resuming from the
 //!   last number it saw (the server replays what it missed);
@@ -55,8 +56,9 @@ const PDF: &[u8] = include_bytes!(concat!(
 /// Words the searches look for: the names this tool gives, and catalogue words.
 const TERMS: &[&str] = &["soak", "report", "knee", "implant", "visit"];
 
-/// Items of a writer remembered for renames and shares (the most recent ones).
-const REMEMBERED: usize = 50;
+/// Items one writer keeps: past this, a create deletes the writer's oldest item instead, so the
+/// live data stays the same size and memory can be seen flat (the event history still grows).
+const LIVE_PER_WRITER: usize = 20;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -161,18 +163,35 @@ fn bump(a: &AtomicU64) {
     a.fetch_add(1, Ordering::Relaxed);
 }
 
-/// What one writer has made, to rename and share.
+/// What one writer has made and not deleted, oldest first, to rename, share and delete.
 #[derive(Default)]
 struct Writer {
     folders: Vec<String>,
-    files: Vec<String>,
+    /// Each file with the folder it was uploaded into (deleting the folder deletes it).
+    files: Vec<(String, Option<String>)>,
 }
 
-fn remember(list: &mut Vec<String>, id: String) {
-    if list.len() >= REMEMBERED {
-        list.remove(0);
+impl Writer {
+    fn len(&self) -> usize {
+        self.folders.len() + self.files.len()
     }
-    list.push(id);
+
+    /// Forgets the oldest folder (with its files) when `folder_first` or no file is left,
+    /// else the oldest file; returns what to delete.
+    fn take_oldest(&mut self, folder_first: bool) -> Option<Doomed> {
+        if (folder_first || self.files.is_empty()) && !self.folders.is_empty() {
+            let folder = self.folders.remove(0);
+            self.files
+                .retain(|(_, parent)| parent.as_deref() != Some(folder.as_str()));
+            return Some(Doomed::Folder(folder));
+        }
+        (!self.files.is_empty()).then(|| Doomed::File(self.files.remove(0).0))
+    }
+}
+
+enum Doomed {
+    Folder(String),
+    File(String),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -181,6 +200,8 @@ enum Op {
     Upload,
     Rename,
     Share,
+    /// Not in the mix: what a create becomes once the writer holds enough.
+    Delete,
     ListMy,
     ListShared,
     Search,
@@ -207,6 +228,9 @@ struct Ctx {
     key: (Option<String>, String),
     users: Vec<String>,
     writers: Vec<Mutex<Writer>>,
+    /// Held by a writer's request for its whole length: a writer's commands go one at a time,
+    /// so none acts on an item its own delete has just removed.
+    writing: Vec<tokio::sync::Mutex<()>>,
     counters: Counters,
     /// Answer times (ms) since the last sample.
     latencies: Mutex<Vec<f64>>,
@@ -276,28 +300,41 @@ impl Ctx {
             Err(e) => return self.note(format!("token: {e:#}")),
         };
         let n = self.names.fetch_add(1, Ordering::Relaxed);
-        let (folder, file, item) = match self.writers[writer].lock() {
+        let _writing = self.writing[writer].lock().await;
+        let (folder, file, item, full) = match self.writers[writer].lock() {
             Ok(w) => {
                 let folder =
                     (!w.folders.is_empty()).then(|| w.folders[pick % w.folders.len()].clone());
-                let file = (!w.files.is_empty()).then(|| w.files[pick % w.files.len()].clone());
-                let items = w.folders.len() + w.files.len();
+                let file =
+                    (!w.files.is_empty()).then(|| w.files[pick % w.files.len()].0.clone());
+                let items = w.len();
                 let item = (items > 0).then(|| {
                     let i = pick % items;
                     w.folders
                         .get(i)
-                        .unwrap_or_else(|| &w.files[i - w.folders.len()])
+                        .unwrap_or_else(|| &w.files[i - w.folders.len()].0)
                         .clone()
                 });
-                (folder, file, item)
+                (folder, file, item, items >= LIVE_PER_WRITER)
             }
             Err(_) => return,
         };
-        // Without an item to act on, the command that makes one instead.
+        // Without an item to act on, the command that makes one instead; with enough, a
+        // command that would make one deletes the oldest instead.
         let op = match (op, &item, &file) {
             (Op::Rename, None, _) => Op::CreateFolder,
             (Op::Share, _, None) => Op::Upload,
             _ => op,
+        };
+        let (op, doomed) = match op {
+            Op::CreateFolder | Op::Upload if full => {
+                let doomed = self.writers[writer]
+                    .lock()
+                    .ok()
+                    .and_then(|mut w| w.take_oldest(matches!(op, Op::CreateFolder)));
+                (Op::Delete, doomed)
+            }
+            _ => (op, None),
         };
         let h = &self.http;
         match op {
@@ -315,7 +352,7 @@ impl Ctx {
                     .and_then(id_of)
                 {
                     if let Ok(mut w) = self.writers[writer].lock() {
-                        remember(&mut w.folders, id);
+                        w.folders.push(id);
                     }
                 }
             }
@@ -326,8 +363,8 @@ impl Ctx {
                         "file",
                         reqwest::multipart::Part::bytes(PDF).file_name("soak-report.pdf"),
                     );
-                if let Some(folder) = folder {
-                    form = form.text("parent", folder);
+                if let Some(folder) = &folder {
+                    form = form.text("parent", folder.clone());
                 }
                 let req = h
                     .post(format!("{api}/api/documents/upload"))
@@ -335,9 +372,19 @@ impl Ctx {
                     .multipart(form);
                 if let Some(id) = self.call("upload", req).await.as_ref().and_then(id_of) {
                     if let Ok(mut w) = self.writers[writer].lock() {
-                        remember(&mut w.files, id);
+                        w.files.push((id, folder));
                     }
                 }
+            }
+            Op::Delete => {
+                let req = match doomed {
+                    Some(Doomed::Folder(id)) => h.post(format!("{api}/api/folders/{id}/delete")),
+                    Some(Doomed::File(id)) => h
+                        .post(format!("{api}/api/documents/remove"))
+                        .json(&json!({ "id": id })),
+                    None => return,
+                };
+                self.call("delete", req.bearer_auth(&bearer)).await;
             }
             Op::Rename => {
                 let Some(item) = item else { return };
@@ -704,6 +751,30 @@ async fn scrape_lag(http: &reqwest::Client, urls: &[String]) -> Option<(f64, f64
 }
 
 /// One row of the table, one point of the chart.
+/// The median of each whole minute's values (`(seconds, value)` in time order).
+fn minute_medians(values: impl Iterator<Item = (f64, f64)>) -> Vec<f64> {
+    let mut minutes: Vec<Vec<f64>> = Vec::new();
+    let mut current = None;
+    for (t, value) in values {
+        let minute = (t / 60.0).floor() as i64;
+        if current != Some(minute) {
+            current = Some(minute);
+            minutes.push(Vec::new());
+        }
+        if let Some(last) = minutes.last_mut() {
+            last.push(value);
+        }
+    }
+    minutes
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .map(|mut m| {
+            m.sort_by(f64::total_cmp);
+            m[m.len() / 2]
+        })
+        .collect()
+}
+
 struct Sample {
     /// Seconds since the start of the run.
     t: f64,
@@ -1025,6 +1096,7 @@ async fn main() -> anyhow::Result<()> {
         writers: (0..writers)
             .map(|_| Mutex::new(Writer::default()))
             .collect(),
+        writing: (0..writers).map(|_| tokio::sync::Mutex::new(())).collect(),
         counters: Counters::default(),
         latencies: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
@@ -1188,20 +1260,28 @@ async fn main() -> anyhow::Result<()> {
             .iter()
             .filter(|s| s.t >= warmup_until)
             .filter_map(|s| s.rss_mib.get(n).copied().flatten());
-        match range(values) {
-            Some((lo, hi)) => {
-                let spread = (hi - lo) / lo * 100.0;
+        let minutes = minute_medians(
+            samples
+                .iter()
+                .filter(|s| s.t >= warmup_until)
+                .filter_map(|s| Some((s.t, s.rss_mib.get(n).copied().flatten()?))),
+        );
+        match (range(values), range(minutes.iter().copied())) {
+            (Some((lo, hi)), Some((m_lo, m_hi))) => {
+                // Single samples swing with the allocator's work of the moment; a minute's
+                // median shows the trend.
+                let spread = (m_hi - m_lo) / m_lo * 100.0;
                 widest = Some(widest.map_or(spread, |w| w.max(spread)));
                 println!(
-                    "  node {} (pid {pid}): RSS min {lo:.1} MiB, max {hi:.1} MiB, spread {spread:.1} %",
+                    "  node {} (pid {pid}): RSS per sample {lo:.1} to {hi:.1} MiB; per-minute medians {m_lo:.1} to {m_hi:.1} MiB, spread {spread:.1} %",
                     n + 1
                 );
             }
-            None => println!("  node {} (pid {pid}): RSS not read", n + 1),
+            _ => println!("  node {} (pid {pid}): RSS not read", n + 1),
         }
     }
     if let Some(widest) = widest.filter(|_| nodes > 1) {
-        println!("  RSS: largest spread of one node {widest:.1} %");
+        println!("  RSS: largest spread of one node's per-minute medians {widest:.1} %");
     }
     if let (Some(first), Some(last)) = (samples.first(), samples.last()) {
         println!(

@@ -285,6 +285,11 @@ impl SearchIndex {
         Ok(self.reader.searcher().search(&query, &Count)? > 0)
     }
 
+    /// How many segments the index is in (each is searched on its own).
+    pub fn segments(&self) -> Result<usize, IndexError> {
+        Ok(self.reader.searcher().segment_readers().len())
+    }
+
     /// How many entries the index holds.
     pub fn len(&self) -> u64 {
         self.reader.searcher().num_docs()
@@ -538,45 +543,49 @@ mod same_answer_as_scoring_every_match {
         }
     }
 
+    /// One generated entry of `kind`.
+    fn generated(rng: &mut Rng, kind: Kind, id: usize) -> Entry {
+        let body_words = 1 + rng.below(12);
+        let mut body: Vec<&str> = (0..body_words).map(|_| rng.pick(WORDS)).collect();
+        if rng.below(20) == 0 {
+            body.push(rng.pick(RARE));
+        }
+        let acl = match (kind, rng.below(3)) {
+            (Kind::Documents, 0) => {
+                vec![format!("owner:u{}", rng.below(5)), "us".to_string()]
+            }
+            (Kind::Documents, _) => vec![format!("owner:u{}", rng.below(5))],
+            _ => vec![PUBLIC.to_string()],
+        };
+        Entry {
+            kind,
+            id: id.to_string(),
+            // Some names hold a longer word starting with a rare one, found by prefix at a
+            // constant score that entries with the rare word itself in their body can beat.
+            name: match rng.below(10) {
+                0 => format!("{}s {}", rng.pick(RARE), rng.pick(WORDS)),
+                _ => format!("{} {}", rng.pick(WORDS), rng.pick(WORDS)),
+            },
+            subtitle: (rng.below(2) == 0).then(|| rng.pick(WORDS).to_string()),
+            preview: None,
+            date: None,
+            body: body.join(" "),
+            acl,
+        }
+    }
+
     /// Generated entries in several commits (several segments), with ties, rare words found
-    /// only in bodies, and documents owned by a handful of users.
+    /// only in bodies, documents owned by a handful of users, and one entry in seven replaced
+    /// by a last commit (the old ones stay in their segments as deleted documents).
     fn corpus(rng: &mut Rng, n: usize) -> SearchIndex {
         let index = SearchIndex::new().expect("index");
-        for chunk in (0..n).collect::<Vec<_>>().chunks(n / 4) {
-            let upsert = chunk
-                .iter()
-                .map(|&i| {
-                    let kind = Kind::ALL[rng.below(Kind::ALL.len())];
-                    let body_words = 1 + rng.below(12);
-                    let mut body: Vec<&str> = (0..body_words).map(|_| rng.pick(WORDS)).collect();
-                    if rng.below(20) == 0 {
-                        body.push(rng.pick(RARE));
-                    }
-                    let acl = match (kind, rng.below(3)) {
-                        (Kind::Documents, 0) => {
-                            vec![format!("owner:u{}", rng.below(5)), "us".to_string()]
-                        }
-                        (Kind::Documents, _) => vec![format!("owner:u{}", rng.below(5))],
-                        _ => vec![PUBLIC.to_string()],
-                    };
-                    Entry {
-                        kind,
-                        id: i.to_string(),
-                        // Some names hold a longer word starting with a rare one, found by
-                        // prefix at a constant score that entries with the rare word itself in
-                        // their body can beat.
-                        name: match rng.below(10) {
-                            0 => format!("{}s {}", rng.pick(RARE), rng.pick(WORDS)),
-                            _ => format!("{} {}", rng.pick(WORDS), rng.pick(WORDS)),
-                        },
-                        subtitle: (rng.below(2) == 0).then(|| rng.pick(WORDS).to_string()),
-                        preview: None,
-                        date: None,
-                        body: body.join(" "),
-                        acl,
-                    }
-                })
-                .collect();
+        let kinds: Vec<Kind> = (0..n)
+            .map(|_| Kind::ALL[rng.below(Kind::ALL.len())])
+            .collect();
+        let ids: Vec<usize> = (0..n).collect();
+        let replaced: Vec<usize> = (0..n).step_by(7).collect();
+        for chunk in ids.chunks(n / 4).chain([replaced.as_slice()]) {
+            let upsert = chunk.iter().map(|&i| generated(rng, kinds[i], i)).collect();
             index
                 .update(IndexChange {
                     upsert,
@@ -584,6 +593,7 @@ mod same_answer_as_scoring_every_match {
                 })
                 .expect("update");
         }
+        assert_eq!(index.len(), n as u64);
         index
     }
 

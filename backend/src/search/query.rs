@@ -3,11 +3,21 @@
 //!
 //! A query word is found in a field in four ways, each with its weight: as the word itself
 //! (BM25), as the start of a word, with one typo, or as the start of a word with one typo
-//! (constant scores). The prefix and typo ways are expanded against the term dictionary
-//! once per query into plain term lists, so every part of the query reads postings lazily
-//! and the intersection with the reader's permissions is led by the smallest list.
+//! (constant scores). Each word scores the disjunction-max of its ways in the name and the
+//! body; the words' scores add up, and every word must match. The prefix and typo ways are
+//! expanded against the term dictionary once per query into plain term lists.
 //!
-//! The answer is found in two passes, with the same scores and order as scoring every match:
+//! Entries are scored here from the postings ([`ScoredPass`]), not by a generic query: a
+//! generic disjunction reads every posting of its parts in windows of thousands of entries,
+//! so its cost follows the long body lists whatever is shown. Each entry gets a bound first
+//! (the word's own term read in the name, its highest score assumed in the body, every other
+//! way assumed to match), then a tighter one (the word read in the body); only an entry whose
+//! bound beats the last of its type's list (across the segments walked so far) has its prefix,
+//! typo and permission postings read. Per type, the entries with the best score of the words
+//! themselves in the name are scored first, so each list's floor is high before the rest is
+//! walked. The answer is the one scoring every match gives, ties to the earlier entry.
+//!
+//! Two passes:
 //! 1. Entries matched in their name, which is weighted three times the body. For each type
 //!    whose best `per_kind` such entries all score above the highest score an entry matched
 //!    only in its body can reach (a bound from the terms' BM25 maxima), the list is final.
@@ -19,12 +29,15 @@ use std::collections::BTreeSet;
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
+use tantivy::fieldnorm::FieldNormReader;
+use tantivy::postings::{Postings, SegmentPostings};
 use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query,
-    TermQuery,
+    Bm25Weight, BooleanQuery, EnableScoring, FuzzyTermQuery, Occur, Query, Scorer, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocAddress, DocId, Score, Searcher, SegmentOrdinal, SegmentReader, Term};
+use tantivy::{
+    DocAddress, DocId, DocSet, Score, Searcher, SegmentOrdinal, SegmentReader, Term, TERMINATED,
+};
 
 use super::kinds::Kind;
 
@@ -55,6 +68,12 @@ struct FieldTerms {
     typo: Vec<Term>,
     typo_prefix: Vec<Term>,
     typos_allowed: bool,
+}
+
+/// A way of matching that scores a constant: its terms and its score.
+struct ConstantWay<'a> {
+    terms: &'a [Term],
+    score: Score,
 }
 
 impl FieldTerms {
@@ -105,15 +124,21 @@ impl FieldTerms {
         })
     }
 
-    /// The ways this field matches the word, in the order the score adds them up.
-    fn ways(&self) -> Vec<Box<dyn Query>> {
-        let mut ways: Vec<Box<dyn Query>> = Vec::new();
-        let exact = TermQuery::new(self.exact.clone(), IndexRecordOption::WithFreqs);
-        ways.push(Box::new(BoostQuery::new(Box::new(exact), self.weight)));
-        ways.push(constant(&self.prefix, self.weight * PREFIX));
+    /// The constant-score ways, in the order of [`FieldTerms::ways`] after the word itself.
+    fn constant_ways(&self) -> Vec<ConstantWay<'_>> {
+        let mut ways = vec![ConstantWay {
+            terms: &self.prefix,
+            score: self.weight * PREFIX,
+        }];
         if self.typos_allowed {
-            ways.push(constant(&self.typo, self.weight * TYPO));
-            ways.push(constant(&self.typo_prefix, self.weight * TYPO_PREFIX));
+            ways.push(ConstantWay {
+                terms: &self.typo,
+                score: self.weight * TYPO,
+            });
+            ways.push(ConstantWay {
+                terms: &self.typo_prefix,
+                score: self.weight * TYPO_PREFIX,
+            });
         }
         ways
     }
@@ -151,11 +176,6 @@ impl FieldTerms {
     }
 }
 
-/// A constant score for any of `terms` (no term: nothing matches).
-fn constant(terms: &[Term], score: Score) -> Box<dyn Query> {
-    Box::new(ConstScoreQuery::new(any_of(terms), score))
-}
-
 /// Matches an entry holding any of `terms`, reading their postings lazily.
 fn any_of(terms: &[Term]) -> Box<dyn Query> {
     let clauses = terms
@@ -167,11 +187,6 @@ fn any_of(terms: &[Term]) -> Box<dyn Query> {
         })
         .collect();
     Box::new(BooleanQuery::new(clauses))
-}
-
-/// A filter: matches like `query`, adds nothing to the score.
-fn filter(query: Box<dyn Query>) -> Box<dyn Query> {
-    Box::new(ConstScoreQuery::new(query, 0.0))
 }
 
 /// One word's terms in the name and in the body.
@@ -216,20 +231,10 @@ pub fn top_per_kind(
     {
         return Ok(tops);
     }
-    let text = || -> Box<dyn Query> {
-        let clauses = planned
-            .iter()
-            .map(|w| {
-                let mut ways = w.name.ways();
-                ways.extend(w.body.ways());
-                let word: Box<dyn Query> =
-                    Box::new(DisjunctionMaxQuery::with_tie_breaker(ways, TIE_BREAKER));
-                (Occur::Must, word)
-            })
-            .collect();
-        Box::new(BooleanQuery::new(clauses))
-    };
-
+    let visible: Vec<Term> = acl
+        .iter()
+        .map(|key| Term::from_field_text(fields.acl, key))
+        .collect();
     // Pass 1: entries with a word in their name.
     let mut open: Vec<Kind> = Kind::ALL.to_vec();
     let named: Vec<Term> = planned
@@ -237,16 +242,14 @@ pub fn top_per_kind(
         .flat_map(|w| w.name.all_terms().cloned())
         .collect();
     if !named.is_empty() {
-        let visible: Vec<Term> = acl
-            .iter()
-            .map(|key| Term::from_field_text(fields.acl, key))
-            .collect();
-        let query = BooleanQuery::new(vec![
-            (Occur::Must, text()),
-            (Occur::Must, filter(any_of(&named))),
-            (Occur::Must, filter(any_of(&visible))),
-        ]);
-        tops = searcher.search(&query, &TopPerKind::new(per_kind, &open))?;
+        let pass = ScoredPass {
+            searcher,
+            fields,
+            words: &planned,
+            entries: &named,
+            visible: &visible,
+        };
+        tops = pass.run(&TopPerKind::new(per_kind, &open))?;
         let mut body_only: Score = 0.0;
         for w in &planned {
             body_only += w.body.bound(searcher)?;
@@ -261,24 +264,403 @@ pub fn top_per_kind(
 
     // Pass 2: every visible entry of the types still open.
     if !open.is_empty() {
-        let visible: Vec<Term> = open
+        let visible_of_open: Vec<Term> = open
             .iter()
             .flat_map(|kind| {
                 acl.iter()
                     .map(|key| Term::from_field_text(fields.kind_acl, &kind_acl_key(*kind, key)))
             })
             .collect();
-        let query = BooleanQuery::new(vec![
-            (Occur::Must, text()),
-            (Occur::Must, filter(any_of(&visible))),
-        ]);
-        let more = searcher.search(&query, &TopPerKind::new(per_kind, &open))?;
+        let pass = ScoredPass {
+            searcher,
+            fields,
+            words: &planned,
+            entries: &visible_of_open,
+            visible: &visible,
+        };
+        let more = pass.run(&TopPerKind::new(per_kind, &open))?;
         for kind in &open {
             let slot = kind.code() as usize;
             tops[slot] = more[slot].clone();
         }
     }
     Ok(tops)
+}
+
+/// One pass over the entries holding any of `entries`' terms, each scored here from the
+/// postings with the score the query every word must match gives (each word the disjunction-max
+/// of its ways in the name and the body, the words added up), and passed over when its bound
+/// cannot enter its type's list.
+struct ScoredPass<'a> {
+    searcher: &'a Searcher,
+    fields: QueryFields,
+    words: &'a [WordTerms],
+    /// Pass 1: every term of a query word in the name; pass 2: the `kind_acl` terms of the
+    /// reader for the types still open.
+    entries: &'a [Term],
+    /// The reader's permission terms.
+    visible: &'a [Term],
+}
+
+impl ScoredPass<'_> {
+    fn run(&self, collector: &TopPerKind) -> tantivy::Result<KindTops> {
+        let no_scores = EnableScoring::disabled_from_searcher(self.searcher);
+        let docs_of =
+            |terms: &[Term], reader: &SegmentReader| -> tantivy::Result<Box<dyn Scorer>> {
+                any_of(terms).weight(no_scores)?.scorer(reader, 1.0)
+            };
+        let mut bm25 = Vec::with_capacity(self.words.len());
+        for word in self.words {
+            let of_field = |terms: &FieldTerms| -> tantivy::Result<Option<Bm25Weight>> {
+                if !terms.exact_found {
+                    return Ok(None);
+                }
+                let exact = std::slice::from_ref(&terms.exact);
+                Ok(Some(
+                    Bm25Weight::for_terms(self.searcher, exact)?.boost_by(terms.weight),
+                ))
+            };
+            bm25.push([of_field(&word.name)?, of_field(&word.body)?]);
+        }
+        let readers = self.searcher.segment_readers();
+        let mut tops = Vec::with_capacity(readers.len());
+        for (ordinal, reader) in readers.iter().enumerate() {
+            let ordinal = SegmentOrdinal::try_from(ordinal)
+                .map_err(|_| tantivy::TantivyError::InternalError("segment ordinal".into()))?;
+            tops.push(collector.for_segment(ordinal, reader)?);
+        }
+        // First, per type, the entries whose words themselves score highest in their name
+        // (found from the postings and lengths alone), so that each list's floor is high
+        // before the rest is walked.
+        let picked = self.best_named(readers, collector, &bm25)?;
+        for (at, reader) in readers.iter().enumerate() {
+            let mut entries = Listed {
+                docs: &picked[at],
+                at: 0,
+            };
+            self.walk(reader, &mut tops[at], &mut entries, &bm25, &[])?;
+        }
+        for at in 0..readers.len() {
+            let floor = collector.floor(&tops);
+            let top = &mut tops[at];
+            top.floor = floor;
+            let mut entries = docs_of(self.entries, &readers[at])?;
+            self.walk(&readers[at], top, entries.as_mut(), &bm25, &picked[at])?;
+        }
+        collector.merge_fruits(tops.into_iter().map(|top| top.harvest()).collect())
+    }
+
+    /// Per segment, the entries (ascending) that are among the best `per_kind` of their type by
+    /// the BM25 score of the words themselves in the name; none unless every word is a word of
+    /// some name.
+    fn best_named(
+        &self,
+        readers: &[SegmentReader],
+        collector: &TopPerKind,
+        bm25: &[[Option<Bm25Weight>; 2]],
+    ) -> tantivy::Result<Vec<Vec<DocId>>> {
+        let mut best: Vec<Vec<(Score, DocAddress)>> = vec![Vec::new(); Kind::ALL.len()];
+        let weights: Option<Vec<&Bm25Weight>> =
+            bm25.iter().map(|[name, _]| name.as_ref()).collect();
+        if let Some(weights) = weights {
+            for (ordinal, reader) in readers.iter().enumerate() {
+                let ordinal = SegmentOrdinal::try_from(ordinal)
+                    .map_err(|_| tantivy::TantivyError::InternalError("segment ordinal".into()))?;
+                let index = reader.inverted_index(self.fields.name)?;
+                let mut postings = Vec::with_capacity(self.words.len());
+                for word in self.words {
+                    match index.read_postings(&word.name.exact, IndexRecordOption::WithFreqs)? {
+                        Some(found) => postings.push(found),
+                        None => break,
+                    }
+                }
+                if postings.len() < self.words.len() {
+                    continue;
+                }
+                let norms = reader.get_fieldnorms_reader(self.fields.name)?;
+                let kinds = reader.fast_fields().u64("kind")?;
+                let alive = reader.alive_bitset();
+                let (first, others) = postings.split_at_mut(1);
+                let first = &mut first[0];
+                let mut doc = first.doc();
+                while doc != TERMINATED {
+                    let slot = kinds.first(doc).and_then(|code| usize::try_from(code).ok());
+                    let wanted = slot.filter(|slot| collector.wanted.get(*slot) == Some(&true));
+                    if let Some(slot) = wanted {
+                        if alive.is_none_or(|alive| alive.is_alive(doc))
+                            && others.iter_mut().all(|p| lands_on(p, doc))
+                        {
+                            let norm = norms.fieldnorm_id(doc);
+                            let mut score = weights[0].score(norm, first.term_freq());
+                            for (weight, postings) in weights[1..].iter().zip(others.iter()) {
+                                score += weight.score(norm, postings.term_freq());
+                            }
+                            let list = &mut best[slot];
+                            let here = DocAddress::new(ordinal, doc);
+                            let full = list.len() == collector.per_kind;
+                            if !full
+                                || list.last().is_some_and(|&(worst, at)| {
+                                    ranks_before(score, here, worst, at)
+                                })
+                            {
+                                if full {
+                                    list.pop();
+                                }
+                                let at = list
+                                    .partition_point(|&(s, at)| ranks_before(s, at, score, here));
+                                list.insert(at, (score, here));
+                            }
+                        }
+                    }
+                    doc = first.advance();
+                }
+            }
+        }
+        let mut picked = vec![Vec::new(); readers.len()];
+        for address in best.into_iter().flatten().map(|(_, at)| at) {
+            if let Some(docs) = usize::try_from(address.segment_ord)
+                .ok()
+                .and_then(|at| picked.get_mut(at))
+            {
+                docs.push(address.doc_id);
+            }
+        }
+        for docs in &mut picked {
+            docs.sort_unstable();
+        }
+        Ok(picked)
+    }
+
+    /// Scores `entries` of one segment into its list, but those of `done` (ascending).
+    fn walk(
+        &self,
+        reader: &SegmentReader,
+        top: &mut TopPerKindSegment,
+        entries: &mut dyn DocSet,
+        bm25: &[[Option<Bm25Weight>; 2]],
+        mut done: &[DocId],
+    ) -> tantivy::Result<()> {
+        let no_scores = EnableScoring::disabled_from_searcher(self.searcher);
+        let docs_of =
+            |terms: &[Term], reader: &SegmentReader| -> tantivy::Result<Box<dyn Scorer>> {
+                any_of(terms).weight(no_scores)?.scorer(reader, 1.0)
+            };
+        let mut visible = docs_of(self.visible, reader)?;
+        let mut words = Vec::with_capacity(self.words.len());
+        for (word, [name_bm25, body_bm25]) in self.words.iter().zip(bm25) {
+            words.push(WordCursor {
+                fields: [
+                    FieldCursor::new(reader, self.fields.name, &word.name, name_bm25, docs_of)?,
+                    FieldCursor::new(reader, self.fields.body, &word.body, body_bm25, docs_of)?,
+                ],
+            });
+        }
+        let alive = reader.alive_bitset();
+        let mut doc = entries.doc();
+        while doc != TERMINATED {
+            while done.first().is_some_and(|first| *first < doc) {
+                done = &done[1..];
+            }
+            if done.first() != Some(&doc) && alive.is_none_or(|alive| alive.is_alive(doc)) {
+                if let Some(slot) = top.wanted_slot(doc) {
+                    // First with the word's highest score in the body (the body's postings are
+                    // the long ones), then with its score there.
+                    let may_enter = |words: &mut [WordCursor], read_body: bool| {
+                        let mut bound: Score = 0.0;
+                        for word in words {
+                            bound += word.bound(doc, read_body);
+                        }
+                        top.may_enter(slot, bound, doc)
+                    };
+                    if may_enter(&mut words, false)
+                        && may_enter(&mut words, true)
+                        && lands_on(visible.as_mut(), doc)
+                    {
+                        let mut score: Option<Score> = Some(0.0);
+                        for word in &mut words {
+                            score = match (score, word.score(doc)) {
+                                (Some(sum), Some(part)) => Some(sum + part),
+                                _ => None,
+                            };
+                        }
+                        if let Some(score) = score {
+                            top.collect(doc, score);
+                        }
+                    }
+                }
+            }
+            doc = entries.advance();
+        }
+        Ok(())
+    }
+}
+
+/// Entries listed in ascending order, as a [`DocSet`].
+struct Listed<'a> {
+    docs: &'a [DocId],
+    at: usize,
+}
+
+impl DocSet for Listed<'_> {
+    fn advance(&mut self) -> DocId {
+        self.at += 1;
+        self.doc()
+    }
+
+    fn doc(&self) -> DocId {
+        self.docs.get(self.at).copied().unwrap_or(TERMINATED)
+    }
+
+    fn size_hint(&self) -> u32 {
+        u32::try_from(self.docs.len()).unwrap_or(u32::MAX)
+    }
+}
+
+/// Whether `docs` holds `doc`, moving it forward to see (it never moves back: the entries are
+/// visited in ascending order).
+fn lands_on(docs: &mut dyn DocSet, doc: DocId) -> bool {
+    if docs.doc() < doc {
+        docs.seek(doc);
+    }
+    docs.doc() == doc
+}
+
+/// One query word in one segment.
+struct WordCursor<'a> {
+    fields: [FieldCursor<'a>; 2],
+}
+
+impl WordCursor<'_> {
+    /// The highest score the word can give `doc`: exact where the word itself was read (in the
+    /// name always, in the body when `read_body`, else its highest score there), and every
+    /// constant way not yet read counted as matching.
+    fn bound(&mut self, doc: DocId, read_body: bool) -> Score {
+        let mut score = DisMax::default();
+        for (at, field) in self.fields.iter_mut().enumerate() {
+            let exact = if at == 0 || read_body {
+                field.read_word(doc);
+                field.exact_score
+            } else {
+                field.highest_exact
+            };
+            if let Some(exact) = exact {
+                score.add(exact);
+            }
+            for way in &field.ways {
+                if way.docs.is_some() {
+                    score.add(way.score);
+                }
+            }
+        }
+        score.value()
+    }
+
+    /// The word's score for `doc` (after [`WordCursor::bound`] has read the body), or `None`
+    /// when it matches in no way.
+    fn score(&mut self, doc: DocId) -> Option<Score> {
+        let mut score = DisMax::default();
+        let mut matched = false;
+        for field in &mut self.fields {
+            if let Some(exact) = field.exact_score {
+                score.add(exact);
+                matched = true;
+            }
+            let word_here = field.exact_score.is_some();
+            for way in &mut field.ways {
+                let here = (word_here && way.holds_word)
+                    || way
+                        .docs
+                        .as_mut()
+                        .is_some_and(|docs| lands_on(docs.as_mut(), doc));
+                if here {
+                    score.add(way.score);
+                    matched = true;
+                }
+            }
+        }
+        matched.then(|| score.value())
+    }
+}
+
+/// Tantivy's disjunction-max: `max + tie_breaker × (sum − max)`, the parts added in order.
+#[derive(Default)]
+struct DisMax {
+    max: Score,
+    sum: Score,
+}
+
+impl DisMax {
+    fn add(&mut self, part: Score) {
+        self.max = Score::max(part, self.max);
+        self.sum += part;
+    }
+
+    fn value(&self) -> Score {
+        self.max + (self.sum - self.max) * TIE_BREAKER
+    }
+}
+
+/// One query word in one field of one segment.
+struct FieldCursor<'a> {
+    /// The postings of the word itself, with its BM25 weight and the field's lengths.
+    exact: Option<(SegmentPostings, &'a Bm25Weight, FieldNormReader)>,
+    /// The BM25 score of the word itself in the entry last read, if it holds it.
+    exact_score: Option<Score>,
+    /// The highest BM25 score the word itself can have here.
+    highest_exact: Option<Score>,
+    ways: Vec<WayCursor>,
+}
+
+struct WayCursor {
+    score: Score,
+    /// The entries holding one of the way's terms (`None`: no term of it in this segment).
+    docs: Option<Box<dyn Scorer>>,
+    /// The word itself is one of the way's terms: an entry holding it matches this way.
+    holds_word: bool,
+}
+
+impl<'a> FieldCursor<'a> {
+    fn new(
+        reader: &SegmentReader,
+        field: Field,
+        terms: &FieldTerms,
+        bm25: &'a Option<Bm25Weight>,
+        docs_of: impl Fn(&[Term], &SegmentReader) -> tantivy::Result<Box<dyn Scorer>>,
+    ) -> tantivy::Result<FieldCursor<'a>> {
+        let exact = match bm25 {
+            Some(bm25) => reader
+                .inverted_index(field)?
+                .read_postings(&terms.exact, IndexRecordOption::WithFreqs)?
+                .map(|postings| -> tantivy::Result<_> {
+                    Ok((postings, bm25, reader.get_fieldnorms_reader(field)?))
+                })
+                .transpose()?,
+            None => None,
+        };
+        let mut ways = Vec::new();
+        for way in terms.constant_ways() {
+            let docs = docs_of(way.terms, reader)?;
+            ways.push(WayCursor {
+                score: way.score,
+                docs: (docs.doc() != TERMINATED).then_some(docs),
+                holds_word: way.terms.contains(&terms.exact),
+            });
+        }
+        Ok(FieldCursor {
+            highest_exact: exact.as_ref().map(|(_, bm25, _)| bm25.max_score()),
+            exact,
+            exact_score: None,
+            ways,
+        })
+    }
+
+    fn read_word(&mut self, doc: DocId) {
+        self.exact_score = match &mut self.exact {
+            Some((postings, bm25, norms)) => lands_on(postings, doc)
+                .then(|| bm25.score(norms.fieldnorm_id(doc), postings.term_freq())),
+            None => None,
+        };
+    }
 }
 
 /// Collects the best `per_kind` entries of each wanted type in one pass, reading each entry's
@@ -288,7 +670,34 @@ struct TopPerKind {
     wanted: Vec<bool>,
 }
 
+/// Whether `(score, at)` ranks before `(other, other_at)`: a higher score, or an equal one at an
+/// earlier address (as tantivy's own top-documents collector keeps the earlier of a tie).
+fn ranks_before<A: Ord>(score: Score, at: A, other: Score, other_at: A) -> bool {
+    score > other || (score == other && at < other_at)
+}
+
 impl TopPerKind {
+    /// Per list, the entry the best `per_kind` of `segments` ends with, when they hold that many.
+    fn floor(&self, segments: &[TopPerKindSegment]) -> Vec<Option<(Score, DocAddress)>> {
+        (0..Kind::ALL.len())
+            .map(|slot| {
+                let mut all: Vec<(Score, DocAddress)> = segments
+                    .iter()
+                    .flat_map(|s| {
+                        s.tops[slot]
+                            .iter()
+                            .map(|&(score, doc)| (score, DocAddress::new(s.segment, doc)))
+                    })
+                    .collect();
+                if all.len() < self.per_kind {
+                    return None;
+                }
+                all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                all.get(self.per_kind - 1).copied()
+            })
+            .collect()
+    }
+
     fn new(per_kind: usize, kinds: &[Kind]) -> TopPerKind {
         let mut wanted = vec![false; Kind::ALL.len()];
         for kind in kinds {
@@ -304,6 +713,9 @@ struct TopPerKindSegment {
     kind: Column<u64>,
     segment: SegmentOrdinal,
     tops: Vec<Vec<(Score, DocId)>>,
+    /// Per list, the last entry of the best `per_kind` of every segment so far, when there are
+    /// that many: what an entry must beat to be shown.
+    floor: Vec<Option<(Score, DocAddress)>>,
 }
 
 impl Collector for TopPerKind {
@@ -321,6 +733,7 @@ impl Collector for TopPerKind {
             kind: reader.fast_fields().u64("kind")?,
             segment,
             tops: vec![Vec::new(); Kind::ALL.len()],
+            floor: vec![None; Kind::ALL.len()],
         })
     }
 
@@ -344,6 +757,31 @@ impl Collector for TopPerKind {
     }
 }
 
+impl TopPerKindSegment {
+    /// The list `doc` would go to, if its type is wanted.
+    fn wanted_slot(&self, doc: DocId) -> Option<usize> {
+        let slot = usize::try_from(self.kind.first(doc)?).ok()?;
+        self.wanted
+            .get(slot)
+            .copied()
+            .unwrap_or(false)
+            .then_some(slot)
+    }
+
+    /// Whether entry `doc` scoring up to `bound` could enter list `slot`.
+    fn may_enter(&self, slot: usize, bound: Score, doc: DocId) -> bool {
+        let top = &self.tops[slot];
+        let full = top.len() == self.per_kind;
+        let beats_list = !full
+            || top
+                .last()
+                .is_some_and(|&(worst, at)| ranks_before(bound, doc, worst, at));
+        let here = DocAddress::new(self.segment, doc);
+        beats_list
+            && self.floor[slot].is_none_or(|(floor, at)| ranks_before(bound, here, floor, at))
+    }
+}
+
 impl SegmentCollector for TopPerKindSegment {
     type Fruit = KindTops;
 
@@ -359,13 +797,16 @@ impl SegmentCollector for TopPerKindSegment {
         }
         let top = &mut self.tops[slot];
         if top.len() == self.per_kind {
-            // Documents arrive in ascending order: an equal score loses to the one kept.
-            if top.last().is_some_and(|(worst, _)| score <= *worst) {
+            // Of equal scores, the earlier entry stays (entries may come in any order).
+            if !top
+                .last()
+                .is_some_and(|&(worst, at)| ranks_before(score, doc, worst, at))
+            {
                 return;
             }
             top.pop();
         }
-        let at = top.partition_point(|(s, _)| *s >= score);
+        let at = top.partition_point(|&(s, at)| ranks_before(s, at, score, doc));
         top.insert(at, (score, doc));
     }
 
