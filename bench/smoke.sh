@@ -69,7 +69,7 @@ check "files.sh" 'freeze of the owner' \
 SOAK_OUT=$LOGS/soak
 check "soak.sh 1 1 50 --seconds 20 (soak)" '^  feed: ' \
   env OUT="$SOAK_OUT" bench/soak.sh 1 1 50 --seconds 20 --sample-seconds 5 --publish-every 10 \
-  --reconnect-every 5 --rate 10 --writers 10
+  --reconnect-every 5 --rate 10 --writers 10 --live-per-writer 2
 [ -s "$SOAK_OUT/soak.svg" ] || { echo "FAIL  soak chart: no $SOAK_OUT/soak.svg"; failed+=("soak chart"); }
 
 echo "smoke: $((${#failed[@]})) failed, $(($(date +%s) - started)) s after the build"

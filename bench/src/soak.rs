@@ -8,7 +8,7 @@
 //!   message by its number: a number skipped is a lost message, a number seen twice a duplicate;
 //! - sends a steady rate of HTTP requests, mixed: document commands (create a folder, upload a
 //!   small PDF, rename, share a file with another load user, and once a writer holds
-//!   `LIVE_PER_WRITER` items, delete its oldest instead of making one more) and reads (My Docs,
+//!   `--live-per-writer` items, delete its oldest instead of making one more) and reads (My Docs,
 //!   Shared with me, search), over the nodes in turn;
 //! - has the admin publish a notification to everyone every `--publish-every` seconds;
 //! - closes and reopens a few sockets every `--reconnect-every` seconds, each resuming from the
@@ -56,8 +56,9 @@ const PDF: &[u8] = include_bytes!(concat!(
 /// Words the searches look for: the names this tool gives, and catalogue words.
 const TERMS: &[&str] = &["soak", "report", "knee", "implant", "visit"];
 
-/// Items one writer keeps: past this, a create deletes the writer's oldest item instead, so the
-/// live data stays the same size and memory can be seen flat (the event history still grows).
+/// Items one writer keeps by default: past this, a create deletes the writer's oldest item
+/// instead, so the live data stays the same size and memory can be seen flat (the event history
+/// still grows).
 const LIVE_PER_WRITER: usize = 20;
 
 #[derive(Parser, Debug)]
@@ -100,6 +101,9 @@ struct Args {
     /// Requests in flight at most; a tick that finds them all busy is skipped and counted.
     #[arg(long, default_value_t = 64)]
     max_in_flight: usize,
+    /// Items one writer keeps: past this, a create deletes the writer's oldest item instead.
+    #[arg(long, default_value_t = LIVE_PER_WRITER)]
+    live_per_writer: usize,
     /// Seconds between the admin's notifications to everyone.
     #[arg(long, default_value_t = 60)]
     publish_every: u64,
@@ -231,6 +235,7 @@ struct Ctx {
     /// Held by a writer's request for its whole length: a writer's commands go one at a time,
     /// so none acts on an item its own delete has just removed.
     writing: Vec<tokio::sync::Mutex<()>>,
+    live_per_writer: usize,
     counters: Counters,
     /// Answer times (ms) since the last sample.
     latencies: Mutex<Vec<f64>>,
@@ -305,8 +310,7 @@ impl Ctx {
             Ok(w) => {
                 let folder =
                     (!w.folders.is_empty()).then(|| w.folders[pick % w.folders.len()].clone());
-                let file =
-                    (!w.files.is_empty()).then(|| w.files[pick % w.files.len()].0.clone());
+                let file = (!w.files.is_empty()).then(|| w.files[pick % w.files.len()].0.clone());
                 let items = w.len();
                 let item = (items > 0).then(|| {
                     let i = pick % items;
@@ -315,7 +319,7 @@ impl Ctx {
                         .unwrap_or_else(|| &w.files[i - w.folders.len()].0)
                         .clone()
                 });
-                (folder, file, item, items >= LIVE_PER_WRITER)
+                (folder, file, item, items >= self.live_per_writer)
             }
             Err(_) => return,
         };
@@ -1097,6 +1101,7 @@ async fn main() -> anyhow::Result<()> {
             .map(|_| Mutex::new(Writer::default()))
             .collect(),
         writing: (0..writers).map(|_| tokio::sync::Mutex::new(())).collect(),
+        live_per_writer: args.live_per_writer.max(1),
         counters: Counters::default(),
         latencies: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
