@@ -754,7 +754,6 @@ async fn scrape_lag(http: &reqwest::Client, urls: &[String]) -> Option<(f64, f64
     owner.or(any)
 }
 
-/// One row of the table, one point of the chart.
 /// The median of each whole minute's values (`(seconds, value)` in time order).
 fn minute_medians(values: impl Iterator<Item = (f64, f64)>) -> Vec<f64> {
     let mut minutes: Vec<Vec<f64>> = Vec::new();
@@ -779,6 +778,7 @@ fn minute_medians(values: impl Iterator<Item = (f64, f64)>) -> Vec<f64> {
         .collect()
 }
 
+/// One row of the table, one point of the chart.
 struct Sample {
     /// Seconds since the start of the run.
     t: f64,

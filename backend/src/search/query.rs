@@ -124,7 +124,7 @@ impl FieldTerms {
         })
     }
 
-    /// The constant-score ways, in the order of [`FieldTerms::ways`] after the word itself.
+    /// The constant-score ways, in the order the score adds them up after the word itself.
     fn constant_ways(&self) -> Vec<ConstantWay<'_>> {
         let mut ways = vec![ConstantWay {
             terms: &self.prefix,
@@ -303,12 +303,13 @@ struct ScoredPass<'a> {
 }
 
 impl ScoredPass<'_> {
-    fn run(&self, collector: &TopPerKind) -> tantivy::Result<KindTops> {
+    /// The entries of one segment holding any of `terms`.
+    fn docs_of(&self, terms: &[Term], reader: &SegmentReader) -> tantivy::Result<Box<dyn Scorer>> {
         let no_scores = EnableScoring::disabled_from_searcher(self.searcher);
-        let docs_of =
-            |terms: &[Term], reader: &SegmentReader| -> tantivy::Result<Box<dyn Scorer>> {
-                any_of(terms).weight(no_scores)?.scorer(reader, 1.0)
-            };
+        any_of(terms).weight(no_scores)?.scorer(reader, 1.0)
+    }
+
+    fn run(&self, collector: &TopPerKind) -> tantivy::Result<KindTops> {
         let mut bm25 = Vec::with_capacity(self.words.len());
         for word in self.words {
             let of_field = |terms: &FieldTerms| -> tantivy::Result<Option<Bm25Weight>> {
@@ -325,9 +326,7 @@ impl ScoredPass<'_> {
         let readers = self.searcher.segment_readers();
         let mut tops = Vec::with_capacity(readers.len());
         for (ordinal, reader) in readers.iter().enumerate() {
-            let ordinal = SegmentOrdinal::try_from(ordinal)
-                .map_err(|_| tantivy::TantivyError::InternalError("segment ordinal".into()))?;
-            tops.push(collector.for_segment(ordinal, reader)?);
+            tops.push(collector.for_segment(segment_ordinal(ordinal)?, reader)?);
         }
         // First, per type, the entries whose words themselves score highest in their name
         // (found from the postings and lengths alone), so that each list's floor is high
@@ -344,7 +343,7 @@ impl ScoredPass<'_> {
             let floor = collector.floor(&tops);
             let top = &mut tops[at];
             top.floor = floor;
-            let mut entries = docs_of(self.entries, &readers[at])?;
+            let mut entries = self.docs_of(self.entries, &readers[at])?;
             self.walk(&readers[at], top, entries.as_mut(), &bm25, &picked[at])?;
         }
         collector.merge_fruits(tops.into_iter().map(|top| top.harvest()).collect())
@@ -364,8 +363,7 @@ impl ScoredPass<'_> {
             bm25.iter().map(|[name, _]| name.as_ref()).collect();
         if let Some(weights) = weights {
             for (ordinal, reader) in readers.iter().enumerate() {
-                let ordinal = SegmentOrdinal::try_from(ordinal)
-                    .map_err(|_| tantivy::TantivyError::InternalError("segment ordinal".into()))?;
+                let ordinal = segment_ordinal(ordinal)?;
                 let index = reader.inverted_index(self.fields.name)?;
                 let mut postings = Vec::with_capacity(self.words.len());
                 for word in self.words {
@@ -384,9 +382,7 @@ impl ScoredPass<'_> {
                 let first = &mut first[0];
                 let mut doc = first.doc();
                 while doc != TERMINATED {
-                    let slot = kinds.first(doc).and_then(|code| usize::try_from(code).ok());
-                    let wanted = slot.filter(|slot| collector.wanted.get(*slot) == Some(&true));
-                    if let Some(slot) = wanted {
+                    if let Some(slot) = wanted_slot(&kinds, &collector.wanted, doc) {
                         if alive.is_none_or(|alive| alive.is_alive(doc))
                             && others.iter_mut().all(|p| lands_on(p, doc))
                         {
@@ -395,21 +391,8 @@ impl ScoredPass<'_> {
                             for (weight, postings) in weights[1..].iter().zip(others.iter()) {
                                 score += weight.score(norm, postings.term_freq());
                             }
-                            let list = &mut best[slot];
                             let here = DocAddress::new(ordinal, doc);
-                            let full = list.len() == collector.per_kind;
-                            if !full
-                                || list.last().is_some_and(|&(worst, at)| {
-                                    ranks_before(score, here, worst, at)
-                                })
-                            {
-                                if full {
-                                    list.pop();
-                                }
-                                let at = list
-                                    .partition_point(|&(s, at)| ranks_before(s, at, score, here));
-                                list.insert(at, (score, here));
-                            }
+                            keep_best(&mut best[slot], collector.per_kind, score, here);
                         }
                     }
                     doc = first.advance();
@@ -440,12 +423,8 @@ impl ScoredPass<'_> {
         bm25: &[[Option<Bm25Weight>; 2]],
         mut done: &[DocId],
     ) -> tantivy::Result<()> {
-        let no_scores = EnableScoring::disabled_from_searcher(self.searcher);
-        let docs_of =
-            |terms: &[Term], reader: &SegmentReader| -> tantivy::Result<Box<dyn Scorer>> {
-                any_of(terms).weight(no_scores)?.scorer(reader, 1.0)
-            };
-        let mut visible = docs_of(self.visible, reader)?;
+        let docs_of = |terms: &[Term], reader: &SegmentReader| self.docs_of(terms, reader);
+        let mut visible = self.docs_of(self.visible, reader)?;
         let mut words = Vec::with_capacity(self.words.len());
         for (word, [name_bm25, body_bm25]) in self.words.iter().zip(bm25) {
             words.push(WordCursor {
@@ -676,6 +655,34 @@ fn ranks_before<A: Ord>(score: Score, at: A, other: Score, other_at: A) -> bool 
     score > other || (score == other && at < other_at)
 }
 
+/// Puts `(score, at)` in `list` (best first) if it is among the best `per_kind`; entries may
+/// come in any order, and of equal scores the earlier entry stays.
+fn keep_best<A: Ord + Copy>(list: &mut Vec<(Score, A)>, per_kind: usize, score: Score, at: A) {
+    if list.len() == per_kind {
+        if !list
+            .last()
+            .is_some_and(|&(worst, worst_at)| ranks_before(score, at, worst, worst_at))
+        {
+            return;
+        }
+        list.pop();
+    }
+    let place = list.partition_point(|&(s, s_at)| ranks_before(s, s_at, score, at));
+    list.insert(place, (score, at));
+}
+
+/// The list of `doc`'s type (its `kind` column), if that type is wanted.
+fn wanted_slot(kind: &Column<u64>, wanted: &[bool], doc: DocId) -> Option<usize> {
+    let slot = usize::try_from(kind.first(doc)?).ok()?;
+    wanted.get(slot).copied().unwrap_or(false).then_some(slot)
+}
+
+/// A segment's position as tantivy numbers it in a [`DocAddress`].
+fn segment_ordinal(at: usize) -> tantivy::Result<SegmentOrdinal> {
+    SegmentOrdinal::try_from(at)
+        .map_err(|_| tantivy::TantivyError::InternalError("segment ordinal".into()))
+}
+
 impl TopPerKind {
     /// Per list, the entry the best `per_kind` of `segments` ends with, when they hold that many.
     fn floor(&self, segments: &[TopPerKindSegment]) -> Vec<Option<(Score, DocAddress)>> {
@@ -760,12 +767,7 @@ impl Collector for TopPerKind {
 impl TopPerKindSegment {
     /// The list `doc` would go to, if its type is wanted.
     fn wanted_slot(&self, doc: DocId) -> Option<usize> {
-        let slot = usize::try_from(self.kind.first(doc)?).ok()?;
-        self.wanted
-            .get(slot)
-            .copied()
-            .unwrap_or(false)
-            .then_some(slot)
+        wanted_slot(&self.kind, &self.wanted, doc)
     }
 
     /// Whether entry `doc` scoring up to `bound` could enter list `slot`.
@@ -786,28 +788,9 @@ impl SegmentCollector for TopPerKindSegment {
     type Fruit = KindTops;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        let Some(code) = self.kind.first(doc) else {
-            return;
-        };
-        let Ok(slot) = usize::try_from(code) else {
-            return;
-        };
-        if !self.wanted.get(slot).copied().unwrap_or(false) {
-            return;
+        if let Some(slot) = self.wanted_slot(doc) {
+            keep_best(&mut self.tops[slot], self.per_kind, score, doc);
         }
-        let top = &mut self.tops[slot];
-        if top.len() == self.per_kind {
-            // Of equal scores, the earlier entry stays (entries may come in any order).
-            if !top
-                .last()
-                .is_some_and(|&(worst, at)| ranks_before(score, doc, worst, at))
-            {
-                return;
-            }
-            top.pop();
-        }
-        let at = top.partition_point(|&(s, at)| ranks_before(s, at, score, doc));
-        top.insert(at, (score, doc));
     }
 
     fn harvest(self) -> KindTops {
