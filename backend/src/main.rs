@@ -5,7 +5,9 @@ use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
 /// mimalloc rather than the system's allocator: a rebuild makes and frees millions of small rows,
-/// and spent a third of its time in glibc's malloc and free (`docs/BENCHMARKS.md`).
+/// and spent a third of its time in glibc's malloc and free (`docs/BENCHMARKS.md`). Without the
+/// `mimalloc` feature the system's allocator serves, for heap profilers that only see it.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -74,8 +74,27 @@ pub fn install() -> &'static PrometheusHandle {
             tracing::warn!("a metrics recorder was already installed: /metrics shows only ours");
         }
         describe();
+        spawn_upkeep(handle.clone());
         handle
     })
+}
+
+/// How often the recorder's pending histogram samples are folded into their buckets.
+const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// A recorder made with `build_recorder` keeps every histogram sample until the next render:
+/// with nobody scraping `/metrics`, each request would leave its latency in memory for good. A
+/// thread of its own (not a task) so that it outlives any one runtime of the process.
+fn spawn_upkeep(handle: PrometheusHandle) {
+    let started = std::thread::Builder::new()
+        .name("metrics-upkeep".into())
+        .spawn(move || loop {
+            std::thread::sleep(UPKEEP_EVERY);
+            handle.run_upkeep();
+        });
+    if let Err(e) = started {
+        tracing::warn!(error = %e, "metrics upkeep not started: histograms drain only when scraped");
+    }
 }
 
 fn describe() {

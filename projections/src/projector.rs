@@ -589,10 +589,20 @@ impl Projector {
             };
             applied = match next_after.filter(|_| full && self.stop_at.is_some()) {
                 Some(after) => {
-                    let (result, next) =
-                        tokio::join!(apply, stream::read_after(&self.source, after, self.batch));
+                    // A task of its own, so reading and parsing the next batch runs on another
+                    // core while this one is applied.
+                    let source = self.source.clone();
+                    let batch = self.batch;
+                    let next =
+                        tokio::spawn(
+                            async move { stream::read_after(&source, after, batch).await },
+                        );
+                    let (result, next) = tokio::join!(apply, next);
                     let result = result?;
-                    *self.read_ahead.lock().await = Some((after, next?));
+                    // A read that panicked is simply done again by the next round.
+                    if let Ok(next) = next {
+                        *self.read_ahead.lock().await = Some((after, next?));
+                    }
                     result
                 }
                 None => apply.await?,

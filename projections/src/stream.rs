@@ -5,6 +5,7 @@
 //! transaction still open (`pg_snapshot_xmin`) makes every event visible to the reader before
 //! the reader can pass it. On SQLite writers are serialised and the rowid is commit order.
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::db::Db;
@@ -26,8 +27,9 @@ pub struct StoredEvent {
     pub sequence: i64,
     pub event_type: String,
     pub event_version: String,
-    /// The event as cqrs-es stores it: `{"VariantName": {...fields}}`.
-    pub payload: Value,
+    /// The event as cqrs-es stores it: `{"VariantName": {...fields}}`, checked to be JSON but
+    /// kept as text, so it is parsed once, straight into the event type ([`StoredEvent::decode`]).
+    pub payload: Box<RawValue>,
     pub metadata: Value,
     /// Milliseconds since the Unix epoch.
     pub recorded_at: i64,
@@ -36,7 +38,12 @@ pub struct StoredEvent {
 impl StoredEvent {
     /// Decodes the payload into the aggregate's event type.
     pub fn decode<E: serde::de::DeserializeOwned>(&self) -> Result<E, serde_json::Error> {
-        serde_json::from_value(self.payload.clone())
+        serde_json::from_str(self.payload.get())
+    }
+
+    /// The payload as a JSON value (for a reader that does not know the event type).
+    pub fn payload_value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::from_str(self.payload.get())
     }
 
     /// A metadata entry (the API puts `user_id`, `request_id` and the like there).
@@ -66,12 +73,12 @@ impl StoredEvent {
             tx_id: row.tx_id,
             position: row.position,
         };
-        let parsed = serde_json::from_str(&row.payload)
+        let parsed = RawValue::from_string(row.payload)
             .and_then(|payload| Ok((payload, serde_json::from_str(&row.metadata)?)));
         let (payload, metadata) = parsed.unwrap_or_else(|e| {
             tracing::error!(?at, aggregate_type = %row.aggregate_type, aggregate_id = %row.aggregate_id,
                 sequence = row.sequence, error = %e, "stored event is not valid JSON");
-            (Value::Null, Value::Null)
+            (null_payload(), Value::Null)
         });
         StoredEvent {
             at,
@@ -87,6 +94,11 @@ impl StoredEvent {
     }
 }
 
+/// The payload of an event whose stored text is not JSON: every decode of it fails.
+fn null_payload() -> Box<RawValue> {
+    RawValue::from_string("null".to_string()).unwrap_or_else(|_| unreachable!("null is JSON"))
+}
+
 impl TryFrom<EventRow> for StoredEvent {
     type Error = serde_json::Error;
     fn try_from(row: EventRow) -> Result<Self, Self::Error> {
@@ -100,7 +112,7 @@ impl TryFrom<EventRow> for StoredEvent {
             sequence: row.sequence,
             event_type: row.event_type,
             event_version: row.event_version,
-            payload: serde_json::from_str(&row.payload)?,
+            payload: RawValue::from_string(row.payload)?,
             metadata: serde_json::from_str(&row.metadata)?,
             recorded_at: row.recorded_at,
         })

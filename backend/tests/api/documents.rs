@@ -922,7 +922,7 @@ both_dbs! {
         }
         let events = projections::stream::events_of(&app.state.db, "document_item", &file).await.unwrap();
         let renames: Vec<String> = events.iter().filter(|e| e.event_type == "Renamed")
-            .map(|e| e.payload["Renamed"]["to"].as_str().unwrap().to_string()).collect();
+            .map(|e| e.payload_value().unwrap()["Renamed"]["to"].as_str().unwrap().to_string()).collect();
         assert_eq!(renames.len(), ok, "one event per accepted rename, none for refused ones");
         let (_, h) = history(&app, &anna, &file).await;
         assert_eq!(h["item"]["name"].as_str(), renames.last().map(String::as_str));

@@ -861,7 +861,7 @@ both_dbs! {
             sequence: 1,
             event_type: "Registered".into(),
             event_version: "1.0".into(),
-            payload: serde_json::to_value(&event).unwrap(),
+            payload: serde_json::value::to_raw_value(&event).unwrap(),
             metadata: json!({}),
             recorded_at: 1,
         };

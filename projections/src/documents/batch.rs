@@ -25,8 +25,12 @@
 //! Rows that no later event can change (feed messages, closed version rows) are written as it
 //! goes ([`Batch::spill`]); the state is written once at the end.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+
+// hashbrown's maps: a faster hash than std's SipHash, and look-ups by borrowed pairs ([`Pair`]),
+// for maps a rebuild queries millions of times.
+use hashbrown::{Equivalent, HashMap, HashSet};
 
 use crate::db::{DbKind, Tx};
 use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
@@ -185,6 +189,17 @@ impl Item {
     }
 }
 
+/// A `(String, String)` key looked up by two borrowed strings, so that a look-up allocates
+/// nothing: it hashes as the tuple does (field after field) and compares equal to it.
+#[derive(Hash)]
+struct Pair<'a>(&'a str, &'a str);
+
+impl Equivalent<(String, String)> for Pair<'_> {
+    fn equivalent(&self, key: &(String, String)) -> bool {
+        self.0 == key.0 && self.1 == key.1
+    }
+}
+
 /// A row as it was before the batch and as it is now.
 #[derive(Debug, Clone)]
 struct Slot<T> {
@@ -279,7 +294,9 @@ pub struct Batch {
     feed: Vec<FeedRow>,
     /// About how many bytes `feed` takes.
     feed_bytes: usize,
-    seen: Vec<(String, String, i64)>,
+    /// US items opened during the batch: item → user → when first (only the first time counts).
+    /// Keyed by item, so forgetting an item's marks ([`Batch::unsee`]) does not scan them all.
+    seen: HashMap<String, BTreeMap<String, i64>>,
     /// Items whose seen marks from before the batch are forgotten (a new version arrived).
     unseen: BTreeSet<String>,
     links: Vec<Link>,
@@ -288,10 +305,10 @@ pub struct Batch {
     /// Open version rows from before the batch that it closes, with the time.
     close_item_version: HashMap<String, i64>,
     share_versions: Vec<ShareVersion>,
+    /// How many of `item_versions` and `share_versions` are closed: what a spill would write.
+    closed_versions: (usize, usize),
     open_share_version: HashMap<(String, String), usize>,
     close_share_version: HashMap<(String, String), i64>,
-    /// The (user, item) pairs in `seen`: only the first time counts.
-    seen_pairs: HashSet<(String, String)>,
     /// Everything there is is in memory: the database was empty when the batch began, and only
     /// this batch writes to it (see [`Batch::resident`]).
     resident: bool,
@@ -307,13 +324,18 @@ impl Batch {
     pub async fn resident(tx: &mut Tx) -> Result<Self> {
         Ok(Self {
             resident: true,
-            feed_seq: crate::feed::last_numbers(tx).await?,
+            feed_seq: crate::feed::last_numbers(tx).await?.into_iter().collect(),
             statements: Statements {
                 reads: 1,
                 writes: 0,
             },
             ..Self::default()
         })
+    }
+
+    /// Whether this is a rebuild's resident batch (see [`Batch::resident`]).
+    pub fn is_resident(&self) -> bool {
+        self.resident
     }
 
     // ---- loading -------------------------------------------------------------------------
@@ -539,13 +561,19 @@ impl Batch {
         if slot.now.is_some() {
             return false;
         }
-        if slot.db.is_none() {
-            // Not in the database before: it has no shares and no children there.
+        // Not in the database before: it has no shares and no children there (a resident
+        // batch never reads either, so it need not remember that).
+        if slot.db.is_none() && !self.resident {
             self.item_shares_loaded.insert(item.id.clone());
             self.db_children.insert(item.id.clone(), 0);
         }
         if let Some(parent) = &item.parent_id {
-            *self.child_delta.entry(parent.clone()).or_default() += 1;
+            match self.child_delta.get_mut(parent.as_str()) {
+                Some(delta) => *delta += 1,
+                None => {
+                    self.child_delta.insert(parent.clone(), 1);
+                }
+            }
         }
         if self.resident {
             self.by_path.insert(item.path.clone(), item.id.clone());
@@ -596,7 +624,7 @@ impl Batch {
                 .map(|u| u.iter().cloned().collect())
                 .unwrap_or_default();
             for user in &users {
-                if let Some(slot) = self.shares.get_mut(&(id.clone(), user.clone())) {
+                if let Some(slot) = self.shares.get_mut(&Pair(id, user)) {
                     slot.now = None;
                 }
             }
@@ -604,7 +632,7 @@ impl Batch {
                 // Never written, never to be written: a rebuild's memory follows what exists.
                 self.items.remove(id);
                 for user in users {
-                    self.shares.remove(&(id.clone(), user.clone()));
+                    self.shares.remove(&Pair(id, &user));
                     if let Some(items) = self.by_user.get_mut(&user) {
                         items.remove(id);
                     }
@@ -666,7 +694,7 @@ impl Batch {
             .filter(|(user, item)| {
                 let known = self
                     .unread
-                    .get(&(user.to_string(), item.to_string()))
+                    .get(&Pair(user, item))
                     .is_some_and(|m| m.now.or(m.db).is_some());
                 !known && seen.insert((*user, *item))
             })
@@ -795,8 +823,11 @@ impl Batch {
         let mut out = BTreeSet::new();
         for item in items {
             for user in self.by_item.get(*item).into_iter().flatten() {
-                let key = (item.to_string(), user.clone());
-                if self.shares.get(&key).is_some_and(|s| s.now.is_some()) {
+                if self
+                    .shares
+                    .get(&Pair(item, user))
+                    .is_some_and(|s| s.now.is_some())
+                {
                     out.insert((user.clone(), item.to_string()));
                 }
             }
@@ -805,7 +836,11 @@ impl Batch {
     }
 
     /// The items shared with `user` directly.
-    pub async fn shares_of(&mut self, tx: &mut Tx, user: &str) -> Result<HashSet<String>> {
+    pub async fn shares_of(
+        &mut self,
+        tx: &mut Tx,
+        user: &str,
+    ) -> Result<std::collections::HashSet<String>> {
         self.load_users(tx, &[user]).await?;
         Ok(self
             .by_user
@@ -814,7 +849,7 @@ impl Batch {
             .flatten()
             .filter(|item| {
                 self.shares
-                    .get(&((*item).clone(), user.to_string()))
+                    .get(&Pair(item, user))
                     .is_some_and(|s| s.now.is_some())
             })
             .cloned()
@@ -853,10 +888,9 @@ impl Batch {
     /// Removes the share of `item` with `user`; true when there was one.
     pub async fn unshare(&mut self, tx: &mut Tx, item: &str, user: &str) -> Result<bool> {
         self.load_item_shares(tx, &[item]).await?;
-        let key = (item.to_string(), user.to_string());
         Ok(self
             .shares
-            .get_mut(&key)
+            .get_mut(&Pair(item, user))
             .and_then(|s| s.now.take())
             .is_some())
     }
@@ -865,8 +899,7 @@ impl Batch {
 
     /// Whether `item` is unread for `user` now (read from the database if not known).
     pub async fn is_unread(&mut self, tx: &mut Tx, user: &str, item: &str) -> Result<bool> {
-        let key = (user.to_string(), item.to_string());
-        if let Some(mark) = self.unread.get(&key) {
+        if let Some(mark) = self.unread.get(&Pair(user, item)) {
             if let Some(now) = mark.now.or(mark.db) {
                 return Ok(now);
             }
@@ -878,17 +911,23 @@ impl Batch {
             "select cast(1 as bigint) from doc_unread where user_id = $1 and item_id = $2")
             .bind(user).bind(item).fetch_optional(c).await)?;
         self.statements.reads += 1;
-        self.unread.entry(key).or_default().db = Some(found.is_some());
+        self.unread
+            .entry((user.to_string(), item.to_string()))
+            .or_default()
+            .db = Some(found.is_some());
         Ok(found.is_some())
     }
 
     /// Marks `items` unread for `user` unless they already are.
     pub fn mark_unread(&mut self, user: &str, items: &[&str], at: i64) {
         for item in items {
-            let mark = self
-                .unread
-                .entry((user.to_string(), item.to_string()))
-                .or_default();
+            let mark = match self.unread.get_mut(&Pair(user, item)) {
+                Some(mark) => mark,
+                None => self
+                    .unread
+                    .entry((user.to_string(), item.to_string()))
+                    .or_default(),
+            };
             if mark.now.or(mark.db) == Some(true) {
                 continue;
             }
@@ -902,7 +941,7 @@ impl Batch {
         if self.resident {
             // Nothing written yet: no mark is the same as a cleared one.
             for item in items {
-                self.unread.remove(&(user.to_string(), item.to_string()));
+                self.unread.remove(&Pair(user, item));
             }
             return;
         }
@@ -918,15 +957,18 @@ impl Batch {
 
     /// Marks a US item seen by `user`.
     pub fn seen(&mut self, user: &str, item: &str, at: i64) {
-        if self.seen_pairs.insert((user.to_string(), item.to_string())) {
-            self.seen.push((user.to_string(), item.to_string(), at));
+        let users = match self.seen.get_mut(item) {
+            Some(users) => users,
+            None => self.seen.entry(item.to_string()).or_default(),
+        };
+        if !users.contains_key(user) {
+            users.insert(user.to_string(), at);
         }
     }
 
     /// Forgets who saw `item`: a new version of a US item is unread again for every US user.
     pub fn unsee(&mut self, item: &str) {
-        self.seen.retain(|(_, i, _)| i != item);
-        self.seen_pairs.retain(|(_, i)| i != item);
+        self.seen.remove(item);
         self.unseen.insert(item.to_string());
     }
 
@@ -942,15 +984,35 @@ impl Batch {
         }
         users.extend(
             self.seen
-                .iter()
-                .filter(|(_, i, _)| i == item)
-                .map(|(u, _, _)| u.clone()),
+                .get(item)
+                .into_iter()
+                .flatten()
+                .map(|(u, _)| u.clone()),
         );
         Ok(users)
     }
 
     /// How many items shared with `user` directly are unread (the user loaded).
     pub async fn shared_unread(&mut self, tx: &mut Tx, user: &str) -> Result<i64> {
+        if self.resident {
+            // Every share and mark is in memory: counted in place, nothing copied.
+            let Some(items) = self.by_user.get(user) else {
+                return Ok(0);
+            };
+            let count = items
+                .iter()
+                .filter(|item| {
+                    self.shares
+                        .get(&Pair(item, user))
+                        .is_some_and(|s| s.now.is_some())
+                        && self
+                            .unread
+                            .get(&Pair(user, item))
+                            .is_some_and(|m| m.now == Some(true))
+                })
+                .count();
+            return Ok(count as i64);
+        }
         let items = self.shares_of(tx, user).await?;
         let mut count = 0;
         for item in items {
@@ -1020,7 +1082,10 @@ impl Batch {
     /// existed before the batch.
     pub fn close_item_version(&mut self, id: &str, at: i64) {
         match self.open_item_version.remove(id) {
-            Some(index) => self.item_versions[index].valid_to = Some(at),
+            Some(index) => {
+                self.item_versions[index].valid_to = Some(at);
+                self.closed_versions.0 += 1;
+            }
             None => {
                 if self.items.get(id).is_some_and(|s| s.db.is_some()) {
                     self.close_item_version.entry(id.to_string()).or_insert(at);
@@ -1046,12 +1111,20 @@ impl Batch {
     /// Closes the open version of a share. One from before the batch is open exactly when the
     /// share existed before the batch.
     pub fn share_ended(&mut self, item: &str, user: &str, at: i64) {
-        let key = (item.to_string(), user.to_string());
-        match self.open_share_version.remove(&key) {
-            Some(index) => self.share_versions[index].valid_to = Some(at),
+        match self.open_share_version.remove(&Pair(item, user)) {
+            Some(index) => {
+                self.share_versions[index].valid_to = Some(at);
+                self.closed_versions.1 += 1;
+            }
             None => {
-                if self.shares.get(&key).is_some_and(|s| s.db.is_some()) {
-                    self.close_share_version.entry(key).or_insert(at);
+                if self
+                    .shares
+                    .get(&Pair(item, user))
+                    .is_some_and(|s| s.db.is_some())
+                {
+                    self.close_share_version
+                        .entry((item.to_string(), user.to_string()))
+                        .or_insert(at);
                 }
             }
         }
@@ -1281,19 +1354,18 @@ impl Batch {
         }
         // Only the first time is in `seen` ([`Batch::seen`]); one from before the batch stays
         // (do nothing on conflict).
-        let seen: Vec<&(String, String, i64)> = self
+        let rows: Vec<Vec<Value<'_>>> = self
             .seen
             .iter()
-            .filter(|(_, item, _)| !self.is_gone(item))
-            .collect();
-        let rows: Vec<Vec<Value<'_>>> = seen
-            .iter()
-            .map(|(u, i, at)| {
-                vec![
-                    Value::Text(Some(u)),
-                    Value::Text(Some(i)),
-                    Value::Int(Some(*at)),
-                ]
+            .filter(|(item, _)| !self.is_gone(item))
+            .flat_map(|(i, users)| {
+                users.iter().map(move |(u, at)| {
+                    vec![
+                        Value::Text(Some(u)),
+                        Value::Text(Some(i)),
+                        Value::Int(Some(*at)),
+                    ]
+                })
             })
             .collect();
         writes += write_rows(
@@ -1404,8 +1476,8 @@ impl Batch {
     /// [`Batch::spill`] frees.
     pub fn settled_bytes(&self) -> usize {
         self.feed_bytes
-            + self.item_versions.len() * ITEM_VERSION_BYTES
-            + self.share_versions.len() * SHARE_VERSION_BYTES
+            + self.closed_versions.0 * ITEM_VERSION_BYTES
+            + self.closed_versions.1 * SHARE_VERSION_BYTES
     }
 
     /// Writes what no later event can change and forgets it: the feed messages and the closed
@@ -1429,6 +1501,7 @@ impl Batch {
             .collect();
         writes += write_share_versions(tx, &shares, self.resident).await?;
         self.item_versions.retain(|v| v.valid_to.is_none());
+        self.closed_versions = (0, 0);
         self.open_item_version = self
             .item_versions
             .iter()

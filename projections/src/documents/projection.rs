@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use async_trait::async_trait;
 use events::documents::{FileFacts, ItemEvent, ItemRef, Kind, Space, ITEM_TYPE};
-use serde_json::json;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::batch::{Batch, Item, Link, Share};
 use super::read::{self, path_ids, NodeRow, Viewer};
@@ -137,7 +137,10 @@ pub(super) async fn apply_decoded(
     batch: &mut Batch,
     decoded: Vec<(&StoredEvent, ItemEvent)>,
 ) -> Result<()> {
-    prefetch(tx, batch, &decoded).await?;
+    // A resident batch holds every row already: what prefetching gathers would be thrown away.
+    if !batch.is_resident() {
+        prefetch(tx, batch, &decoded).await?;
+    }
     for (event, item) in decoded {
         apply_one(tx, batch, event, item).await?;
     }
@@ -444,7 +447,7 @@ async fn view_for(
     b: &mut Batch,
     id: &str,
     user: &str,
-) -> Result<Option<serde_json::Value>> {
+) -> Result<Option<read::ItemView>> {
     let Some(row) = row_for(tx, b, id, user).await? else {
         return Ok(None);
     };
@@ -485,7 +488,7 @@ fn view_of(
     row: &read::ItemRow,
     user: &str,
     shares: &HashSet<String>,
-) -> Result<Option<serde_json::Value>> {
+) -> Result<Option<read::ItemView>> {
     // Feeds are built from events only; the US certificate is not one, so it plays no part.
     let viewer = Viewer {
         id: user.to_string(),
@@ -494,15 +497,103 @@ fn view_of(
     if !row.access(&viewer, shares).sees() {
         return Ok(None);
     }
-    Ok(Some(
-        serde_json::to_value(row.view(&viewer, shares))
-            .map_err(|e| ProjectionError::Database(sqlx::Error::Encode(Box::new(e))))?,
-    ))
+    Ok(Some(row.view(&viewer, shares)))
 }
 
-fn encode(payload: &serde_json::Value) -> Result<String> {
+fn encode(payload: &impl Serialize) -> Result<String> {
     serde_json::to_string(payload)
         .map_err(|e| ProjectionError::Database(sqlx::Error::Encode(Box::new(e))))
+}
+
+// The feed's payloads, written straight to text with their keys in byte order: the text a
+// `serde_json::Value` (a sorted map) gives, without building one per message. Messages already
+// stored and rebuilt ones stay equal (`sorted_payloads_read_as_the_value_ones` checks it).
+
+/// `{"change", "folder_id", "item", "item_id"}` of a `shared_change` message.
+#[derive(serde::Serialize)]
+struct ChangePayload<'a> {
+    change: &'a str,
+    folder_id: Option<&'a str>,
+    item: Option<SortedView<'a>>,
+    item_id: &'a str,
+}
+
+/// `{"count", "name"}` of a `badge` message.
+#[derive(serde::Serialize)]
+struct BadgePayload {
+    count: i64,
+    name: &'static str,
+}
+
+/// `{"item"}` of a `shared_arrival` message.
+#[derive(serde::Serialize)]
+struct ArrivalPayload<'a> {
+    item: SortedView<'a>,
+}
+
+/// An [`read::ItemView`] with its keys in byte order (and its optional ones left out, as its own
+/// `Serialize` does).
+struct SortedView<'a>(&'a read::ItemView);
+
+impl Serialize for SortedView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let v = self.0;
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("actions", &v.actions)?;
+        if let Some(children) = &v.children {
+            m.serialize_entry("children", children)?;
+        }
+        if let Some(code_points) = &v.code_points {
+            m.serialize_entry("code_points", code_points)?;
+        }
+        m.serialize_entry("controlled_release", &v.controlled_release)?;
+        m.serialize_entry("for_internal_use", &v.for_internal_use)?;
+        m.serialize_entry("id", &v.id)?;
+        if let Some(label) = &v.label {
+            m.serialize_entry("label", label)?;
+        }
+        if let Some(languages) = &v.languages_in_file {
+            m.serialize_entry("languages_in_file", languages)?;
+        }
+        m.serialize_entry("name", &v.name)?;
+        if let Some(owner) = &v.owner {
+            m.serialize_entry("owner", owner)?;
+        }
+        if let Some(parent) = &v.parent {
+            m.serialize_entry("parent", parent)?;
+        }
+        if let Some(size) = &v.size {
+            m.serialize_entry("size", size)?;
+        }
+        if let Some(subtitle) = &v.subtitle {
+            m.serialize_entry("subtitle", subtitle)?;
+        }
+        m.serialize_entry("title", &v.title)?;
+        m.serialize_entry("type", &v.kind)?;
+        m.serialize_entry("unread", &v.unread)?;
+        m.serialize_entry("updated_at", &v.updated_at)?;
+        m.serialize_entry("upon_request", &v.upon_request)?;
+        if let Some(url) = &v.url {
+            m.serialize_entry("url", url)?;
+        }
+        m.serialize_entry("withdrawn", &v.withdrawn.as_ref().map(SortedWithdrawal))?;
+        m.end()
+    }
+}
+
+/// An [`read::ItemWithdrawal`] with its keys in byte order (its replacement's already are).
+struct SortedWithdrawal<'a>(&'a read::ItemWithdrawal);
+
+impl Serialize for SortedWithdrawal<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let w = self.0;
+        let mut m = serializer.serialize_map(Some(4))?;
+        m.serialize_entry("at", &w.at)?;
+        m.serialize_entry("reason", &w.reason)?;
+        m.serialize_entry("replacement", &w.replacement)?;
+        m.serialize_entry("state", &w.state)?;
+        m.end()
+    }
 }
 
 /// Users who see the item at `path` through a share, each with whether they also see its
@@ -532,8 +623,12 @@ async fn push_change(
     } else {
         view_for(tx, b, item_id, user).await?
     };
-    let payload =
-        json!({ "folder_id": folder, "change": change, "item_id": item_id, "item": item });
+    let payload = ChangePayload {
+        change,
+        folder_id: folder,
+        item: item.as_ref().map(SortedView),
+        item_id,
+    };
     b.push_feed(tx, user, "shared_change", encode(&payload)?, at)
         .await
 }
@@ -545,7 +640,10 @@ async fn refresh_badge(tx: &mut Tx, b: &mut Batch, user: &str, at: i64) -> Resul
     if !b.set_badge(user, count) {
         return Ok(());
     }
-    let payload = json!({ "name": "shared", "count": count });
+    let payload = BadgePayload {
+        count,
+        name: "shared",
+    };
     b.push_feed(tx, user, "badge", encode(&payload)?, at).await
 }
 
@@ -821,7 +919,9 @@ async fn shared(
     let mut shares = before;
     shares.insert(id.to_string());
     if let Some(item) = view_of(&row, with, &shares)? {
-        let payload = json!({ "item": item });
+        let payload = ArrivalPayload {
+            item: SortedView(&item),
+        };
         b.push_feed(tx, with, "shared_arrival", encode(&payload)?, at)
             .await?;
     }
@@ -1098,7 +1198,7 @@ mod tests {
                     // Another projection's messages already in the feed.
                     let mut tx = crate::Tx::begin(&db).await.unwrap();
                     for user in ["u1", "u2"] {
-                        crate::feed::push(&mut tx, user, "other", &json!({}), 1)
+                        crate::feed::push(&mut tx, user, "other", &serde_json::json!({}), 1)
                             .await
                             .unwrap();
                     }
@@ -1202,6 +1302,107 @@ mod tests {
             }
         }
         assert!(live.iter().all(|rows| !rows.is_empty()), "{live:?}");
+    }
+
+    /// Views with every optional part set, none, and a withdrawal without replacement.
+    fn sample_views() -> Vec<read::ItemView> {
+        let full = read::ItemView {
+            id: "7f0c\"quoted\"".into(),
+            kind: "file".into(),
+            title: "Knee \u{e9}tude \\ 2".into(),
+            name: "knee.pdf".into(),
+            label: Some("For internal use".into()),
+            size: Some(1234),
+            subtitle: Some("sub".into()),
+            languages_in_file: Some("EN, DE".into()),
+            code_points: Some("A-1".into()),
+            url: Some("/api/documents/x/file".into()),
+            actions: vec!["rename".into(), "delete".into()],
+            children: Some(3),
+            for_internal_use: true,
+            controlled_release: false,
+            upon_request: true,
+            unread: true,
+            owner: Some("Anna".into()),
+            updated_at: -5,
+            parent: Some("p-1".into()),
+            withdrawn: Some(read::ItemWithdrawal {
+                state: read::ItemWithdrawalState::Withdrawn,
+                reason: "recall\nline".into(),
+                at: 99,
+                replacement: Some(read::ItemReplacement {
+                    id: 4,
+                    title: "New".into(),
+                    url: "/library/4".into(),
+                }),
+            }),
+        };
+        let bare = read::ItemView {
+            label: None,
+            size: None,
+            subtitle: None,
+            languages_in_file: None,
+            code_points: None,
+            url: None,
+            actions: Vec::new(),
+            children: None,
+            owner: None,
+            parent: None,
+            withdrawn: None,
+            ..full.clone()
+        };
+        let expired = read::ItemView {
+            withdrawn: Some(read::ItemWithdrawal {
+                state: read::ItemWithdrawalState::Expired,
+                reason: String::new(),
+                at: 1,
+                replacement: None,
+            }),
+            ..bare.clone()
+        };
+        vec![full, bare, expired]
+    }
+
+    #[test]
+    fn sorted_payloads_read_as_the_value_ones() {
+        use serde_json::json;
+        for view in sample_views() {
+            let value = serde_json::to_value(&view).unwrap();
+            for folder in [Some("f-1"), None] {
+                let sorted = ChangePayload {
+                    change: "added",
+                    folder_id: folder,
+                    item: Some(SortedView(&view)),
+                    item_id: "i-1",
+                };
+                let before = json!({ "folder_id": folder, "change": "added", "item_id": "i-1", "item": value });
+                assert_eq!(encode(&sorted).unwrap(), encode(&before).unwrap());
+            }
+            let removed = ChangePayload {
+                change: "removed",
+                folder_id: None,
+                item: None,
+                item_id: "i-1",
+            };
+            let before =
+                json!({ "folder_id": null, "change": "removed", "item_id": "i-1", "item": null });
+            assert_eq!(encode(&removed).unwrap(), encode(&before).unwrap());
+            let arrival = ArrivalPayload {
+                item: SortedView(&view),
+            };
+            assert_eq!(
+                encode(&arrival).unwrap(),
+                encode(&json!({ "item": value })).unwrap()
+            );
+        }
+        let badge = BadgePayload {
+            count: 7,
+            name: "shared",
+        };
+        assert_eq!(
+            encode(&badge).unwrap(),
+            encode(&json!({ "name": "shared", "count": 7 })).unwrap()
+        );
     }
 
     #[test]
