@@ -63,9 +63,15 @@ impl Db {
             // advisory locks for ever: PostgreSQL ends such a session after a while.
             let options = PgConnectOptions::from_str(url)?
                 .options([("idle_in_transaction_session_timeout", "10s")]);
+            // A connection keeps send and receive buffers as large as the largest message it
+            // ever carried (a projector's multi-row write, a seed): recycling connections after
+            // a few idle minutes, and every connection after a while, gives that memory back
+            // instead of holding it in up to 32 connections for the pool's life.
             let pool = PgPoolOptions::new()
                 .max_connections(32)
                 .acquire_timeout(Duration::from_secs(10))
+                .idle_timeout(Duration::from_secs(60))
+                .max_lifetime(Duration::from_secs(300))
                 .connect_with(options)
                 .await?;
             Db::Postgres { pool }
