@@ -4,7 +4,9 @@
 # every user: `direct` (one feed entry per user written by the tool: the channel alone) and `api`
 # (the admin publishes a notification to everyone through the HTTP API), alternating.
 # Usage: bench/realtime.sh NODES SOCKETS ROUNDS [USERS]   (USERS defaults to one per socket)
-# BENCH_MODE=direct|api|both (default both) picks the modes.
+# BENCH_MODE=direct|api|both (default both) picks the modes; BENCH_MODE=share instead shares a
+# file of the demo account Anna with a different user each round while every socket is open
+# (`share`, through the HTTP API), alternating with one feed entry written for one user (`one`).
 # Build first: cargo build --release -p backend -p bench
 # Every socket comes from one loopback address, so the edge's per-address limits are lifted.
 # No file goes through the nodes, so each keeps a local file store (allowed with several nodes).

@@ -13,6 +13,10 @@
 //! - `api`: the admin publishes a notification to everyone through `POST /api/admin/notifications`;
 //!   the notifications projection writes each user's `notification` and `badge` entries, and the
 //!   channel delivers them. Measures the whole path a real change takes.
+//! - `share` (with its own baseline, `one`): a change for one user while every socket is open.
+//!   The sharer (a demo account) shares one of their files with a different load user each round
+//!   through `POST /api/documents/share`; the delay is that user's socket receiving its
+//!   `shared_arrival`. The baseline writes one feed entry for one user, as `direct` does for all.
 //!
 //! The delay of a socket is its receipt minus the start of the round's write (direct) or of the
 //! API call (api), both read from this process's one monotonic clock. The sockets' users are
@@ -81,8 +85,12 @@ struct Args {
     /// The admin account that publishes (a demo account of a fresh database by default).
     #[arg(long, default_value = "admin@example.com")]
     admin_email: String,
+    /// The password of the admin and of the sharer (the demo's by default).
     #[arg(long, default_value = "Companion-2026", hide_default_value = true)]
     admin_password: String,
+    /// The account that shares in the share mode (a demo account with files in My Docs).
+    #[arg(long, default_value = "anna.rossi@example.com")]
+    sharer_email: String,
     /// Process ids of the nodes, whose resident memory is read before and after connecting.
     #[arg(long = "server-pid")]
     server_pids: Vec<u32>,
@@ -102,12 +110,18 @@ enum ModeArg {
     Direct,
     Api,
     Both,
+    /// A share to one user each round, alternating with one entry written for one user.
+    Share,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Direct,
     Api,
+    /// One feed entry written by the tool for the round's one user.
+    One,
+    /// The sharer shares a file with the round's one user over HTTP.
+    Share,
 }
 
 impl Mode {
@@ -115,7 +129,14 @@ impl Mode {
         match self {
             Mode::Direct => "direct",
             Mode::Api => "api",
+            Mode::One => "one",
+            Mode::Share => "share",
         }
+    }
+
+    /// Whether a round reaches one user rather than everyone.
+    fn is_for_one(self) -> bool {
+        matches!(self, Mode::One | Mode::Share)
     }
 }
 
@@ -129,6 +150,8 @@ enum Tag {
     Direct { round: usize, sent_us: u64 },
     /// The `notification` entry of a round of the api mode.
     Published { round: usize },
+    /// A `shared_arrival` entry (the share mode).
+    Arrival,
     /// Any other feed entry (the api mode's `badge` entries).
     Other,
 }
@@ -137,6 +160,8 @@ enum Tag {
 struct Sample {
     tag: Tag,
     recv_us: u64,
+    /// The socket's user (its index among the load users).
+    user: usize,
 }
 
 fn server_addr(url: &str) -> anyhow::Result<SocketAddr> {
@@ -173,6 +198,7 @@ fn tag_of(v: &Value) -> Tag {
             .and_then(|t| t.strip_prefix(TITLE))
             .and_then(|n| n.parse().ok())
             .map_or(Tag::Other, |round| Tag::Published { round }),
+        Some("shared_arrival") => Tag::Arrival,
         _ => Tag::Other,
     }
 }
@@ -183,6 +209,7 @@ async fn socket(
     addr: SocketAddr,
     source: IpAddr,
     token: String,
+    user: usize,
     start: Instant,
     samples: mpsc::UnboundedSender<Sample>,
     ready: Arc<AtomicUsize>,
@@ -220,6 +247,7 @@ async fn socket(
                 let _ = samples.send(Sample {
                     tag: tag_of(&v),
                     recv_us,
+                    user,
                 });
             }
             _ => {}
@@ -256,16 +284,21 @@ struct RoundResult {
     frames_per_second: f64,
 }
 
-/// The admin's session token, from the real sign-in.
-async fn admin_token(http: &reqwest::Client, api: &str, args: &Args) -> anyhow::Result<String> {
+/// A demo account's session token, from the real sign-in.
+async fn sign_in(
+    http: &reqwest::Client,
+    api: &str,
+    email: &str,
+    password: &str,
+) -> anyhow::Result<String> {
     let res = http
         .post(format!("{api}/api/users/login"))
-        .json(&json!({ "username": args.admin_email, "password": args.admin_password }))
+        .json(&json!({ "username": email, "password": password }))
         .send()
         .await
-        .context("signing the admin in")?;
+        .with_context(|| format!("signing {email} in"))?;
     if !res.status().is_success() {
-        bail!("admin sign-in failed: {}", res.status());
+        bail!("sign-in of {email} failed: {}", res.status());
     }
     let body: Value = res.json().await?;
     body["jwt"]
@@ -312,6 +345,55 @@ async fn write_direct(
     Ok((sent_us, commit_us))
 }
 
+/// The first file at the root of the sharer's My Docs: what the share mode shares.
+async fn sharers_file(http: &reqwest::Client, api: &str, sharer: &str) -> anyhow::Result<String> {
+    let res = http
+        .get(format!("{api}/api/documents/my"))
+        .bearer_auth(sharer)
+        .send()
+        .await
+        .context("listing the sharer's My Docs")?;
+    if !res.status().is_success() {
+        bail!("the sharer's My Docs answered {}", res.status());
+    }
+    let body: Value = res.json().await?;
+    body["list"]
+        .as_array()
+        .and_then(|items| items.iter().find(|i| i["kind"] == "file"))
+        .and_then(|i| i["id"].as_str())
+        .map(str::to_string)
+        .context("the sharer has no file at the root of My Docs")
+}
+
+/// One round of the share mode: the sharer shares `file` with `user`. Returns (start, answer)
+/// in µs since `start`.
+async fn share(
+    http: &reqwest::Client,
+    api: &str,
+    sharer: &str,
+    file: &str,
+    user: &str,
+    start: Instant,
+) -> anyhow::Result<(u64, u64)> {
+    let sent_us = start.elapsed().as_micros() as u64;
+    let res = http
+        .post(format!("{api}/api/documents/share"))
+        .bearer_auth(sharer)
+        .json(&json!({ "file": file, "email": format!("{user}@{TAG}.invalid") }))
+        .send()
+        .await
+        .context("sharing")?;
+    let answered_us = start.elapsed().as_micros() as u64;
+    if res.status() != reqwest::StatusCode::OK {
+        bail!(
+            "sharing answered {}: {}",
+            res.status(),
+            res.text().await.unwrap_or_default()
+        );
+    }
+    Ok((sent_us, answered_us))
+}
+
 /// One round of the api mode: the admin publishes a notification to everyone. Returns (start,
 /// answer) in µs since `start`.
 async fn publish(
@@ -351,8 +433,8 @@ async fn collect(
     mode: Mode,
     round: usize,
     connected: usize,
-    sent_us: u64,
-    done_us: u64,
+    target: Option<usize>,
+    (sent_us, done_us): (u64, u64),
     timeout: Duration,
 ) -> RoundResult {
     let mut delays = Vec::with_capacity(connected);
@@ -368,7 +450,15 @@ async fn collect(
             break;
         };
         let recv = sample.recv_us;
+        let to_target = target == Some(sample.user);
         match (mode, sample.tag) {
+            (Mode::One, Tag::Direct { round: r, sent_us }) if r == round && to_target => {
+                delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
+                from_commit.push(recv.saturating_sub(done_us) as f64 / 1000.0);
+            }
+            (Mode::Share, Tag::Arrival) if to_target => {
+                delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
+            }
             (Mode::Direct, Tag::Direct { round: r, sent_us }) if r == round => {
                 delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
                 from_commit.push(recv.saturating_sub(done_us) as f64 / 1000.0);
@@ -441,6 +531,7 @@ async fn main() -> anyhow::Result<()> {
         ModeArg::Direct => &[Mode::Direct],
         ModeArg::Api => &[Mode::Api],
         ModeArg::Both => &[Mode::Direct, Mode::Api],
+        ModeArg::Share => &[Mode::One, Mode::Share],
     };
     let start = Instant::now();
     let user_ids: Vec<String> = (0..users).map(|u| format!("bench-{u}")).collect();
@@ -458,9 +549,20 @@ async fn main() -> anyhow::Result<()> {
         .timeout(Duration::from_secs(args.timeout))
         .build()?;
     let admin = if modes.contains(&Mode::Api) {
-        admin_token(&http, &api, &args).await?
+        sign_in(&http, &api, &args.admin_email, &args.admin_password).await?
     } else {
         String::new()
+    };
+    let (sharer, shared_file) = if modes.contains(&Mode::Share) {
+        // Each share round reaches a user the file was never shared with.
+        if args.rounds > users {
+            bail!("the share mode needs at least as many users as rounds");
+        }
+        let sharer = sign_in(&http, &api, &args.sharer_email, &args.admin_password).await?;
+        let file = sharers_file(&http, &api, &sharer).await?;
+        (sharer, file)
+    } else {
+        (String::new(), String::new())
     };
 
     let rss_before: Vec<Option<u64>> = args.server_pids.iter().map(|p| rss_kib(*p)).collect();
@@ -486,6 +588,7 @@ async fn main() -> anyhow::Result<()> {
             addrs[node],
             source,
             token(&key, user, TAG)?,
+            i % users,
             start,
             samples_tx.clone(),
             ready.clone(),
@@ -531,19 +634,29 @@ async fn main() -> anyhow::Result<()> {
     );
     let timeout = Duration::from_secs(args.timeout);
     let mut round = 0usize;
-    for _ in 0..args.rounds {
+    for pass in 0..args.rounds {
         for &mode in modes {
+            // The one-user modes reach load user `pass` (a new one each pass), through every
+            // socket of that user.
+            let target = mode.is_for_one().then_some(pass % users);
+            let one = &user_ids[pass % users..pass % users + 1];
             let (sent_us, done_us) = match mode {
                 Mode::Direct => write_direct(&pool, &user_ids, round, start).await?,
                 Mode::Api => publish(&http, &api, &admin, round, start).await?,
+                Mode::One => write_direct(&pool, one, round, start).await?,
+                Mode::Share => share(&http, &api, &sharer, &shared_file, &one[0], start).await?,
+            };
+            let wanted = match target {
+                Some(user) => (0..args.sockets).filter(|i| i % users == user).count(),
+                None => connected,
             };
             let r = collect(
                 &mut samples,
                 mode,
                 round,
-                connected,
-                sent_us,
-                done_us,
+                wanted,
+                target,
+                (sent_us, done_us),
                 timeout,
             )
             .await;
@@ -564,7 +677,9 @@ async fn main() -> anyhow::Result<()> {
             );
             results.push(r);
             round += 1;
-            tokio::time::sleep(Duration::from_secs(2)).await;
+            // A change for everyone lets the machine settle; one for one user needs little.
+            let pause = if mode.is_for_one() { 200 } else { 2000 };
+            tokio::time::sleep(Duration::from_millis(pause)).await;
         }
     }
     print_memory(&args, &rss_before, connected, "after the rounds");
@@ -574,7 +689,26 @@ async fn main() -> anyhow::Result<()> {
         let what = match mode {
             Mode::Direct => "direct (channel only: feed rows written by the tool)",
             Mode::Api => "api (POST /api/admin/notifications to everyone)",
+            Mode::One => "one (channel only: one feed row for one user, written by the tool)",
+            Mode::Share => "share (POST /api/documents/share to one user)",
         };
+        if mode.is_for_one() {
+            // One receipt (per socket of the user) a round: the percentiles are over the rounds.
+            let mut delays: Vec<f64> = of.iter().map(|r| r.max_ms).collect();
+            delays.retain(|d| !d.is_nan());
+            delays.sort_by(f64::total_cmp);
+            println!(
+                "{} {what} rounds: reached {}/{}; delay p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms over the rounds; write p50 {:.2} ms",
+                of.len(),
+                delays.len(),
+                of.len(),
+                percentile(&delays, 0.5),
+                percentile(&delays, 0.99),
+                delays.last().copied().unwrap_or(f64::NAN),
+                m(|r| r.write_ms),
+            );
+            continue;
+        }
         println!(
             "median of {} {what} rounds: received {:.0}/{connected}, frames {:.0}, write {:.1} ms, first {:.1} ms, delay p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; from commit p50 {:.1} ms, p99 {:.1} ms; delivered over {:.1} ms at {:.0} frames/s",
             of.len(),

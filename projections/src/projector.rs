@@ -628,7 +628,18 @@ impl Projector {
         let mut tx = Tx::begin(&self.target).await?;
         let mut done: Vec<(&dyn Projection, usize)> = Vec::new();
         let mut failed = Vec::new();
-        for b in behind {
+        // A projection that reads none of the round's events only has its checkpoint moved:
+        // all such checkpoints in one statement, with no savepoint (nothing of theirs to undo).
+        // Written first, like every checkpoint (see below).
+        let (idle, busy): (Vec<&Behind>, Vec<&Behind>) = behind.iter().partition(|b| {
+            !b.pending
+                .iter()
+                .any(|e| b.projection.reads(&e.aggregate_type))
+        });
+        for (projection, moved) in move_idle_checkpoints(&mut tx, &idle).await? {
+            done.push((projection, moved));
+        }
+        for b in busy {
             let Some(last) = b.pending.last().map(|e| e.at) else {
                 continue;
             };
@@ -1053,6 +1064,73 @@ async fn undo_part(tx: &mut Tx) -> Result<(), sqlx::Error> {
     savepoint(tx, "release savepoint projection").await
 }
 
+/// Moves the checkpoints of the projections of `idle` (which read none of their pending events)
+/// past those events: one compare-and-set statement for all that were at the same place (the
+/// usual case: they move together), each alone otherwise. Returns the projections moved and
+/// how many events each passed; one missing was moved by another projector first.
+async fn move_idle_checkpoints<'a>(
+    tx: &mut Tx,
+    idle: &[&Behind<'a, '_>],
+) -> Result<Vec<(&'a dyn Projection, usize)>, sqlx::Error> {
+    let mut moved = Vec::new();
+    let mut groups: Vec<(Position, Position, Vec<&Behind<'a, '_>>)> = Vec::new();
+    for b in idle {
+        let Some(last) = b.pending.last().map(|e| e.at) else {
+            continue;
+        };
+        if b.checkpoint == Position::default() {
+            // No row yet: inserted on its own.
+            if move_checkpoint(tx, b.projection.name(), b.checkpoint, last).await? {
+                moved.push((b.projection, b.pending.len()));
+            }
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|(from, to, _)| *from == b.checkpoint && *to == last)
+        {
+            Some((_, _, members)) => members.push(b),
+            None => groups.push((b.checkpoint, last, vec![b])),
+        }
+    }
+    for (from, to, members) in groups {
+        let mut sql = String::from(
+            "update projection_checkpoints set tx_id = $1, position = $2, updated_at = $3
+             where tx_id = $4 and position = $5 and name in (",
+        );
+        for i in 0..members.len() {
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("${}", i + 6));
+        }
+        sql.push_str(") returning name");
+        let names: Vec<String> = on_tx!(tx, conn => {
+            let mut query = sqlx::query_scalar(&sql)
+                .bind(to.tx_id)
+                .bind(to.position)
+                .bind(now_ms())
+                .bind(from.tx_id)
+                .bind(from.position);
+            for b in &members {
+                query = query.bind(b.projection.name());
+            }
+            query.fetch_all(conn).await
+        })?;
+        for b in members {
+            if names.iter().any(|n| n == b.projection.name()) {
+                moved.push((b.projection, b.pending.len()));
+            } else {
+                tracing::debug!(
+                    projection = b.projection.name(),
+                    "checkpoint moved by another projector"
+                );
+            }
+        }
+    }
+    Ok(moved)
+}
+
 /// Moves a checkpoint from `from` to `to` if it is still at `from` (compare-and-set). Returns
 /// false when another transaction moved it first; on PostgreSQL a concurrent mover blocks here
 /// until the other commits, then finds the row changed.
@@ -1099,6 +1177,136 @@ mod tests {
         assert!(
             !ProjectionError::Stream(StreamError::Database(sqlx::Error::PoolClosed)).is_poison()
         );
+    }
+
+    /// A test projection that reads one aggregate type and counts what it is given.
+    struct Reader {
+        name: &'static str,
+        reads: &'static str,
+        given: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Reader {
+        fn new(name: &'static str, reads: &'static str) -> Arc<Self> {
+            Arc::new(Self {
+                name,
+                reads,
+                given: Default::default(),
+            })
+        }
+
+        fn given(&self) -> usize {
+            self.given.load(Ordering::Relaxed)
+        }
+    }
+
+    #[async_trait]
+    impl Projection for Reader {
+        fn name(&self) -> &'static str {
+            self.name
+        }
+        fn tables(&self) -> &'static [TableSpec] {
+            &[]
+        }
+        async fn apply(&self, _tx: &mut Tx, _event: &StoredEvent) -> Result<(), ProjectionError> {
+            self.given.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        fn reads(&self, aggregate_type: &str) -> bool {
+            aggregate_type == self.reads
+        }
+    }
+
+    async fn append(db: &Db, aggregate_type: &str, sequence: i64) {
+        on_db!(db, pool => sqlx::query(
+            "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+             values ($1, 'x', $2, 'Happened', '1.0', '{}', '{}')")
+            .bind(aggregate_type).bind(sequence)
+            .execute(pool).await.map(|_| ())).unwrap();
+    }
+
+    /// Projections that read none of a round's events are never given them, and their
+    /// checkpoints still move with the others' (one statement), so a command waiting on the
+    /// lowest checkpoint is not held up.
+    #[tokio::test]
+    async fn projections_idle_in_a_round_only_move_their_checkpoints() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
+            .await
+            .unwrap();
+        let (a, b, c) = (
+            Reader::new("a", "A"),
+            Reader::new("b", "B"),
+            Reader::new("c", "C"),
+        );
+        let list: Vec<Arc<dyn Projection>> = vec![a.clone(), b.clone(), c.clone()];
+        let projector = Projector::new(db.clone(), list);
+        append(&db, "A", 1).await;
+        append(&db, "A", 2).await;
+        projector.run_to_end().await.unwrap();
+        append(&db, "B", 1).await;
+        projector.run_to_end().await.unwrap();
+        append(&db, "A", 3).await;
+        projector.run_to_end().await.unwrap();
+        // The first round inserts every checkpoint, the next ones move the idle ones together.
+        assert_eq!((a.given(), b.given(), c.given()), (3, 1, 0));
+        for name in ["a", "b", "c"] {
+            assert_eq!(
+                checkpoint_of(&db, name).await.unwrap().position,
+                4,
+                "{name}"
+            );
+        }
+        assert_eq!(projector.handle().progress().position, 4);
+        db.close().await;
+    }
+
+    /// The idle projections' checkpoints move by compare-and-set: one that another projector
+    /// moved since it was read is left where that projector put it, and not counted.
+    #[tokio::test]
+    async fn an_idle_checkpoint_moved_meanwhile_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
+            .await
+            .unwrap();
+        let (a, b, c) = (
+            Reader::new("a", "A"),
+            Reader::new("b", "B"),
+            Reader::new("c", "C"),
+        );
+        let list: Vec<Arc<dyn Projection>> = vec![a.clone(), b.clone(), c.clone()];
+        let projector = Projector::new(db.clone(), list);
+        append(&db, "A", 1).await;
+        projector.run_to_end().await.unwrap();
+        append(&db, "A", 2).await;
+        let events = stream::read_after(&db, Position::default(), 10)
+            .await
+            .unwrap();
+        let pending: Vec<&StoredEvent> = events.iter().skip(1).collect();
+        let at_one = Position {
+            tx_id: 0,
+            position: 1,
+        };
+        // Another projector has moved "c" far ahead meanwhile.
+        on_db!(&db, pool => sqlx::query(
+            "update projection_checkpoints set position = 9 where name = 'c'")
+            .execute(pool).await.map(|_| ()))
+        .unwrap();
+        let behind: Vec<Behind> = [&a, &b, &c]
+            .into_iter()
+            .map(|p| Behind {
+                projection: p.as_ref(),
+                checkpoint: at_one,
+                pending: pending.clone(),
+            })
+            .collect();
+        let (applied, failed) = projector.apply_round(&behind).await.unwrap();
+        assert!(failed.is_empty());
+        assert_eq!(applied, 2, "a (busy) and b (idle) moved; c was not");
+        assert_eq!(checkpoint_of(&db, "a").await.unwrap().position, 2);
+        assert_eq!(checkpoint_of(&db, "b").await.unwrap().position, 2);
+        assert_eq!(checkpoint_of(&db, "c").await.unwrap().position, 9);
+        db.close().await;
     }
 
     /// A bad documents event: documents stop (gauge, counter), notifications carry on.

@@ -24,6 +24,10 @@ impl Projection for TermsProjection {
         TABLES
     }
 
+    fn reads(&self, aggregate_type: &str) -> bool {
+        aggregate_type == TermsAcceptance::TYPE
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
         if event.aggregate_type != TermsAcceptance::TYPE {
             return Ok(());

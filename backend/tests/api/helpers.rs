@@ -70,6 +70,11 @@ pub fn with_database(url: &str, database: &str) -> String {
 static PG_SKIP_WARNING: Once = Once::new();
 
 pub async fn create_pg_database() -> Option<(String, String)> {
+    create_pg_database_from(None).await
+}
+
+/// Like [`create_pg_database`], as a copy of `template` when one is given.
+pub async fn create_pg_database_from(template: Option<&str>) -> Option<(String, String)> {
     use sqlx::Connection;
     let admin = admin_pg_url();
     let mut conn = match sqlx::PgConnection::connect(&admin).await {
@@ -85,7 +90,8 @@ pub async fn create_pg_database() -> Option<(String, String)> {
         }
     };
     let name = format!("companion_test_{}", uuid::Uuid::new_v4().simple());
-    sqlx::query(&format!("create database {name}"))
+    let template = template.map_or(String::new(), |t| format!(" template {t}"));
+    sqlx::query(&format!("create database {name}{template}"))
         .execute(&mut conn)
         .await
         .expect("create test database");
@@ -98,6 +104,17 @@ pub async fn create_pg_database() -> Option<(String, String)> {
     .await
     .expect("configure test database");
     Some((admin, name))
+}
+
+async fn pg_reachable() -> bool {
+    use sqlx::Connection;
+    match sqlx::PgConnection::connect(&admin_pg_url()).await {
+        Ok(conn) => {
+            let _ = conn.close().await;
+            true
+        }
+        Err(_) => false,
+    }
 }
 
 pub fn test_config(data_dir: &std::path::Path) -> Config {
@@ -144,15 +161,33 @@ pub async fn spawn_app_with_projections(
 ) -> Option<TestApp> {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let mut config = test_config(data_dir.path());
+    // A start like every other test's begins from the build's demo snapshot (seed_snapshot.rs).
+    let default_start = format!("{config:?}");
+    adjust(&mut config);
+    let from_snapshot = extra.is_empty()
+        && format!("{config:?}") == default_start
+        && std::env::var("TEST_SEED_SNAPSHOT").as_deref() != Ok("0");
     let pg_database = match engine {
-        Engine::Sqlite => None,
+        Engine::Sqlite => {
+            if from_snapshot {
+                let snapshot = crate::seed_snapshot::snapshot(engine, &admin_pg_url()).await;
+                crate::seed_snapshot::copy_folder(&snapshot.data_dir, data_dir.path());
+            }
+            None
+        }
         Engine::Postgres => {
-            let (admin, name) = create_pg_database().await?;
+            let template = if from_snapshot && pg_reachable().await {
+                let snapshot = crate::seed_snapshot::snapshot(engine, &admin_pg_url()).await;
+                crate::seed_snapshot::copy_folder(&snapshot.data_dir, data_dir.path());
+                snapshot.template
+            } else {
+                None
+            };
+            let (admin, name) = create_pg_database_from(template.as_deref()).await?;
             config.database_url = Some(with_database(&admin, &name));
             Some((admin, name))
         }
     };
-    adjust(&mut config);
     let server = Server::bind_with(config, extra)
         .await
         .expect("server starts");

@@ -33,6 +33,7 @@ mod push;
 mod realtime;
 mod registrations_crash;
 mod search;
+mod seed_snapshot;
 mod session;
 mod sessions_end;
 mod sso;
