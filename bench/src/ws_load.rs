@@ -345,24 +345,40 @@ async fn write_direct(
     Ok((sent_us, commit_us))
 }
 
-/// The first file at the root of the sharer's My Docs: what the share mode shares.
+/// A small real PDF from the demo content (2.4 KB): what the share mode shares.
+const PDF: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../content/files/users/travel-checklist.pdf"
+));
+
+/// The file the share mode shares: uploaded once to the root of the sharer's My Docs through
+/// the API (setup, not measured).
 async fn sharers_file(http: &reqwest::Client, api: &str, sharer: &str) -> anyhow::Result<String> {
+    let form = reqwest::multipart::Form::new()
+        .text("name", "ws-load share.pdf")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(PDF).file_name("ws-load-share.pdf"),
+        );
     let res = http
-        .get(format!("{api}/api/documents/my"))
+        .post(format!("{api}/api/documents/upload"))
         .bearer_auth(sharer)
+        .multipart(form)
         .send()
         .await
-        .context("listing the sharer's My Docs")?;
+        .context("uploading the file to share")?;
     if !res.status().is_success() {
-        bail!("the sharer's My Docs answered {}", res.status());
+        bail!(
+            "uploading the file to share answered {}: {}",
+            res.status(),
+            res.text().await.unwrap_or_default()
+        );
     }
     let body: Value = res.json().await?;
-    body["list"]
-        .as_array()
-        .and_then(|items| items.iter().find(|i| i["kind"] == "file"))
-        .and_then(|i| i["id"].as_str())
+    body["id"]
+        .as_str()
         .map(str::to_string)
-        .context("the sharer has no file at the root of My Docs")
+        .context("no id in the upload's answer")
 }
 
 /// One round of the share mode: the sharer shares `file` with `user`. Returns (start, answer)
