@@ -237,6 +237,11 @@ pub const DEFAULT_COMMAND_WAIT: Duration = Duration::from_secs(10);
 
 /// How often a node that does not run the projector reads the checkpoints while it waits, at most.
 const REMOTE_POLL_MAX: Duration = Duration::from_millis(100);
+/// While a command waits on this node's projector, how long before it wakes the projector again
+/// (doubling, up to a fifth of a second), in case its event could not be read yet when it first
+/// did.
+const ACTIVE_REWAKE_FIRST: Duration = Duration::from_millis(25);
+const ACTIVE_REWAKE_MAX: Duration = Duration::from_millis(200);
 
 impl ProjectorHandle {
     /// How long a command's response waits for the projections (the server's setting).
@@ -281,6 +286,7 @@ impl ProjectorHandle {
         let mut rx = self.progress.clone();
         let mut stopped_rx = self.stopped.clone();
         let mut poll = Duration::from_millis(5);
+        let mut rewake = ACTIVE_REWAKE_FIRST;
         let mut woke_remote = false;
         let mut sender_gone = false;
         loop {
@@ -319,18 +325,27 @@ impl ProjectorHandle {
                     Err(e) => tracing::warn!(error = %e, "reading projection checkpoints"),
                 }
             }
-            let wait = if self.is_active() {
-                Duration::from_millis(250)
-            } else {
-                poll
-            };
+            let active = self.is_active();
+            let wait = if active { rewake } else { poll };
             tokio::select! {
                 changed = rx.changed(), if !sender_gone => {
                     // The projector was dropped: only the checkpoints can tell from now on.
                     sender_gone = changed.is_err();
                 }
                 _ = stopped_rx.changed(), if !sender_gone => {}
-                _ = tokio::time::sleep(wait) => poll = (poll * 2).min(REMOTE_POLL_MAX),
+                _ = tokio::time::sleep(wait) => {
+                    if active {
+                        // On PostgreSQL an event committed while an older transaction of the
+                        // cluster is still open cannot be read yet (see `stream`): the round
+                        // this command woke may have found nothing and gone back to sleep
+                        // until its next poll. Waking it again, soon at first, reads the event
+                        // as soon as it can be read.
+                        self.wake();
+                        rewake = (rewake * 2).min(ACTIVE_REWAKE_MAX);
+                    } else {
+                        poll = (poll * 2).min(REMOTE_POLL_MAX);
+                    }
+                }
                 _ = tokio::time::sleep_until(deadline) => return WaitOutcome::TimedOut,
             }
         }
