@@ -20,6 +20,11 @@ pub struct Config {
     #[arg(long, env = "DATABASE_URL")]
     pub database_url: Option<String>,
 
+    /// Most connections this node opens to PostgreSQL (PostgreSQL accepts 100 in all by
+    /// default, for every node and tool together).
+    #[arg(long, env = "DATABASE_POOL_SIZE", default_value_t = projections::db::POSTGRES_POOL_SIZE)]
+    pub database_pool_size: u32,
+
     /// Folder for the SQLite file, uploaded files and the generated signing secret.
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,

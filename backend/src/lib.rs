@@ -103,7 +103,7 @@ pub async fn prepare_with(
 ) -> anyhow::Result<(AppState, Projector)> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data folder {}", config.data_dir.display()))?;
-    let db = Db::connect(&config.database_url())
+    let db = Db::connect_sized(&config.database_url(), config.database_pool_size)
         .await
         .context("connecting to the database")?;
     let jwt = match &db {

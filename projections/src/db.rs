@@ -52,12 +52,22 @@ pub enum Db {
 /// Held while a write transaction runs; a no-op on PostgreSQL.
 pub struct WriteGuard<'a>(#[allow(dead_code)] Option<MutexGuard<'a, ()>>);
 
+/// The PostgreSQL pool's size unless the server says otherwise (`DATABASE_POOL_SIZE`).
+pub const POSTGRES_POOL_SIZE: u32 = 32;
+
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
 impl Db {
-    /// Connects to `url` (`sqlite://path` or `postgres://...`) and applies the migrations.
+    /// Connects to `url` (`sqlite://path` or `postgres://...`) and applies the migrations, with
+    /// up to [`POSTGRES_POOL_SIZE`] connections on PostgreSQL.
     pub async fn connect(url: &str) -> Result<Db, sqlx::Error> {
+        Self::connect_sized(url, POSTGRES_POOL_SIZE).await
+    }
+
+    /// Like [`Db::connect`], with at most `postgres_pool_size` connections on PostgreSQL (a
+    /// server's setting: PostgreSQL serves a limited number in all, shared by every node).
+    pub async fn connect_sized(url: &str, postgres_pool_size: u32) -> Result<Db, sqlx::Error> {
         let db = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             // A node frozen inside a transaction (a stuck VM) must not hold its row and
             // advisory locks for ever: PostgreSQL ends such a session after a while.
@@ -68,7 +78,7 @@ impl Db {
             // a few idle minutes, and every connection after a while, gives that memory back
             // instead of holding it in up to 32 connections for the pool's life.
             let pool = PgPoolOptions::new()
-                .max_connections(32)
+                .max_connections(postgres_pool_size.max(2))
                 .acquire_timeout(Duration::from_secs(10))
                 .idle_timeout(Duration::from_secs(60))
                 .max_lifetime(Duration::from_secs(300))

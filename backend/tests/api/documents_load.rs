@@ -11,7 +11,7 @@ use events::documents::{ItemEvent, ShareVia};
 use projections::stream::read_after;
 use projections::{on_db, Position};
 
-use crate::helpers::{spawn_app, Engine, TestApp};
+use crate::helpers::{spawn_app, spawn_app_with, Engine, TestApp};
 
 const WRITERS: usize = 8;
 
@@ -343,7 +343,13 @@ async fn concurrent_writers_lose_no_document_event_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_writers_lose_no_document_event_postgres() {
-    let Some(app) = spawn_app(Engine::Postgres).await else {
+    // Eight writers at once, each command holding a connection for its item's lock while it
+    // appends on another: the server's own pool size, not the smaller one of the other tests.
+    let Some(app) = spawn_app_with(Engine::Postgres, |config| {
+        config.database_pool_size = projections::db::POSTGRES_POOL_SIZE;
+    })
+    .await
+    else {
         return;
     };
     concurrent_writers_lose_no_document_event(app).await;

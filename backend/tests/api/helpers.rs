@@ -123,6 +123,9 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
     config.bind_address = "127.0.0.1".into();
     config.data_dir = data_dir.to_path_buf();
     config.database_url = None;
+    // Six tests run at once beside the benchmarks' servers, on one PostgreSQL that accepts 100
+    // connections in all.
+    config.database_pool_size = TEST_POOL_SIZE;
     config.jwt_secret = Some("test-secret-test-secret-test-secret-0123".into());
     config.content_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into();
     config.web_dir = data_dir.join("web");
@@ -141,6 +144,10 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
     config.min_free_disk_mb = 0;
     config
 }
+
+/// The PostgreSQL pool of a test's server, and of the servers tests start as processes
+/// (`DATABASE_POOL_SIZE`).
+pub const TEST_POOL_SIZE: u32 = 10;
 
 /// The instant the tests read the course calendar at: before every demo course of 2026.
 pub const CALENDAR_NOW: &str = "2026-01-15T09:00:00Z";

@@ -52,6 +52,10 @@ fn run_companion(
         Some(url) => command.env("DATABASE_URL", url),
         None => command.env_remove("DATABASE_URL"),
     };
+    command.env(
+        "DATABASE_POOL_SIZE",
+        crate::helpers::TEST_POOL_SIZE.to_string(),
+    );
     let out = command.output().expect("run companion");
     (
         out.status.success(),

@@ -81,6 +81,10 @@ impl ServerProcess {
             Some(url) => command.env("DATABASE_URL", url),
             None => command.env_remove("DATABASE_URL"),
         };
+        command.env(
+            "DATABASE_POOL_SIZE",
+            crate::helpers::TEST_POOL_SIZE.to_string(),
+        );
         let child = command.spawn().expect("start companion serve");
         let server = ServerProcess {
             child,
