@@ -1,6 +1,8 @@
 //! What the load tools share: their throw-away users with accepted terms and open sessions,
-//! the tokens those users present, and percentiles.
+//! the tokens those users present, the real sign-in of a demo account, and percentiles.
 
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
 use sqlx::PgPool;
 
 /// The key tokens are signed with: on PostgreSQL the cluster's active key (`signing_keys`, named
@@ -87,4 +89,27 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     }
     let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
     sorted[rank - 1]
+}
+
+/// A demo account's session token, from the real sign-in.
+pub async fn sign_in(
+    http: &reqwest::Client,
+    api: &str,
+    email: &str,
+    password: &str,
+) -> anyhow::Result<String> {
+    let res = http
+        .post(format!("{api}/api/users/login"))
+        .json(&json!({ "username": email, "password": password }))
+        .send()
+        .await
+        .with_context(|| format!("signing {email} in"))?;
+    if !res.status().is_success() {
+        bail!("sign-in of {email} failed: {}", res.status());
+    }
+    let body: Value = res.json().await?;
+    body["jwt"]
+        .as_str()
+        .map(str::to_string)
+        .context("no jwt in the sign-in answer")
 }

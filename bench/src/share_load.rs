@@ -29,7 +29,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "load_setup.rs"]
 mod load_setup;
-use load_setup::{create_users, percentile, signing_key, token};
+use load_setup::{create_users, percentile, sign_in, signing_key, token};
 
 /// Names this tool's users, sessions and tokens.
 const TAG: &str = "share-load";
@@ -225,16 +225,7 @@ async fn main() -> anyhow::Result<()> {
         .pool_max_idle_per_host(args.clients.max(1) * 2)
         .build()?;
     // The sender is a demo account that has accepted the terms (documents need it).
-    let res = http
-        .post(format!("{api}/api/users/login"))
-        .json(&json!({"username": "anna.rossi@example.com", "password": "Companion-2026"}))
-        .send()
-        .await?;
-    let signed_in: Value = res.json().await?;
-    let sender = signed_in["jwt"]
-        .as_str()
-        .context("the sender's sign-in")?
-        .to_string();
+    let sender = sign_in(&http, &api, "anna.rossi@example.com", "Companion-2026").await?;
     let links = make_links(&http, &api, &sender, &pool, args.rounds.max(1)).await?;
     if std::env::var("SHARE_LOAD_DEBUG").is_ok() && users.len() > 1 {
         let res = http

@@ -42,7 +42,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "load_setup.rs"]
 mod load_setup;
-use load_setup::{create_users, percentile, signing_key, token};
+use load_setup::{create_users, percentile, sign_in, signing_key, token};
 
 /// Names this tool's users (`soak-0`, ...), their sessions and e-mail domain.
 const TAG: &str = "soak";
@@ -1108,15 +1108,7 @@ async fn main() -> anyhow::Result<()> {
         names: AtomicU64::new(0),
     });
     // The admin must be able to sign in, or the run would not publish at all.
-    let login = http
-        .post(format!("{}/api/users/login", ctx.apis[0]))
-        .json(&json!({"username": args.admin_email, "password": args.admin_password}))
-        .send()
-        .await
-        .context("signing the admin in")?;
-    if !login.status().is_success() {
-        bail!("the admin's sign-in answered {}", login.status());
-    }
+    sign_in(&http, &ctx.apis[0], &args.admin_email, &args.admin_password).await?;
 
     // Connect every socket, a bounded number of handshakes at a time.
     let (stop_tx, stop_rx) = watch::channel(false);

@@ -30,7 +30,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "load_setup.rs"]
 mod load_setup;
-use load_setup::{create_users, percentile, signing_key, token};
+use load_setup::{create_users, percentile, sign_in, signing_key, token};
 
 /// Names this tool's users, sessions and tokens.
 const TAG: &str = "withdrawal-load";
@@ -110,19 +110,6 @@ async fn socket(
         }
     }
     bail!("the server ended the connection")
-}
-
-async fn sign_in(http: &reqwest::Client, api: &str, email: &str) -> anyhow::Result<String> {
-    let res = http
-        .post(format!("{api}/api/users/login"))
-        .json(&json!({"username": email, "password": "Companion-2026"}))
-        .send()
-        .await?;
-    let body: Value = res.json().await?;
-    body["jwt"]
-        .as_str()
-        .map(str::to_string)
-        .with_context(|| format!("signing in as {email}"))
 }
 
 async fn expect_ok(res: reqwest::Response, what: &str) -> anyhow::Result<Value> {
@@ -261,8 +248,8 @@ async fn main() -> anyhow::Result<()> {
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(args.timeout))
         .build()?;
-    let publisher = sign_in(&http, &api, "publisher@example.com").await?;
-    let approver = sign_in(&http, &api, "approver@example.com").await?;
+    let publisher = sign_in(&http, &api, "publisher@example.com", "Companion-2026").await?;
+    let approver = sign_in(&http, &api, "approver@example.com", "Companion-2026").await?;
 
     let start = Instant::now();
     let (report_tx, mut reports) = mpsc::unbounded_channel();

@@ -44,7 +44,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "load_setup.rs"]
 mod load_setup;
-use load_setup::{create_users, percentile, signing_key, token};
+use load_setup::{create_users, percentile, sign_in, signing_key, token};
 
 /// Names this tool's sessions (and its users' e-mail domain).
 const TAG: &str = "ws-load";
@@ -284,29 +284,6 @@ struct RoundResult {
     frames_per_second: f64,
 }
 
-/// A demo account's session token, from the real sign-in.
-async fn sign_in(
-    http: &reqwest::Client,
-    api: &str,
-    email: &str,
-    password: &str,
-) -> anyhow::Result<String> {
-    let res = http
-        .post(format!("{api}/api/users/login"))
-        .json(&json!({ "username": email, "password": password }))
-        .send()
-        .await
-        .with_context(|| format!("signing {email} in"))?;
-    if !res.status().is_success() {
-        bail!("sign-in of {email} failed: {}", res.status());
-    }
-    let body: Value = res.json().await?;
-    body["jwt"]
-        .as_str()
-        .map(str::to_string)
-        .context("no jwt in the sign-in answer")
-}
-
 /// One round of the direct mode: every user's entry in one transaction, then `NOTIFY`.
 /// Returns (start, commit) in µs since `start`.
 async fn write_direct(
@@ -466,16 +443,15 @@ async fn collect(
             break;
         };
         let recv = sample.recv_us;
-        let to_target = target == Some(sample.user);
+        // A one-user round counts only its user's sockets.
+        let counted = target.is_none_or(|user| user == sample.user);
         match (mode, sample.tag) {
-            (Mode::One, Tag::Direct { round: r, sent_us }) if r == round && to_target => {
-                delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
-                from_commit.push(recv.saturating_sub(done_us) as f64 / 1000.0);
-            }
-            (Mode::Share, Tag::Arrival) if to_target => {
+            (Mode::Share, Tag::Arrival) if counted => {
                 delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
             }
-            (Mode::Direct, Tag::Direct { round: r, sent_us }) if r == round => {
+            (Mode::Direct | Mode::One, Tag::Direct { round: r, sent_us })
+                if r == round && counted =>
+            {
                 delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
                 from_commit.push(recv.saturating_sub(done_us) as f64 / 1000.0);
             }

@@ -1232,6 +1232,26 @@ mod tests {
         }
     }
 
+    /// A fresh SQLite database and a projector over readers "a", "b" and "c" of the aggregate
+    /// types "A", "B" and "C".
+    async fn three_readers() -> (tempfile::TempDir, Db, [Arc<Reader>; 3], Projector) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
+            .await
+            .unwrap();
+        let readers = [
+            Reader::new("a", "A"),
+            Reader::new("b", "B"),
+            Reader::new("c", "C"),
+        ];
+        let list: Vec<Arc<dyn Projection>> = readers
+            .iter()
+            .map(|r| r.clone() as Arc<dyn Projection>)
+            .collect();
+        let projector = Projector::new(db.clone(), list);
+        (dir, db, readers, projector)
+    }
+
     async fn append(db: &Db, aggregate_type: &str, sequence: i64) {
         on_db!(db, pool => sqlx::query(
             "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
@@ -1245,17 +1265,7 @@ mod tests {
     /// lowest checkpoint is not held up.
     #[tokio::test]
     async fn projections_idle_in_a_round_only_move_their_checkpoints() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
-            .await
-            .unwrap();
-        let (a, b, c) = (
-            Reader::new("a", "A"),
-            Reader::new("b", "B"),
-            Reader::new("c", "C"),
-        );
-        let list: Vec<Arc<dyn Projection>> = vec![a.clone(), b.clone(), c.clone()];
-        let projector = Projector::new(db.clone(), list);
+        let (_dir, db, [a, b, c], projector) = three_readers().await;
         append(&db, "A", 1).await;
         append(&db, "A", 2).await;
         projector.run_to_end().await.unwrap();
@@ -1280,17 +1290,7 @@ mod tests {
     /// moved since it was read is left where that projector put it, and not counted.
     #[tokio::test]
     async fn an_idle_checkpoint_moved_meanwhile_is_left_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
-            .await
-            .unwrap();
-        let (a, b, c) = (
-            Reader::new("a", "A"),
-            Reader::new("b", "B"),
-            Reader::new("c", "C"),
-        );
-        let list: Vec<Arc<dyn Projection>> = vec![a.clone(), b.clone(), c.clone()];
-        let projector = Projector::new(db.clone(), list);
+        let (_dir, db, [a, b, c], projector) = three_readers().await;
         append(&db, "A", 1).await;
         projector.run_to_end().await.unwrap();
         append(&db, "A", 2).await;

@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::both_dbs;
-use crate::helpers::TestApp;
+use crate::helpers::{copy_dir, TestApp};
 
 /// Every catalogue call, for the 401 check.
 const CALLS: &[&str] = &[
@@ -55,19 +55,6 @@ fn ids(list: &Value) -> Vec<i64> {
         .iter()
         .map(|v| v["id"].as_i64().expect("id"))
         .collect()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// A writable copy of the demo content folder.

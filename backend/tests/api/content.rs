@@ -14,23 +14,10 @@ use projections::on_db;
 use serde_json::{json, Value};
 
 use crate::both_dbs;
-use crate::helpers::TestApp;
+use crate::helpers::{copy_dir, TestApp};
 
 fn repo_content() -> PathBuf {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// Rewrites a JSON file keeping its layout style (keys in their order do not matter here).

@@ -11,26 +11,13 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::both_dbs;
-use crate::helpers::TestApp;
+use crate::helpers::{copy_dir, TestApp};
 
 const PUBLISHER: &str = "publisher@example.com";
 const APPROVER: &str = "approver@example.com";
 
 fn repo_content() -> PathBuf {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {

@@ -106,6 +106,20 @@ pub async fn create_pg_database_from(template: Option<&str>) -> Option<(String, 
     Some((admin, name))
 }
 
+/// Copies the folder `from` into `to`, subfolders included.
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
 async fn pg_reachable() -> bool {
     use sqlx::Connection;
     match sqlx::PgConnection::connect(&admin_pg_url()).await {
@@ -149,6 +163,11 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
 /// (`DATABASE_POOL_SIZE`).
 pub const TEST_POOL_SIZE: u32 = 10;
 
+/// Gives a server a test starts as a process the tests' pool size.
+pub fn use_test_pool(command: &mut std::process::Command) {
+    command.env("DATABASE_POOL_SIZE", TEST_POOL_SIZE.to_string());
+}
+
 /// The instant the tests read the course calendar at: before every demo course of 2026.
 pub const CALENDAR_NOW: &str = "2026-01-15T09:00:00Z";
 
@@ -178,14 +197,14 @@ pub async fn spawn_app_with_projections(
         Engine::Sqlite => {
             if from_snapshot {
                 let snapshot = crate::seed_snapshot::snapshot(engine, &admin_pg_url()).await;
-                crate::seed_snapshot::copy_folder(&snapshot.data_dir, data_dir.path());
+                copy_dir(&snapshot.data_dir, data_dir.path());
             }
             None
         }
         Engine::Postgres => {
             let template = if from_snapshot && pg_reachable().await {
                 let snapshot = crate::seed_snapshot::snapshot(engine, &admin_pg_url()).await;
-                crate::seed_snapshot::copy_folder(&snapshot.data_dir, data_dir.path());
+                copy_dir(&snapshot.data_dir, data_dir.path());
                 snapshot.template
             } else {
                 None

@@ -187,10 +187,7 @@ fn node_command(
     } else {
         // On PostgreSQL the nodes share the signing keys through the database.
         command.env("DATABASE_URL", database_url);
-        command.env(
-            "DATABASE_POOL_SIZE",
-            crate::helpers::TEST_POOL_SIZE.to_string(),
-        );
+        crate::helpers::use_test_pool(&mut command);
     }
     for (key, value) in store {
         command.env(key, value);

@@ -52,10 +52,7 @@ fn run_companion(
         Some(url) => command.env("DATABASE_URL", url),
         None => command.env_remove("DATABASE_URL"),
     };
-    command.env(
-        "DATABASE_POOL_SIZE",
-        crate::helpers::TEST_POOL_SIZE.to_string(),
-    );
+    crate::helpers::use_test_pool(&mut command);
     let out = command.output().expect("run companion");
     (
         out.status.success(),

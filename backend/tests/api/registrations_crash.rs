@@ -81,10 +81,7 @@ impl ServerProcess {
             Some(url) => command.env("DATABASE_URL", url),
             None => command.env_remove("DATABASE_URL"),
         };
-        command.env(
-            "DATABASE_POOL_SIZE",
-            crate::helpers::TEST_POOL_SIZE.to_string(),
-        );
+        crate::helpers::use_test_pool(&mut command);
         let child = command.spawn().expect("start companion serve");
         let server = ServerProcess {
             child,

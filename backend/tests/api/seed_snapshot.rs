@@ -138,20 +138,6 @@ async fn demo_start(config: Config) {
     state.db.close().await;
 }
 
-/// Copies a snapshot's SQLite data folder into `to`.
-pub fn copy_folder(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("test data folder");
-    for entry in std::fs::read_dir(from).expect("snapshot folder") {
-        let entry = entry.expect("snapshot entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("snapshot entry type").is_dir() {
-            copy_folder(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy snapshot file");
-        }
-    }
-}
-
 fn now_secs() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
