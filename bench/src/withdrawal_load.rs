@@ -7,9 +7,9 @@
 //! socket waits for its `library_withdrawn`. The round's figure is the last socket's receipt
 //! minus the start of the withdrawal request; every socket's delay is kept too.
 //!
-//! Same-run baseline, alternating with the withdrawals: one feed row for every user written
-//! straight by this tool in one transaction, then `NOTIFY` (the channel alone, as
-//! `ws-load --mode direct` does).
+//! Same-run baseline, alternating with the withdrawals: one broadcast row (the same message for
+//! every user, as the withdrawal's is) written straight by this tool, then `NOTIFY` (the channel
+//! alone, as `ws-load --mode broadcast` does).
 //!
 //! Loopback only; bounded by rounds and the timeout. Start the node with the edge's limits raised
 //! (see `bench/withdrawal.sh`), or the limits are what is measured.
@@ -96,7 +96,8 @@ async fn socket(
                 ready.fetch_add(1, Ordering::Relaxed);
             }
             Some("ping") => ws.send(Message::text(r#"{"type":"pong"}"#)).await?,
-            Some("message") => {
+            // A withdrawal is a broadcast; an older server sent it as the user's own message.
+            Some("message" | "broadcast") => {
                 let heard = match v["kind"].as_str() {
                     Some("library_withdrawn") => v["payload"]["id"].as_i64().map(Heard::Withdrawn),
                     Some("bench") => v["payload"]["round"].as_i64().map(Heard::Baseline),
@@ -169,8 +170,8 @@ async fn released_document(
     Ok(id)
 }
 
-/// One feed row for every user in one transaction, then `NOTIFY` (the channel alone).
-async fn write_direct(pool: &PgPool, user_ids: &[String], round: usize) -> anyhow::Result<()> {
+/// One broadcast row, then `NOTIFY` (the channel alone).
+async fn write_direct(pool: &PgPool, round: usize) -> anyhow::Result<()> {
     let payload = json!({ "round": round }).to_string();
     let mut tx = pool.begin().await?;
     sqlx::query("select pg_advisory_xact_lock($1)")
@@ -179,11 +180,10 @@ async fn write_direct(pool: &PgPool, user_ids: &[String], round: usize) -> anyho
         .await?;
     sqlx::query(
         "insert into user_feed (user_id, seq, kind, payload, created_at)
-         select u, coalesce((select max(f.seq) from user_feed f where f.user_id = u), 0) + 1, 'bench', $2,
-                (extract(epoch from clock_timestamp()) * 1000)::bigint
-         from unnest($1::text[]) as u",
+         select $1, coalesce((select max(f.seq) from user_feed f where f.user_id = $1), 0) + 1, 'bench', $2,
+                (extract(epoch from clock_timestamp()) * 1000)::bigint",
     )
-    .bind(user_ids)
+    .bind(projections::feed::BROADCAST)
     .bind(&payload)
     .execute(&mut *tx)
     .await?;
@@ -306,7 +306,7 @@ async fn main() -> anyhow::Result<()> {
         tokio::time::sleep(Duration::from_millis(300)).await;
 
         let sent = start.elapsed().as_micros() as u64;
-        write_direct(&pool, &users, round).await?;
+        write_direct(&pool, round).await?;
         let mut delays = collect(
             &mut reports,
             Heard::Baseline(round as i64),

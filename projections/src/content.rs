@@ -2,7 +2,7 @@
 //! from the content folder's entities (`content_entity` streams, written by `companion content
 //! import`), and the console's news (`news_item` streams) into the same `news` table reps read,
 //! plus `news_admin`, the console's view of every news item. Every change also reaches every
-//! user's feed as one `content_changed {kind, ids}` per kind and batch, so open apps refresh.
+//! user as one broadcast `content_changed {kind, ids}` per kind and batch, so open apps refresh.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -570,37 +570,20 @@ struct ContentChanged<'a> {
     ids: Vec<&'a str>,
 }
 
-/// One `content_changed` per kind to every user.
+/// One `content_changed` per kind, broadcast: the same message for every user.
 async fn announce(
     tx: &mut Tx,
     changed: &BTreeMap<String, BTreeSet<String>>,
     at: i64,
 ) -> Result<(), sqlx::Error> {
-    if changed.is_empty() {
-        return Ok(());
+    for (kind, ids) in changed {
+        let message = ContentChanged {
+            kind,
+            ids: ids.iter().map(String::as_str).collect(),
+        };
+        feed::push_broadcast(tx, CONTENT_CHANGED_KIND, &message, at).await?;
     }
-    let users: Vec<String> = on_tx!(tx, c => sqlx::query_scalar("select id from users order by id")
-        .fetch_all(c).await)?;
-    let payloads: Vec<String> = changed
-        .iter()
-        .map(|(kind, ids)| {
-            feed::payload(&ContentChanged {
-                kind,
-                ids: ids.iter().map(String::as_str).collect(),
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    let mut entries = Vec::with_capacity(users.len() * payloads.len());
-    for user_id in &users {
-        for payload in &payloads {
-            entries.push(feed::Entry {
-                user_id,
-                kind: CONTENT_CHANGED_KIND,
-                payload: payload.clone(),
-            });
-        }
-    }
-    feed::push_many(tx, &entries, at).await
+    Ok(())
 }
 
 #[async_trait]

@@ -3,6 +3,11 @@
 //! Each row has two numbers: `seq`, its place in that user's feed (what clients resume from),
 //! and `feed_position`, its place among all feed rows (what the realtime hub scans with).
 //!
+//! A message that is the same for everyone (a notification to everyone, an app update, a
+//! change of published content) is one row of the [`BROADCAST`] feed, numbered in its own
+//! stream and expanded at delivery: every socket gets the same bytes, whatever the number of
+//! users. A client resumes each stream from its own number.
+//!
 //! Writers of the feed are serialised: on SQLite by the engine itself, on PostgreSQL by a
 //! transaction-level advisory lock taken before the first row is numbered. So `max(seq) + 1`
 //! cannot race, and a row with a higher `feed_position` never becomes visible before a row with
@@ -22,6 +27,39 @@ pub const FEED_CHANNEL: &str = "companion_feed";
 /// Key of the transaction-level advisory lock that serialises feed writers on PostgreSQL. A
 /// writer that does not use [`push`] must take it (`select pg_advisory_xact_lock(...)`) first.
 pub const FEED_WRITE_LOCK: i64 = 0x636f_6d70_6665_6564; // "compfeed"
+
+/// The `user_id` of the broadcast feed: rows every user receives. No user has this id (user ids
+/// are generated, never a lone `*`).
+pub const BROADCAST: &str = "*";
+
+/// Appends a message of `kind` for everyone; returns its number in the broadcast stream.
+pub async fn push_broadcast<T: Serialize>(
+    tx: &mut Tx,
+    kind: &str,
+    payload: &T,
+    at_ms: i64,
+) -> Result<i64, sqlx::Error> {
+    push(tx, BROADCAST, kind, payload, at_ms).await
+}
+
+/// The number of the last broadcast written, as this transaction sees it once it holds the feed
+/// write lock: a count written in the same transaction includes every broadcast up to it, and
+/// none after (badges carry it as `through`, so clients add later broadcasts exactly once).
+pub async fn broadcast_through(tx: &mut Tx) -> Result<i64, sqlx::Error> {
+    if tx.kind() == DbKind::Postgres {
+        on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
+            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
+    }
+    last_broadcast(tx).await
+}
+
+/// The number of the last broadcast visible to `tx` (0 when there is none), without the lock:
+/// for readers that take a snapshot.
+pub async fn last_broadcast(tx: &mut Tx) -> Result<i64, sqlx::Error> {
+    on_tx!(tx, c => sqlx::query_scalar(
+        "select cast(coalesce(max(seq), 0) as bigint) from user_feed where user_id = $1")
+        .bind(BROADCAST).fetch_one(c).await)
+}
 
 /// Appends a message of `kind` for `user_id`; returns its number in that user's feed.
 pub async fn push<T: Serialize>(

@@ -4,7 +4,7 @@
 //! its versions, its history, who holds it (reads, offline pins) and which devices confirmed
 //! a purge.
 //!
-//! Feed messages, written in the same transaction:
+//! Feed messages, written in the same transaction, as broadcasts (one row for everyone):
 //! - `content_changed {kind: "library", ids}` to every user when a version is released, a
 //!   released document's metadata changes, or the document ends;
 //! - `library_withdrawn {id, state, at, reason, replacement, items}` to every user when it is
@@ -289,27 +289,15 @@ async fn history(
     .await
 }
 
-async fn all_users(tx: &mut Tx) -> Result<Vec<String>, sqlx::Error> {
-    on_tx!(tx, c => sqlx::query_scalar("select id from users order by id").fetch_all(c).await)
-}
-
+/// One broadcast: the same message for every user, one row whatever their number.
 async fn to_everyone<T: Serialize>(
     tx: &mut Tx,
     kind: &str,
     message: &T,
     at: i64,
 ) -> Result<(), sqlx::Error> {
-    let payload = json(message)?;
-    let users = all_users(tx).await?;
-    let entries: Vec<feed::Entry<'_>> = users
-        .iter()
-        .map(|u| feed::Entry {
-            user_id: u,
-            kind,
-            payload: payload.clone(),
-        })
-        .collect();
-    feed::push_many(tx, &entries, at).await
+    feed::push_broadcast(tx, kind, message, at).await?;
+    Ok(())
 }
 
 async fn content_changed(tx: &mut Tx, id: i64, at: i64) -> Result<(), sqlx::Error> {

@@ -7,12 +7,16 @@
 //! everyone also reaches users created after it was published.
 //!
 //! Feed messages, written in the same transaction as the rows:
-//! - publish: `notification {notification}` (or `app_update {update}`) and
-//!   `badge {name: "notifications" | "updates", count}` to every addressee;
+//! - publish to chosen users: `notification {notification}` and
+//!   `badge {name: "notifications", count, through}` to each of them;
+//! - publish to everyone, and every app update: one broadcast (`notification {notification}` or
+//!   `app_update {update}`), the same bytes for every socket. It carries no count: nobody can
+//!   have read it yet, so each app adds one to its unread count, unless the count it holds
+//!   already includes that broadcast (`through`, below);
 //! - read / view: the same two messages to the reader, with `read: true` and the new count.
 //!
-//! "Every addressee" of a publication for everyone means the users that exist when the event is
-//! applied: feed messages are live notices, while the compared tables depend on the events alone.
+//! `through` on a `notifications` or `updates` badge, and `broadcast_seq` of `GET /badges`, is
+//! the number of the last broadcast the count includes (see [`unread_counts_through`]).
 
 use async_trait::async_trait;
 use cqrs_es::Aggregate;
@@ -197,6 +201,34 @@ pub async fn latest_update_unviewed(db: &Db, user_id: &str) -> Result<Option<i64
     Ok(row.filter(|r| !r.read).map(|r| r.id))
 }
 
+/// The user's unread counts and the number of the last broadcast they include, read from one
+/// snapshot (a publication for everyone commits its row and its broadcast together, so the two
+/// agree).
+pub async fn unread_counts_through(
+    db: &Db,
+    user_id: &str,
+) -> Result<(UnreadCounts, i64), sqlx::Error> {
+    let mut tx = Tx::begin(db).await?;
+    if let Tx::Postgres(c) = &mut tx {
+        sqlx::query("set transaction isolation level repeatable read, read only")
+            .execute(&mut **c)
+            .await?;
+    }
+    let notifications: i64 = on_tx!(&mut tx, c => sqlx::query_scalar(UNREAD_NOTIFICATIONS)
+        .bind(user_id).fetch_one(c).await)?;
+    let updates: i64 = on_tx!(&mut tx, c => sqlx::query_scalar(UNREAD_UPDATES)
+        .bind(user_id).fetch_one(c).await)?;
+    let through = feed::last_broadcast(&mut tx).await?;
+    tx.rollback().await?;
+    Ok((
+        UnreadCounts {
+            notifications,
+            updates,
+        },
+        through,
+    ))
+}
+
 pub async fn unread_counts(db: &Db, user_id: &str) -> Result<UnreadCounts, sqlx::Error> {
     let notifications: i64 = on_db!(db, pool => sqlx::query_scalar(UNREAD_NOTIFICATIONS)
         .bind(user_id).fetch_one(pool).await)?;
@@ -248,10 +280,8 @@ struct UpdateMessage<'a> {
 struct BadgeMessage {
     name: &'static str,
     count: i64,
-}
-
-async fn all_user_ids(tx: &mut Tx) -> Result<Vec<String>, sqlx::Error> {
-    on_tx!(tx, c => sqlx::query_scalar("select id from users order by id").fetch_all(c).await)
+    /// The last broadcast the count includes.
+    through: i64,
 }
 
 async fn notification_in_tx(
@@ -298,6 +328,7 @@ async fn push_notification(
     .await?;
     let count: i64 = on_tx!(tx, c => sqlx::query_scalar(UNREAD_NOTIFICATIONS)
         .bind(user_id).fetch_one(c).await)?;
+    let through = feed::broadcast_through(tx).await?;
     feed::push(
         tx,
         user_id,
@@ -305,6 +336,7 @@ async fn push_notification(
         &BadgeMessage {
             name: "notifications",
             count,
+            through,
         },
         at,
     )
@@ -312,55 +344,31 @@ async fn push_notification(
     Ok(())
 }
 
-/// Every user's unread notifications count, in one query.
-const UNREAD_NOTIFICATIONS_BY_USER: &str = "select u.id, cast((select count(*) from notifications n
-        where (n.everyone or exists (select 1 from notification_recipients x where x.notification_id = n.id and x.user_id = u.id))
-          and not exists (select 1 from notification_reads r where r.notification_id = n.id and r.user_id = u.id)) as bigint)
-    from users u";
+/// Tells everyone about notification `id`: one broadcast. The item is read for no user in
+/// particular: nobody can have read a notification in the event that publishes it.
+async fn broadcast_notification(tx: &mut Tx, id: i64, at: i64) -> Result<(), sqlx::Error> {
+    let Some(item) = notification_in_tx(tx, "", id).await? else {
+        return Ok(());
+    };
+    feed::push_broadcast(
+        tx,
+        "notification",
+        &NotificationMessage {
+            notification: &item,
+        },
+        at,
+    )
+    .await?;
+    Ok(())
+}
 
-/// [`push_notification`] for every user at once: the same rows, in the same order, set-based.
-/// Nobody can have read a notification in the event that publishes it, so its item is the same
-/// for every user.
-async fn push_notification_to_everyone(
-    tx: &mut Tx,
-    user_ids: &[String],
-    id: i64,
-    at: i64,
-) -> Result<(), sqlx::Error> {
-    let Some(first) = user_ids.first() else {
+/// Tells everyone about app update `id`: one broadcast (nobody has viewed it yet).
+async fn broadcast_update(tx: &mut Tx, id: i64, at: i64) -> Result<(), sqlx::Error> {
+    let Some(item) = update_in_tx(tx, "", id).await? else {
         return Ok(());
     };
-    let Some(item) = notification_in_tx(tx, first, id).await? else {
-        return Ok(());
-    };
-    let message = feed::payload(&NotificationMessage {
-        notification: &item,
-    })?;
-    if let Tx::Postgres(c) = tx {
-        // The planner's estimate for this query over fresh tables crosses `jit_above_cost`, and
-        // compiling it costs ~100 ms, far more than running it; off until this batch commits.
-        sqlx::query("set local jit = off").execute(&mut **c).await?;
-    }
-    let counts: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(UNREAD_NOTIFICATIONS_BY_USER)
-        .fetch_all(c).await)?;
-    let counts: std::collections::HashMap<String, i64> = counts.into_iter().collect();
-    let mut entries = Vec::with_capacity(user_ids.len() * 2);
-    for user_id in user_ids {
-        entries.push(feed::Entry {
-            user_id,
-            kind: "notification",
-            payload: message.clone(),
-        });
-        entries.push(feed::Entry {
-            user_id,
-            kind: "badge",
-            payload: feed::payload(&BadgeMessage {
-                name: "notifications",
-                count: counts.get(user_id).copied().unwrap_or(0),
-            })?,
-        });
-    }
-    feed::push_many(tx, &entries, at).await
+    feed::push_broadcast(tx, "app_update", &UpdateMessage { update: &item }, at).await?;
+    Ok(())
 }
 
 /// Tells `user_id` about app update `id` and their new unread count.
@@ -378,6 +386,7 @@ async fn push_update(tx: &mut Tx, user_id: &str, id: i64, at: i64) -> Result<(),
     .await?;
     let count: i64 =
         on_tx!(tx, c => sqlx::query_scalar(UNREAD_UPDATES).bind(user_id).fetch_one(c).await)?;
+    let through = feed::broadcast_through(tx).await?;
     feed::push(
         tx,
         user_id,
@@ -385,6 +394,7 @@ async fn push_update(tx: &mut Tx, user_id: &str, id: i64, at: i64) -> Result<(),
         &BadgeMessage {
             name: "updates",
             count,
+            through,
         },
         at,
     )
@@ -416,22 +426,17 @@ impl NotificationsProjection {
             .bind(id).bind(&title).bind(&message).bind(&preview).bind(&link_type).bind(link_id)
             .bind(everyone).bind(published_at).bind(event.meta("user_id").unwrap_or_default())
             .execute(c).await.map(|r| r.rows_affected()))?;
-        let addressees = match audience {
-            Audience::Everyone => all_user_ids(tx).await?,
+        match audience {
+            Audience::Everyone => broadcast_notification(tx, id, event.recorded_at).await?,
             Audience::Users { user_ids } => {
                 for user_id in &user_ids {
                     on_tx!(tx, c => sqlx::query(
                         "insert into notification_recipients (notification_id, user_id) values ($1, $2)")
                         .bind(id).bind(user_id).execute(c).await.map(|r| r.rows_affected()))?;
                 }
-                user_ids
-            }
-        };
-        if everyone {
-            push_notification_to_everyone(tx, &addressees, id, event.recorded_at).await?;
-        } else {
-            for user_id in &addressees {
-                push_notification(tx, user_id, id, event.recorded_at).await?;
+                for user_id in &user_ids {
+                    push_notification(tx, user_id, id, event.recorded_at).await?;
+                }
             }
         }
         Ok(())
@@ -457,9 +462,7 @@ impl NotificationsProjection {
             .bind(id).bind(&name).bind(&release).bind(&preview).bind(&gallery).bind(&url)
             .bind(published_at).bind(event.meta("user_id").unwrap_or_default())
             .execute(c).await.map(|r| r.rows_affected()))?;
-        for user_id in all_user_ids(tx).await? {
-            push_update(tx, &user_id, id, event.recorded_at).await?;
-        }
+        broadcast_update(tx, id, event.recorded_at).await?;
         Ok(())
     }
 

@@ -198,6 +198,55 @@ describe('realtime between two people', () => {
     console.log(`[realtime] publish -> John's Home dot: ${took} ms`);
   });
 
+  it('the admin publishes to everyone: one broadcast lights John\'s dot, and a reload does not count it twice', async () => {
+    const johnToken = await tokenOf('john');
+    const { context, page, frames } = await person('john');
+    await until('the socket is ready', () => live(frames));
+    await markPage(page);
+    const list = await api<{ id: number; read: boolean }[]>('/notifications', johnToken);
+    for (const n of list.filter((n) => !n.read)) await api(`/push/${n.id}`, johnToken);
+    await page.getByTestId('unread-dot').waitFor({ state: 'detached', timeout: 5_000 });
+
+    const admin = await tokenOf('admin');
+    const started = Date.now();
+    await post('/admin/notifications', admin, {
+      title: `For everyone ${stamp}`,
+      message: '<p>Published to every account.</p>',
+      audience: 'everyone',
+    });
+    const took = await shownAfter(page.getByTestId('unread-dot'), started);
+    expect(took).toBeLessThan(LIVE_MS);
+    expect(await page.getByRole('link', { name: 'Notifications, 1 unread' }).count()).toBe(1);
+    // It came as one broadcast, with no count of John's own behind it.
+    const broadcast = frames.received.find((f) => f.type === 'broadcast' && f.kind === 'notification');
+    expect(broadcast).toBeDefined();
+    expect(await stillSamePage(page)).toBe(true);
+    await shot(page, '04b-john-home-broadcast');
+
+    // Offline while another one is published; the app comes back with a reload: the page's
+    // counts (GET /badges) already include it and the resumed socket replays it: counted once.
+    await context.setOffline(true);
+    const before = frames.sockets.length - 1;
+    await until('the socket drops', () => frames.sockets[before]?.isClosed() === true, 5_000);
+    await post('/admin/notifications', admin, {
+      title: `For everyone again ${stamp}`,
+      message: '<p>Published while John was away.</p>',
+      audience: 'everyone',
+    });
+    await context.setOffline(false);
+    await page.reload();
+    await until(
+      'the resumed socket replays the broadcast',
+      () => frames.received.some((f) => f.socket > before && f.type === 'broadcast' && f.kind === 'notification'),
+    );
+    await until('the socket is ready', () => live(frames));
+    await page.waitForTimeout(500);
+    const { notifications } = await api<{ notifications: number }>('/badges', johnToken);
+    expect(notifications).toBe(2);
+    expect(await page.getByRole('link', { name: 'Notifications, 2 unread' }).count()).toBe(1);
+    console.log(`[realtime] publish to everyone -> John's Home dot: ${took} ms`);
+  });
+
   it('John goes offline, Anna shares meanwhile, John comes back: the missed item shows without a reload', async () => {
     const anna = await tokenOf('anna');
     const name = `Missed share ${stamp}`;

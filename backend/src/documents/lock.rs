@@ -7,18 +7,31 @@
 //! and release it only once the read model shows their events. In-process the lock is one of a
 //! fixed set of mutexes; on PostgreSQL a transaction-scoped advisory lock also serialises the
 //! nodes of a cluster.
+//!
+//! The advisory lock's transaction holds a connection for the whole command, while the command
+//! appends and reads on others. Were it taken from the server's pool, enough commands in
+//! different trees at once would each hold a lock connection and wait for a second one that never
+//! frees (until the pool's acquire timeout). So the lock connections come from a small pool of
+//! their own, opened with the same options: a command waits for a lock connection before it
+//! holds anything of the main pool, and the main pool is never held by lock waiters.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use projections::Db;
+use sqlx::postgres::{PgPool, PgPoolOptions};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// Advisory-lock class of document trees (the first key of `pg_advisory_xact_lock(int, int)`).
 const PG_LOCK_CLASS: i32 = 3001;
 const STRIPES: usize = 64;
+/// Connections of a node's lock pool: at most this many trees are changed at once on one node
+/// (the others wait for a connection, holding nothing). Counted in `docs/deploy.md`'s budget.
+pub const LOCK_CONNECTIONS: u32 = 4;
 
 pub struct TreeLocks {
     stripes: Vec<Arc<Mutex<()>>>,
+    /// The lock pool, opened on first use from the main pool's options.
+    pg: OnceLock<PgPool>,
 }
 
 /// Held while a structural command runs; dropping it releases the tree.
@@ -39,6 +52,7 @@ impl Default for TreeLocks {
     fn default() -> Self {
         Self {
             stripes: (0..STRIPES).map(|_| Arc::new(Mutex::new(()))).collect(),
+            pg: OnceLock::new(),
         }
     }
 }
@@ -51,7 +65,15 @@ impl TreeLocks {
         let local = self.stripes[stripe].clone().lock_owned().await;
         let pg = match db {
             Db::Postgres { pool } => {
-                let mut tx = pool.begin().await?;
+                let locks = self.pg.get_or_init(|| {
+                    PgPoolOptions::new()
+                        .max_connections(LOCK_CONNECTIONS)
+                        .min_connections(0)
+                        .acquire_timeout(std::time::Duration::from_secs(30))
+                        .idle_timeout(std::time::Duration::from_secs(60))
+                        .connect_lazy_with((*pool.connect_options()).clone())
+                });
+                let mut tx = locks.begin().await?;
                 // The low 32 bits as the second key; collisions only serialise a little more.
                 let key = hash as u32 as i32;
                 sqlx::query("select pg_advisory_xact_lock($1, $2)")

@@ -105,6 +105,9 @@ pub struct BadgesView {
     pub updates: i64,
     /// New items shared with the user (from the documents feature).
     pub shared: i64,
+    /// The number of the last realtime broadcast that `notifications` and `updates` include: a
+    /// `broadcast` notification or app update with a higher number is not counted yet.
+    pub broadcast_seq: i64,
 }
 
 /// The user's notifications, newest first, with read flags.
@@ -219,7 +222,7 @@ pub async fn badges(
     State(state): State<Notifications>,
     auth: AuthUser,
 ) -> AppResult<AppJson<BadgesView>> {
-    let counts = read::unread_counts(&state.db, &auth.id).await?;
+    let (counts, broadcast_seq) = read::unread_counts_through(&state.db, &auth.id).await?;
     // The same query as the `shared` badge the documents projection pushes to the feed, so the
     // two always agree.
     let mut tx = projections::Tx::begin(&state.db).await?;
@@ -229,5 +232,6 @@ pub async fn badges(
         notifications: counts.notifications,
         updates: counts.updates,
         shared,
+        broadcast_seq,
     }))
 }

@@ -54,6 +54,7 @@ struct FeedRow {
 #[derive(sqlx::FromRow)]
 struct Target {
     id: String,
+    user_id: String,
     session_id: String,
 }
 
@@ -112,40 +113,44 @@ async fn page(
         let Some(message) = for_feed(&row.kind, &row.payload) else {
             continue;
         };
+        // A broadcast goes to every user's subscriptions; the message is built once.
         let targets: Vec<Target> = on_tx!(&mut tx, c => sqlx::query_as(
-            "select p.id, p.session_id from push_subscriptions p
+            "select p.id, p.user_id, p.session_id from push_subscriptions p
              join sessions s on s.id = p.session_id
              join users u on u.id = p.user_id
-             where p.user_id = $1 and s.revoked_at is null and s.expires_at > $2 and u.disabled_at is null
-             order by p.id")
-            .bind(&row.user_id).bind(now).fetch_all(c).await)?;
-        let mut closed = Vec::new();
-        for target in targets {
-            // The app is open on that device: its live dot is enough.
-            if presence.is_open(db, &target.session_id).await? {
-                metrics::counter!(metric_names::SKIPPED_OPEN_TOTAL).increment(1);
-            } else {
-                closed.push(target);
-            }
-        }
-        if closed.is_empty() {
-            continue;
-        }
-        if !within_rate(&mut tx, &row.user_id, now, settings.user_per_hour).await? {
-            metrics::counter!(metric_names::RATE_LIMITED_TOTAL).increment(1);
-            tracing::info!(user = %row.user_id, kind = %row.kind, "push not sent: the user's hourly limit is reached");
-            continue;
-        }
+             where (p.user_id = $1 or $1 = $3)
+               and s.revoked_at is null and s.expires_at > $2 and u.disabled_at is null
+             order by p.user_id, p.id")
+            .bind(&row.user_id).bind(now).bind(projections::feed::BROADCAST).fetch_all(c).await)?;
         let payload =
             serde_json::to_string(&message).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-        for target in closed {
-            queued += on_tx!(&mut tx, c => sqlx::query(
-                "insert into push_queue (subscription_id, user_id, feed_position, payload, urgency, next_attempt_at, created_at)
-                 values ($1, $2, $3, $4, $5, $6, $6)
-                 on conflict (subscription_id, feed_position) do nothing")
-                .bind(&target.id).bind(&row.user_id).bind(row.feed_position).bind(&payload)
-                .bind(message.urgency).bind(now)
-                .execute(c).await.map(|r| r.rows_affected()))?;
+        for user_targets in targets.chunk_by(|a, b| a.user_id == b.user_id) {
+            let mut closed = Vec::new();
+            for target in user_targets {
+                // The app is open on that device: its live dot is enough.
+                if presence.is_open(db, &target.session_id).await? {
+                    metrics::counter!(metric_names::SKIPPED_OPEN_TOTAL).increment(1);
+                } else {
+                    closed.push(target);
+                }
+            }
+            let Some(user_id) = closed.first().map(|t| t.user_id.as_str()) else {
+                continue;
+            };
+            if !within_rate(&mut tx, user_id, now, settings.user_per_hour).await? {
+                metrics::counter!(metric_names::RATE_LIMITED_TOTAL).increment(1);
+                tracing::info!(user = %user_id, kind = %row.kind, "push not sent: the user's hourly limit is reached");
+                continue;
+            }
+            for target in closed {
+                queued += on_tx!(&mut tx, c => sqlx::query(
+                    "insert into push_queue (subscription_id, user_id, feed_position, payload, urgency, next_attempt_at, created_at)
+                     values ($1, $2, $3, $4, $5, $6, $6)
+                     on conflict (subscription_id, feed_position) do nothing")
+                    .bind(&target.id).bind(&target.user_id).bind(row.feed_position).bind(&payload)
+                    .bind(message.urgency).bind(now)
+                    .execute(c).await.map(|r| r.rows_affected()))?;
+            }
         }
     }
     let moved = on_tx!(&mut tx, c => sqlx::query(

@@ -17,7 +17,7 @@ use projections::{feed, on_db, Db};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::protocol::{feed_message, Close};
+use super::protocol::{broadcast_message, feed_message, Close};
 
 /// Rows read per query while scanning.
 const SCAN_PAGE: i64 = 1000;
@@ -25,7 +25,12 @@ const SCAN_PAGE: i64 = 1000;
 /// One feed entry on its way to a socket.
 #[derive(Debug, Clone)]
 pub struct Live {
+    /// Its number in its stream: the user's own, or the broadcasts'.
     pub seq: i64,
+    /// A broadcast (the same for every user) rather than an entry of the user's own feed.
+    pub broadcast: bool,
+    /// Its place among all feed rows (orders the two streams against each other).
+    pub position: i64,
     pub text: Utf8Bytes,
     /// For a session revocation: its payload, so the sockets of that session close.
     pub revocation: Option<std::sync::Arc<serde_json::Value>>,
@@ -232,6 +237,27 @@ impl Hub {
         }
     }
 
+    /// Queues `live` on each of `user_id`'s sockets; a socket whose queue is full is told to
+    /// close as slow, without holding up the others.
+    fn hand_over(&self, user_id: &str, list: &[Conn], live: &Live) {
+        for conn in list {
+            if conn.stopper.is_stopped() {
+                continue;
+            }
+            match conn.tx.try_send(live.clone()) {
+                Ok(()) => {
+                    self.counters.delivered.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    self.counters.slow.fetch_add(1, Ordering::Relaxed);
+                    tracing::info!(user = %user_id, "realtime client too slow; disconnecting");
+                    conn.stopper.stop(Close::Slow);
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => {}
+            }
+        }
+    }
+
     /// Dispatches every row after the cursor.
     async fn scan(&self, db: &Db) -> Result<(), sqlx::Error> {
         #[derive(sqlx::FromRow)]
@@ -264,33 +290,39 @@ impl Hub {
             {
                 let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
                 for row in &rows {
+                    if row.user_id == feed::BROADCAST {
+                        // Encoded once; every socket of the node gets the same bytes.
+                        let live = Live {
+                            seq: row.seq,
+                            broadcast: true,
+                            position: row.feed_position,
+                            text: broadcast_message(
+                                row.seq,
+                                &row.kind,
+                                &row.payload,
+                                row.created_at,
+                            ),
+                            revocation: None,
+                        };
+                        for (user_id, list) in conns.iter() {
+                            self.hand_over(user_id, list, &live);
+                        }
+                        continue;
+                    }
                     let Some(list) = conns.get(&row.user_id) else {
                         continue;
                     };
                     let live = Live {
                         seq: row.seq,
+                        broadcast: false,
+                        position: row.feed_position,
                         text: feed_message(row.seq, &row.kind, &row.payload, row.created_at),
                         revocation: (row.kind == crate::feed::FeedKind::SessionRevoked.as_str())
                             .then(|| serde_json::from_str(&row.payload).ok())
                             .flatten()
                             .map(std::sync::Arc::new),
                     };
-                    for conn in list {
-                        if conn.stopper.is_stopped() {
-                            continue;
-                        }
-                        match conn.tx.try_send(live.clone()) {
-                            Ok(()) => {
-                                self.counters.delivered.fetch_add(1, Ordering::Relaxed);
-                            }
-                            Err(mpsc::error::TrySendError::Full(_)) => {
-                                self.counters.slow.fetch_add(1, Ordering::Relaxed);
-                                tracing::info!(user = %row.user_id, "realtime client too slow; disconnecting");
-                                conn.stopper.stop(Close::Slow);
-                            }
-                            Err(mpsc::error::TrySendError::Closed(_)) => {}
-                        }
-                    }
+                    self.hand_over(&row.user_id, list, &live);
                 }
             }
             self.cursor.store(last, Ordering::Release);

@@ -17,6 +17,10 @@ pub enum ClientMessage {
         /// The last feed number the client has seen; absent on a first connection.
         #[serde(default)]
         last_seq: Option<i64>,
+        /// The last broadcast number the client has seen (from `ready` or `broadcast`); absent
+        /// on a first connection: broadcasts are then replayed from none.
+        #[serde(default)]
+        last_broadcast_seq: Option<i64>,
         /// The feed epoch of `last_seq` (from `ready`). A different epoch means `reload`.
         #[serde(default)]
         epoch: Option<String>,
@@ -39,9 +43,23 @@ pub enum ServerMessage {
         payload: serde_json::Value,
         at: i64,
     },
-    /// Sent after the missed entries were replayed: from now on messages are live. `seq` is the
-    /// number to resume from next time, with this `epoch`.
-    Ready { seq: i64, epoch: String },
+    /// One entry that is the same for every user (a notification to everyone, an app update, a
+    /// change of published content). `seq` numbers the broadcast stream (1, 2, 3...; never
+    /// reused), apart from the user's own `message` numbers; kinds and payloads as `message`.
+    Broadcast {
+        seq: i64,
+        kind: String,
+        #[schema(value_type = Object)]
+        payload: serde_json::Value,
+        at: i64,
+    },
+    /// Sent after the missed entries were replayed: from now on messages are live. `seq` and
+    /// `broadcast_seq` are the numbers to resume from next time, with this `epoch`.
+    Ready {
+        seq: i64,
+        broadcast_seq: i64,
+        epoch: String,
+    },
     /// The client is too far behind (its `last_seq` is older than what is kept, or from another
     /// epoch): reload every list, then carry on with the live messages that follow.
     Reload,
@@ -59,6 +77,15 @@ impl ServerMessage {
 /// A feed row as a `message` frame, encoded once and shared by every socket of the user.
 /// `payload` is stored as JSON text written by `projections::feed::push`, so it is embedded as is.
 pub fn feed_message(seq: i64, kind: &str, payload: &str, at: i64) -> Utf8Bytes {
+    frame("message", seq, kind, payload, at)
+}
+
+/// A broadcast row as a `broadcast` frame, encoded once and shared by every socket of the node.
+pub fn broadcast_message(seq: i64, kind: &str, payload: &str, at: i64) -> Utf8Bytes {
+    frame("broadcast", seq, kind, payload, at)
+}
+
+fn frame(kind_of_frame: &str, seq: i64, kind: &str, payload: &str, at: i64) -> Utf8Bytes {
     let kind = serde_json::to_string(kind).unwrap_or_else(|_| "\"\"".into());
     let payload = if payload.trim().is_empty() {
         "null"
@@ -66,7 +93,7 @@ pub fn feed_message(seq: i64, kind: &str, payload: &str, at: i64) -> Utf8Bytes {
         payload
     };
     Utf8Bytes::from(format!(
-        r#"{{"type":"message","seq":{seq},"kind":{kind},"payload":{payload},"at":{at}}}"#
+        r#"{{"type":"{kind_of_frame}","seq":{seq},"kind":{kind},"payload":{payload},"at":{at}}}"#
     ))
 }
 
@@ -158,28 +185,42 @@ mod tests {
         assert_eq!(
             ServerMessage::Ready {
                 seq: 3,
+                broadcast_seq: 9,
                 epoch: "e".into()
             }
             .to_text()
             .as_str(),
-            r#"{"type":"ready","seq":3,"epoch":"e"}"#
+            r#"{"type":"ready","seq":3,"broadcast_seq":9,"epoch":"e"}"#
+        );
+    }
+
+    #[test]
+    fn broadcast_frames_are_their_own_type() {
+        let text = broadcast_message(2, "notification", r#"{"notification":{"id":5}}"#, 99);
+        let v: serde_json::Value = serde_json::from_str(text.as_str()).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"type":"broadcast","seq":2,"kind":"notification",
+                "payload":{"notification":{"id":5}},"at":99})
         );
     }
 
     #[test]
     fn client_messages_parse() {
-        let auth: ClientMessage =
-            serde_json::from_str(r#"{"type":"auth","token":"t","last_seq":4,"epoch":"e"}"#)
-                .unwrap();
+        let auth: ClientMessage = serde_json::from_str(
+            r#"{"type":"auth","token":"t","last_seq":4,"last_broadcast_seq":6,"epoch":"e"}"#,
+        )
+        .unwrap();
         assert!(matches!(
             auth,
-            ClientMessage::Auth { last_seq: Some(4), epoch: Some(ref e), .. } if e == "e"
+            ClientMessage::Auth { last_seq: Some(4), last_broadcast_seq: Some(6), epoch: Some(ref e), .. } if e == "e"
         ));
         let first: ClientMessage = serde_json::from_str(r#"{"type":"auth","token":"t"}"#).unwrap();
         assert!(matches!(
             first,
             ClientMessage::Auth {
                 last_seq: None,
+                last_broadcast_seq: None,
                 epoch: None,
                 ..
             }

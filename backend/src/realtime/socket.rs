@@ -10,12 +10,12 @@ use std::time::Duration;
 use axum::extract::ws::{Message, WebSocket};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
-use projections::{now_ms, on_db, Db};
+use projections::{feed, now_ms, on_db, Db};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::hub::{Registration, Stopper};
-use super::protocol::{feed_message, ClientMessage, Close, ServerMessage};
+use super::protocol::{broadcast_message, feed_message, ClientMessage, Close, ServerMessage};
 use super::Realtime;
 use crate::auth::{Auth, JwtKeys, TokenError};
 
@@ -70,6 +70,7 @@ pub async fn serve(rt: Realtime, auth: Auth, mut socket: WebSocket) {
     let Ok(ClientMessage::Auth {
         token,
         last_seq,
+        last_broadcast_seq,
         epoch,
     }) = serde_json::from_str::<ClientMessage>(&text)
     else {
@@ -134,6 +135,7 @@ pub async fn serve(rt: Realtime, auth: Auth, mut socket: WebSocket) {
         expiry_rx,
         Resume {
             last_seq,
+            last_broadcast_seq,
             epoch: epoch.filter(|e| !e.is_empty()),
         },
     )
@@ -227,7 +229,25 @@ async fn close_unsplit(mut socket: WebSocket, reason: Close) {
 /// Where the client says it is.
 struct Resume {
     last_seq: Option<i64>,
+    last_broadcast_seq: Option<i64>,
     epoch: Option<String>,
+}
+
+/// The last number a socket has sent in each stream.
+#[derive(Debug, Clone, Copy)]
+struct Cursors {
+    user: i64,
+    broadcast: i64,
+}
+
+impl Cursors {
+    fn of(&mut self, broadcast: bool) -> &mut i64 {
+        if broadcast {
+            &mut self.broadcast
+        } else {
+            &mut self.user
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -248,12 +268,13 @@ async fn write_loop(
         last_used,
     } = session;
     let settings = rt.settings();
-    let mut last = match replay(db, user_id, &resume, rt.epoch(), sink, stopper).await {
-        Ok(last) => last,
+    let mut sent = match replay(db, user_id, &resume, rt.epoch(), sink, stopper).await {
+        Ok(sent) => sent,
         Err(end) => return end,
     };
     let ready = ServerMessage::Ready {
-        seq: last,
+        seq: sent.user,
+        broadcast_seq: sent.broadcast,
         epoch: rt.epoch().to_string(),
     };
     if let Err(end) = send(sink, Message::Text(ready.to_text()), stopper).await {
@@ -302,6 +323,7 @@ async fn write_loop(
             }
             live = registration.rx.recv() => {
                 let Some(live) = live else { return End::Stopped };
+                let last = *sent.of(live.broadcast);
                 if live.seq <= last {
                     continue;
                 }
@@ -315,15 +337,17 @@ async fn write_loop(
                 }
                 if live.seq > last + 1 {
                     // Something between was not handed to us (this socket registered while the
-                    // hub was mid-scan): read it from the table so the order has no hole.
-                    if let Err(end) = fill_gap(db, user_id, last, live.seq, sink, stopper).await {
-                        return end;
+                    // hub was mid-scan): read it from the table, both streams up to this entry,
+                    // so the order has no hole.
+                    match send_rows(db, user_id, sent, Some(live.position), sink, stopper).await {
+                        Ok(filled) => sent = filled,
+                        Err(end) => return end,
                     }
                 }
                 if let Err(end) = send(sink, Message::Text(live.text), stopper).await {
                     return end;
                 }
-                last = live.seq;
+                *sent.of(live.broadcast) = live.seq;
             }
             _ = ping.tick() => {
                 if let Err(end) = send(sink, Message::Text(ping_text.clone()), stopper).await {
@@ -361,7 +385,7 @@ async fn send(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<()
 }
 
 /// Like [`send`], without flushing (replay pages are flushed once).
-async fn feed(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
+async fn feed_frame(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
     tokio::select! {
         fed = sink.feed(message) => fed.map_err(|_| {
             stopper.stop_silently();
@@ -383,52 +407,50 @@ async fn flush(sink: &mut Sink, stopper: &Stopper) -> Result<(), End> {
 
 #[derive(sqlx::FromRow)]
 struct FeedRow {
+    user_id: String,
     seq: i64,
     kind: String,
     payload: String,
     created_at: i64,
 }
 
-/// Sends the user's rows after `after` and before `before` (all when `None`), in order; returns
-/// the last number sent (`after` when none).
+/// Sends the user's rows and the broadcasts after `after` (each stream from its own number) and
+/// before feed position `before` (all when `None`), in the order they were written; returns the
+/// last numbers sent (`after`'s where none).
 async fn send_rows(
     db: &Db,
     user_id: &str,
-    after: i64,
+    after: Cursors,
     before: Option<i64>,
     sink: &mut Sink,
     stopper: &Stopper,
-) -> Result<i64, End> {
-    let mut last = after;
+) -> Result<Cursors, End> {
+    let mut sent = after;
     let before = before.unwrap_or(i64::MAX);
     loop {
         let rows: Vec<FeedRow> = on_db!(db, pool => sqlx::query_as(
-            "select seq, kind, payload, created_at from user_feed
-             where user_id = $1 and seq > $2 and seq < $3 order by seq limit $4")
-            .bind(user_id).bind(last).bind(before).bind(REPLAY_PAGE).fetch_all(pool).await)?;
+            "select user_id, seq, kind, payload, created_at from user_feed
+             where ((user_id = $1 and seq > $2) or (user_id = $3 and seq > $4)) and feed_position < $5
+             order by feed_position limit $6")
+            .bind(user_id).bind(sent.user).bind(feed::BROADCAST).bind(sent.broadcast)
+            .bind(before).bind(REPLAY_PAGE).fetch_all(pool).await)?;
         for row in &rows {
-            let text = feed_message(row.seq, &row.kind, &row.payload, row.created_at);
-            feed(sink, Message::Text(text), stopper).await?;
-            last = row.seq;
+            let broadcast = row.user_id == feed::BROADCAST;
+            let text = if broadcast {
+                broadcast_message(row.seq, &row.kind, &row.payload, row.created_at)
+            } else {
+                feed_message(row.seq, &row.kind, &row.payload, row.created_at)
+            };
+            feed_frame(sink, Message::Text(text), stopper).await?;
+            *sent.of(broadcast) = row.seq;
         }
         if !rows.is_empty() {
             flush(sink, stopper).await?;
         }
         if (rows.len() as i64) < REPLAY_PAGE {
-            return Ok(last);
+            return Ok(sent);
         }
     }
-}
-
-async fn fill_gap(
-    db: &Db,
-    user_id: &str,
-    last: i64,
-    next: i64,
-    sink: &mut Sink,
-    stopper: &Stopper,
-) -> Result<i64, End> {
-    send_rows(db, user_id, last, Some(next), sink, stopper).await
 }
 
 /// What a client resuming from `last_seq` gets: `None` = nothing, `Some(true)` = reload,
@@ -451,7 +473,8 @@ fn resume_plan(
     Some(reload)
 }
 
-/// Replays what the client missed (or tells it to reload); returns the last number it has.
+/// Replays what the client missed in both streams (or tells it to reload); returns the last
+/// numbers it has.
 async fn replay(
     db: &Db,
     user_id: &str,
@@ -459,34 +482,63 @@ async fn replay(
     epoch: &str,
     sink: &mut Sink,
     stopper: &Stopper,
-) -> Result<i64, End> {
+) -> Result<Cursors, End> {
     #[derive(sqlx::FromRow)]
     struct Bounds {
+        user_id: String,
         oldest: Option<i64>,
         newest: Option<i64>,
     }
-    let bounds: Bounds = on_db!(db, pool => sqlx::query_as(
-        "select cast(min(seq) as bigint) as oldest, cast(max(seq) as bigint) as newest
-         from user_feed where user_id = $1")
-        .bind(user_id).fetch_one(pool).await)?;
-    let newest = bounds.newest.unwrap_or(0);
+    let bounds: Vec<Bounds> = on_db!(db, pool => sqlx::query_as(
+        "select user_id, cast(min(seq) as bigint) as oldest, cast(max(seq) as bigint) as newest
+         from user_feed where user_id in ($1, $2) group by user_id")
+        .bind(user_id).bind(feed::BROADCAST).fetch_all(pool).await)?;
+    let of = |id: &str| {
+        bounds
+            .iter()
+            .find(|b| b.user_id == id)
+            .map(|b| (b.oldest, b.newest.unwrap_or(0)))
+            .unwrap_or((None, 0))
+    };
+    let (user_oldest, user_newest) = of(user_id);
+    let (broadcast_oldest, broadcast_newest) = of(feed::BROADCAST);
     let same_epoch = resume.epoch.as_deref().is_none_or(|e| e == epoch);
-    match resume_plan(resume.last_seq, same_epoch, bounds.oldest, newest) {
-        None => Ok(newest),
-        Some(true) => {
-            send(
-                sink,
-                Message::Text(ServerMessage::Reload.to_text()),
-                stopper,
-            )
-            .await?;
-            Ok(newest)
-        }
-        Some(false) => {
-            let last = resume.last_seq.unwrap_or(newest);
-            send_rows(db, user_id, last, None, sink, stopper).await
-        }
+    let user_plan = resume_plan(resume.last_seq, same_epoch, user_oldest, user_newest);
+    let broadcast_plan = resume_plan(
+        resume.last_broadcast_seq,
+        same_epoch,
+        broadcast_oldest,
+        broadcast_newest,
+    );
+    let newest = Cursors {
+        user: user_newest,
+        broadcast: broadcast_newest,
+    };
+    if user_plan == Some(true) || broadcast_plan == Some(true) {
+        send(
+            sink,
+            Message::Text(ServerMessage::Reload.to_text()),
+            stopper,
+        )
+        .await?;
+        return Ok(newest);
     }
+    // A stream the client has no number for starts at its end (a first connection, or an app
+    // from before broadcasts).
+    let from = Cursors {
+        user: resume
+            .last_seq
+            .filter(|_| user_plan.is_some())
+            .unwrap_or(user_newest),
+        broadcast: resume
+            .last_broadcast_seq
+            .filter(|_| broadcast_plan.is_some())
+            .unwrap_or(broadcast_newest),
+    };
+    if user_plan.is_none() && broadcast_plan.is_none() {
+        return Ok(from);
+    }
+    send_rows(db, user_id, from, None, sink, stopper).await
 }
 
 /// Takes what the client sends: pongs, fresh tokens, close. Silence ends the socket.

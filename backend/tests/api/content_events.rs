@@ -120,11 +120,15 @@ both_dbs! {
         assert_eq!(stream_of(&app, "products:162").await.last().cloned(), Some(("Removed".to_string(), "operator:luca".to_string())));
         assert_eq!(get(&app, &anna, "/product/162/details").await.0, StatusCode::NOT_FOUND);
 
-        // Open apps were told which products changed.
+        // Open apps were told which products changed: broadcasts, one row each for everyone.
         let feed: Vec<String> = on_db!(&app.state.db, pool => sqlx::query_scalar(
-            "select payload from user_feed where kind = 'content_changed' order by feed_position")
-            .fetch_all(pool).await).expect("feed");
+            "select payload from user_feed where kind = 'content_changed' and user_id = $1 order by feed_position")
+            .bind(projections::feed::BROADCAST).fetch_all(pool).await).expect("feed");
         assert!(feed.iter().any(|p| p.contains("\"products\"") && p.contains("\"162\"")), "{feed:?}");
+        let per_user: i64 = on_db!(&app.state.db, pool => sqlx::query_scalar(
+            "select count(*) from user_feed where kind = 'content_changed' and user_id <> $1")
+            .bind(projections::feed::BROADCAST).fetch_one(pool).await).expect("count");
+        assert_eq!(per_user, 0);
 
         replay_is_equal(&app).await;
     }

@@ -343,16 +343,54 @@ async fn concurrent_writers_lose_no_document_event_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_writers_lose_no_document_event_postgres() {
-    // Eight writers at once, each command holding a connection for its item's lock while it
-    // appends on another: the server's own pool size, not the smaller one of the other tests.
-    let Some(app) = spawn_app_with(Engine::Postgres, |config| {
-        config.database_pool_size = projections::db::POSTGRES_POOL_SIZE;
-    })
-    .await
-    else {
+    // Eight writers on the tests' pool of ten: the tree locks' connections are not the pool's.
+    let Some(app) = spawn_app(Engine::Postgres).await else {
         return;
     };
     concurrent_writers_lose_no_document_event(app).await;
+}
+
+/// Structural commands in several trees at once on a pool smaller than their number: each holds
+/// its tree's lock on a connection of the lock pool, so none waits on the main pool for a
+/// connection another lock holder keeps (that wait ended in the pool's timeout and a 500).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn structural_commands_in_many_trees_at_once_on_a_small_pool_postgres() {
+    // Three connections: one is the projector's lease, two serve every request.
+    let Some(app) = spawn_app_with(Engine::Postgres, |config| config.database_pool_size = 3).await
+    else {
+        return;
+    };
+    let app = Arc::new(app);
+    let mut tokens = Vec::new();
+    for email in [
+        crate::helpers::ANNA,
+        crate::helpers::JOHN,
+        crate::helpers::MARCO,
+        crate::helpers::ADMIN,
+    ] {
+        tokens.push(app.token(email).await);
+    }
+    let mut tasks = Vec::new();
+    for (n, token) in tokens.into_iter().enumerate() {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut statuses = Vec::new();
+            for round in 0..3 {
+                let body = serde_json::json!({"name": format!("Busy {n}-{round}"), "type": "my", "parent": null});
+                statuses.push(app.post_json("/folders", Some(&token), &body).await.status());
+            }
+            statuses
+        }));
+    }
+    for task in tasks {
+        for status in task.await.unwrap() {
+            assert_eq!(status, reqwest::StatusCode::CREATED);
+        }
+    }
+    let folders: i64 = on_db!(&app.state.db, pool => sqlx::query_scalar(
+        "select count(*) from doc_items where title like 'Busy %'").fetch_one(pool).await)
+    .unwrap();
+    assert_eq!(folders, 12);
 }
 
 /// A long workload touching every event kind, including the ones whose read-model effects are

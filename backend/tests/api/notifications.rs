@@ -67,6 +67,22 @@ async fn feed(app: &TestApp, user_id: &str) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// The broadcasts (one row for everyone): number, kind and payload, oldest first.
+async fn broadcasts(app: &TestApp) -> Vec<(i64, String, Value)> {
+    let rows: Vec<(i64, String, String)> = on_db!(&app.state.db, pool => sqlx::query_as(
+        "select seq, kind, payload from user_feed where user_id = $1 order by seq")
+        .bind(projections::feed::BROADCAST).fetch_all(pool).await)
+    .unwrap();
+    rows.into_iter()
+        .map(|(seq, kind, payload)| (seq, kind, serde_json::from_str(&payload).unwrap()))
+        .collect()
+}
+
+/// The number of the last broadcast.
+async fn last_broadcast(app: &TestApp) -> i64 {
+    broadcasts(app).await.last().map_or(0, |b| b.0)
+}
+
 fn ids(list: &Value) -> Vec<i64> {
     list.as_array()
         .unwrap()
@@ -252,7 +268,10 @@ both_dbs! {
         assert_eq!(kind, "notification");
         assert_eq!(payload["notification"]["id"], json!(3));
         assert_eq!(payload["notification"]["read"], json!(true));
-        assert_eq!(messages.last().unwrap(), &("badge".to_string(), json!({ "name": "notifications", "count": 4 })));
+        // The count includes every broadcast so far (the demo's notifications for everyone).
+        let through = last_broadcast(&app).await;
+        assert!(through > 0);
+        assert_eq!(messages.last().unwrap(), &("badge".to_string(), json!({ "name": "notifications", "count": 4, "through": through })));
     }
 
     async fn publishing_pushes_to_every_addressee(app) {
@@ -269,45 +288,66 @@ both_dbs! {
         assert_eq!(john_feed[n - 2].0, "notification");
         assert_eq!(john_feed[n - 2].1["notification"]["id"], body["id"]);
         assert_eq!(john_feed[n - 2].1["notification"]["read"], json!(false));
-        assert_eq!(john_feed[n - 1].1, json!({ "name": "notifications", "count": 6 }));
+        let through = last_broadcast(&app).await;
+        assert_eq!(john_feed[n - 1].1, json!({ "name": "notifications", "count": 6, "through": through }));
 
+        // An app update is for everyone: one broadcast, nothing in the users' own feeds.
+        let (anna_before, john_before) = (feed(&app, &anna_id).await.len(), feed(&app, &john_id).await.len());
         let (_, body) = post(&app, "/admin/updates", &admin, update("Faster search")).await;
-        for user in [&anna_id, &john_id] {
-            let messages = feed(&app, user).await;
-            let n = messages.len();
-            assert_eq!(messages[n - 2].0, "app_update");
-            assert_eq!(messages[n - 2].1["update"]["id"], body["id"]);
-            assert_eq!(messages[n - 2].1["update"]["name"], json!("Faster search"));
-            assert_eq!(messages[n - 1].1, json!({ "name": "updates", "count": 1 }));
-        }
+        let (seq, kind, payload) = broadcasts(&app).await.pop().unwrap();
+        assert_eq!(seq, through + 1);
+        assert_eq!(kind, "app_update");
+        assert_eq!(payload["update"]["id"], body["id"]);
+        assert_eq!(payload["update"]["name"], json!("Faster search"));
+        assert_eq!(payload["update"]["read"], json!(false));
+        assert_eq!(feed(&app, &anna_id).await.len(), anna_before);
+        assert_eq!(feed(&app, &john_id).await.len(), john_before);
+        // The count as of that broadcast includes it.
+        let anna = app.token(ANNA).await;
+        let (_, counts) = get(&app, "/badges", &anna).await;
+        assert_eq!((counts["updates"].clone(), counts["broadcast_seq"].clone()), (json!(1), json!(seq)));
+
+        // Viewing it: the viewer's own badge, counted as of the same broadcast.
+        let id = body["id"].as_i64().unwrap();
+        assert_eq!(get(&app, &format!("/updates/{id}"), &anna).await.0, StatusCode::OK);
+        let messages = feed(&app, &anna_id).await;
+        assert_eq!(messages.last().unwrap().1, json!({ "name": "updates", "count": 0, "through": seq }));
     }
 
-    async fn a_notification_for_everyone_reaches_every_feed_in_order(app) {
+    async fn a_notification_for_everyone_is_one_broadcast(app) {
         let admin = app.token(ADMIN).await;
         // Anna reads one first, so the users' unread counts differ.
         let anna = app.token(ANNA).await;
         assert_eq!(get(&app, "/push/3", &anna).await.0, StatusCode::OK);
+        let mut users = Vec::new();
+        for email in [ANNA, JOHN, MARCO, ADMIN] {
+            let token = app.token(email).await;
+            let user_id = login(&app, email).await["user"]["id"].as_str().unwrap().to_string();
+            let before = (feed(&app, &user_id).await.len(), badges(&app, &token).await.0);
+            users.push((email, token, user_id, before));
+        }
+        let through = last_broadcast(&app).await;
         let (status, body) = post(&app, "/admin/notifications", &admin, json!({
             "title": "For everyone", "message": "<p>x</p>", "audience": "everyone",
         })).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
-        for email in [ANNA, JOHN, MARCO, ADMIN] {
-            let token = app.token(email).await;
-            let user_id = login(&app, email).await["user"]["id"].as_str().unwrap().to_string();
-            let messages = feed(&app, &user_id).await;
-            let n = messages.len();
-            assert_eq!(messages[n - 2].0, "notification", "{email}");
-            assert_eq!(messages[n - 2].1["notification"]["id"], body["id"], "{email}");
-            assert_eq!(messages[n - 2].1["notification"]["title"], json!("For everyone"));
-            assert_eq!(messages[n - 2].1["notification"]["read"], json!(false));
-            let unread = badges(&app, &token).await.0;
-            assert_eq!(messages[n - 1], ("badge".to_string(), json!({ "name": "notifications", "count": unread })), "{email}");
-            // Each user's numbers run on without a gap or a repeat.
-            let db = &app.state.db;
-            let seqs: Vec<i64> = projections::on_db!(db, pool => sqlx::query_scalar(
-                "select seq from user_feed where user_id = $1 order by seq")
-                .bind(&user_id).fetch_all(pool).await).unwrap();
-            assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "{email}");
+
+        // One row, whatever the number of users, read for nobody in particular.
+        let all = broadcasts(&app).await;
+        let (seq, kind, payload) = all.last().unwrap().clone();
+        assert_eq!(seq, through + 1);
+        assert_eq!(kind, "notification");
+        assert_eq!(payload["notification"]["id"], body["id"]);
+        assert_eq!(payload["notification"]["title"], json!("For everyone"));
+        assert_eq!(payload["notification"]["read"], json!(false));
+        // The broadcasts' numbers run on without a gap or a repeat.
+        assert_eq!(all.iter().map(|b| b.0).collect::<Vec<_>>(), (1..=seq).collect::<Vec<_>>());
+        for (email, token, user_id, (feed_before, unread_before)) in &users {
+            // Nothing in the users' own feeds; each count, as of this broadcast, includes it.
+            assert_eq!(feed(&app, user_id).await.len(), *feed_before, "{email}");
+            let (_, counts) = get(&app, "/badges", token).await;
+            assert_eq!(counts["notifications"], json!(unread_before + 1), "{email}");
+            assert_eq!(counts["broadcast_seq"], json!(seq), "{email}");
         }
     }
 

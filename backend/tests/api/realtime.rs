@@ -399,9 +399,22 @@ impl Client {
     }
 
     async fn auth(&mut self, token: &str, last_seq: Option<i64>, epoch: Option<&str>) {
+        self.auth_with(token, last_seq, None, epoch).await;
+    }
+
+    async fn auth_with(
+        &mut self,
+        token: &str,
+        last_seq: Option<i64>,
+        last_broadcast_seq: Option<i64>,
+        epoch: Option<&str>,
+    ) {
         let mut message = json!({ "type": "auth", "token": token });
         if let Some(seq) = last_seq {
             message["last_seq"] = json!(seq);
+        }
+        if let Some(seq) = last_broadcast_seq {
+            message["last_broadcast_seq"] = json!(seq);
         }
         if let Some(epoch) = epoch {
             message["epoch"] = json!(epoch);
@@ -416,8 +429,21 @@ impl Client {
         last_seq: Option<i64>,
         epoch: Option<&str>,
     ) -> (Client, Vec<Value>, Value) {
+        Client::open_with(url, token, last_seq, None, epoch).await
+    }
+
+    /// [`Client::open`] resuming the broadcasts too.
+    async fn open_with(
+        url: &str,
+        token: &str,
+        last_seq: Option<i64>,
+        last_broadcast_seq: Option<i64>,
+        epoch: Option<&str>,
+    ) -> (Client, Vec<Value>, Value) {
         let mut client = Client::connect(url).await;
-        client.auth(token, last_seq, epoch).await;
+        client
+            .auth_with(token, last_seq, last_broadcast_seq, epoch)
+            .await;
         let mut before = Vec::new();
         loop {
             match client.next().await {
@@ -484,6 +510,23 @@ impl Client {
             panic!("expected nothing, got {got:?}");
         }
     }
+}
+
+/// Each frame's type and number, in order.
+fn streams_of(frames: &[Value]) -> Vec<(String, i64)> {
+    frames
+        .iter()
+        .map(|m| {
+            (
+                m["type"].as_str().unwrap_or_default().to_string(),
+                m["seq"].as_i64().unwrap_or(-1),
+            )
+        })
+        .collect()
+}
+
+fn stream(pairs: &[(&str, i64)]) -> Vec<(String, i64)> {
+    pairs.iter().map(|(t, n)| (t.to_string(), *n)).collect()
 }
 
 fn seqs_of(messages: &[Value]) -> Vec<i64> {
@@ -562,6 +605,70 @@ both_engines! {
         let (_c, missed, ready) = Client::open(&node.ws_url(), &token, Some(11), Some(&epoch)).await;
         assert!(missed.is_empty());
         assert_eq!(ready["seq"], 11);
+    }
+
+    async fn broadcasts_reach_every_user_once_and_resume_on_their_own_numbers(db) {
+        let node = db.node();
+        let anna = node.token("u-anna");
+        node.push("u-anna", 2, 0).await;
+        node.push(feed::BROADCAST, 1, 0).await;
+
+        // A first connection starts both streams at their end (the demo's broadcasts before).
+        let (mut on_anna, before, ready) = Client::open(&node.ws_url(), &anna, None, None).await;
+        assert!(before.is_empty(), "{before:?}");
+        assert_eq!(ready["seq"], 2);
+        let b = ready["broadcast_seq"].as_i64().unwrap();
+        assert!(b >= 1);
+        let epoch = ready["epoch"].as_str().unwrap().to_string();
+        let (mut on_john, _, ready) =
+            Client::open(&node.ws_url(), &node.token("u-john"), None, None).await;
+        assert_eq!((ready["seq"].clone(), ready["broadcast_seq"].clone()), (json!(0), json!(b)));
+
+        // One row reaches every user, numbered in its own stream, the same frame for each.
+        node.push(feed::BROADCAST, 1, 0).await;
+        let mut frames = Vec::new();
+        for client in [&mut on_anna, &mut on_john] {
+            match client.next().await {
+                Got::Json(v) => frames.push(v),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(frames[0], frames[1]);
+        assert_eq!(streams_of(&frames[..1]), stream(&[("broadcast", b + 1)]));
+        assert_eq!(frames[0]["kind"], "test");
+        // A user's own entry still reaches that user alone, on the user's numbers.
+        node.push("u-john", 1, 0).await;
+        assert_eq!(on_john.seqs(1).await, vec![1]);
+        on_anna.quiet_for(Duration::from_millis(300)).await;
+        drop(on_anna);
+
+        // Away: the two streams interleaved; resuming gets both, in the order they were written.
+        node.push("u-anna", 1, 0).await;
+        node.push(feed::BROADCAST, 2, 0).await;
+        node.push("u-anna", 1, 0).await;
+        let (mut on_anna, missed, ready) =
+            Client::open_with(&node.ws_url(), &anna, Some(2), Some(b + 1), Some(&epoch)).await;
+        assert_eq!(
+            streams_of(&missed),
+            stream(&[("message", 3), ("broadcast", b + 2), ("broadcast", b + 3), ("message", 4)])
+        );
+        assert_eq!((ready["seq"].clone(), ready["broadcast_seq"].clone()), (json!(4), json!(b + 3)));
+        on_anna.quiet_for(Duration::from_millis(300)).await;
+
+        // Up to date in one stream, behind in the other: only what is missing.
+        let (_c, missed, _) =
+            Client::open_with(&node.ws_url(), &anna, Some(4), Some(b + 2), Some(&epoch)).await;
+        assert_eq!(streams_of(&missed), stream(&[("broadcast", b + 3)]));
+        // An app from before broadcasts (no broadcast number) resumes its own entries only.
+        let (_c, missed, ready) =
+            Client::open_with(&node.ws_url(), &anna, Some(3), None, Some(&epoch)).await;
+        assert_eq!(streams_of(&missed), stream(&[("message", 4)]));
+        assert_eq!(ready["broadcast_seq"], b + 3);
+        // A broadcast number from another feed reloads, whatever the user's number says.
+        let (_c, before, ready) =
+            Client::open_with(&node.ws_url(), &anna, Some(4), Some(b + 99), Some(&epoch)).await;
+        assert_eq!(before, vec![json!({"type": "reload"})]);
+        assert_eq!((ready["seq"].clone(), ready["broadcast_seq"].clone()), (json!(4), json!(b + 3)));
     }
 
     async fn live_messages_reach_every_socket_of_the_user_and_no_one_else(db) {

@@ -14,7 +14,8 @@ export function getBadges(): Promise<BadgesResponse> {
  * count). Called after login, on Home load and after reading; the realtime
  * feed writes into the same store. A counter that received a live count while
  * the request was on its way keeps it: the answer was read before that change.
- * A failure keeps the current counts.
+ * `broadcast_seq` tells which broadcasts the answer includes, so the feed's
+ * replay does not count them again. A failure keeps the current counts.
  */
 export async function refreshBadges(): Promise<void> {
   try {
@@ -27,6 +28,8 @@ export async function refreshBadges(): Promise<void> {
         sharedNew: counts.shared,
       },
       since,
+      // Absent from an older server: the broadcasts already counted stay as they are.
+      typeof counts.broadcast_seq === 'number' ? counts.broadcast_seq : undefined,
     );
   } catch (error) {
     console.warn('Badge counts could not be loaded', error);

@@ -2485,6 +2485,12 @@ export interface components {
         BadgesView: {
             /**
              * Format: int64
+             * @description The number of the last realtime broadcast that `notifications` and `updates` include: a
+             *     `broadcast` notification or app update with a higher number is not counted yet.
+             */
+            broadcast_seq: number;
+            /**
+             * Format: int64
              * @description Unread notifications.
              */
             notifications: number;
@@ -2575,6 +2581,12 @@ export interface components {
         ClientMessage: {
             /** @description The feed epoch of `last_seq` (from `ready`). A different epoch means `reload`. */
             epoch?: string | null;
+            /**
+             * Format: int64
+             * @description The last broadcast number the client has seen (from `ready` or `broadcast`); absent
+             *     on a first connection: broadcasts are then replayed from none.
+             */
+            last_broadcast_seq?: number | null;
             /**
              * Format: int64
              * @description The last feed number the client has seen; absent on a first connection.
@@ -4161,6 +4173,17 @@ export interface components {
             /** @enum {string} */
             type: "message";
         } | {
+            /** Format: int64 */
+            at: number;
+            kind: string;
+            payload: Record<string, never>;
+            /** Format: int64 */
+            seq: number;
+            /** @enum {string} */
+            type: "broadcast";
+        } | {
+            /** Format: int64 */
+            broadcast_seq: number;
             epoch: string;
             /** Format: int64 */
             seq: number;

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RealtimeClient, type Environment, type FeedMessage, type Resume, type SocketLike } from './client';
+import { memoryStore } from '../storage';
+import {
+  RealtimeClient,
+  type Environment,
+  type FeedMessage,
+  type Resume,
+  type ResumeStore,
+  type SocketLike,
+} from './client';
+import { resumeStoreFor } from './index';
 import { useRealtime } from './store';
 
 class FakeSocket implements SocketLike {
@@ -72,12 +81,15 @@ function fakeEnvironment() {
   };
 }
 
-function setup(options: { resume?: Resume | null; token?: string } = {}) {
+function setup(options: { resume?: Resume | null; store?: ResumeStore; token?: string } = {}) {
   const sockets: FakeSocket[] = [];
   let token: string | null = options.token ?? 'token-1';
   const resume = memoryResume(options.resume ?? null);
   const environment = fakeEnvironment();
   const messages: FeedMessage[] = [];
+  const broadcasts: FeedMessage[] = [];
+  /** Both streams in the order they were delivered. */
+  const delivered: [stream: 'message' | 'broadcast', seq: number][] = [];
   const onReload = vi.fn();
   const onUnauthorized = vi.fn();
   const client = new RealtimeClient({
@@ -88,9 +100,16 @@ function setup(options: { resume?: Resume | null; token?: string } = {}) {
       sockets.push(socket);
       return socket;
     },
-    resume,
+    resume: options.store ?? resume,
     environment: environment.env,
-    onMessage: (m) => messages.push(m),
+    onMessage: (m) => {
+      messages.push(m);
+      delivered.push(['message', m.seq]);
+    },
+    onBroadcast: (m) => {
+      broadcasts.push(m);
+      delivered.push(['broadcast', m.seq]);
+    },
     onReload,
     onUnauthorized,
     random: () => 0,
@@ -107,6 +126,8 @@ function setup(options: { resume?: Resume | null; token?: string } = {}) {
     resume,
     environment,
     messages,
+    broadcasts,
+    delivered,
     onReload,
     onUnauthorized,
     setToken: (t: string | null) => void (token = t),
@@ -126,6 +147,21 @@ const message = (seq: number, kind = 'badge', payload: unknown = { name: 'shared
   payload,
   at: 1,
 });
+
+const broadcast = (seq: number, kind = 'content_changed', payload: unknown = { kind: 'news', ids: [seq] }) => ({
+  type: 'broadcast',
+  seq,
+  kind,
+  payload,
+  at: 1,
+});
+
+/** Drops the latest socket and opens the next one (after the first backoff step). */
+function reconnect(t: ReturnType<typeof setup>) {
+  t.last().serverClose(1006);
+  vi.advanceTimersByTime(250);
+  t.last().open();
+}
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -325,5 +361,166 @@ describe('RealtimeClient', () => {
     t.last().receive({ type: 'message', kind: 'badge' });
     expect(t.messages).toEqual([]);
     expect(useRealtime.getState().status).toBe('open');
+  });
+});
+
+describe('RealtimeClient, broadcast stream', () => {
+  it('resumes both streams: auth carries last_broadcast_seq after a ready that gave it', () => {
+    const t = setup();
+    t.client.start();
+    t.last().open();
+    t.last().receive({ type: 'ready', seq: 4, broadcast_seq: 17, epoch: 'e1' });
+    expect(t.resume.get()).toEqual({ seq: 4, broadcastSeq: 17, epoch: 'e1' });
+    expect(useRealtime.getState()).toMatchObject({ lastSeq: 4, lastBroadcastSeq: 17, epoch: 'e1' });
+    t.last().receive(broadcast(18));
+    // A message moves the feed's number and keeps the broadcast one.
+    t.last().receive(message(5));
+    expect(t.resume.get()).toEqual({ seq: 5, broadcastSeq: 18, epoch: 'e1' });
+    reconnect(t);
+    expect(t.last().sent[0]).toEqual({
+      type: 'auth',
+      token: 'token-1',
+      last_seq: 5,
+      last_broadcast_seq: 18,
+      epoch: 'e1',
+    });
+  });
+
+  it('resumes only the feed from a point saved before the broadcast stream, then both', () => {
+    const session = memoryStore({ 'companion.realtime': JSON.stringify({ seq: 41, epoch: 'e7', user: 'u1' }) });
+    const store = resumeStoreFor('u1', session);
+    expect(store.load()).toEqual({ seq: 41, epoch: 'e7' });
+    const t = setup({ store });
+    expect(useRealtime.getState()).toMatchObject({ lastSeq: 41, lastBroadcastSeq: null });
+    t.client.start();
+    t.last().open();
+    expect(t.last().sent[0]).toEqual({ type: 'auth', token: 'token-1', last_seq: 41, epoch: 'e7' });
+    t.last().receive(message(42));
+    t.last().receive({ type: 'ready', seq: 42, broadcast_seq: 9, epoch: 'e7' });
+    expect(t.messages.map((m) => m.seq)).toEqual([42]);
+    // Kept for the next page load of this tab.
+    expect(resumeStoreFor('u1', session).load()).toEqual({ seq: 42, broadcastSeq: 9, epoch: 'e7' });
+    reconnect(t);
+    expect(t.last().sent[0]).toEqual({
+      type: 'auth',
+      token: 'token-1',
+      last_seq: 42,
+      last_broadcast_seq: 9,
+      epoch: 'e7',
+    });
+  });
+
+  it('delivers each broadcast once', () => {
+    const t = setup();
+    t.client.start();
+    t.last().open();
+    t.last().receive({ type: 'ready', seq: 0, broadcast_seq: 5, epoch: 'e1' });
+    t.last().receive(broadcast(5));
+    t.last().receive(broadcast(6));
+    t.last().receive(broadcast(7, 'notification', { notification: { id: 1, title: 'Hello' } }));
+    t.last().receive(broadcast(6));
+    t.last().receive(broadcast(7));
+    expect(t.broadcasts.map((m) => [m.seq, m.kind])).toEqual([
+      [6, 'content_changed'],
+      [7, 'notification'],
+    ]);
+    expect(t.broadcasts[1]).toEqual({
+      seq: 7,
+      kind: 'notification',
+      payload: { notification: { id: 1, title: 'Hello' } },
+      at: 1,
+    });
+    expect(t.messages).toEqual([]);
+    expect(t.resume.get()).toEqual({ seq: 0, broadcastSeq: 7, epoch: 'e1' });
+    expect(useRealtime.getState().lastBroadcastSeq).toBe(7);
+  });
+
+  it('numbers the two streams apart and keeps their common order', () => {
+    const t = setup({ resume: { seq: 40, broadcastSeq: 2, epoch: 'e1' } });
+    t.client.start();
+    t.last().open();
+    expect(t.last().sent[0]).toEqual({
+      type: 'auth',
+      token: 'token-1',
+      last_seq: 40,
+      last_broadcast_seq: 2,
+      epoch: 'e1',
+    });
+    // The replay interleaves both streams; a broadcast number below the feed's is no duplicate.
+    t.last().receive(message(41));
+    t.last().receive(broadcast(3));
+    t.last().receive(message(42));
+    t.last().receive({ type: 'ready', seq: 42, broadcast_seq: 3, epoch: 'e1' });
+    t.last().receive(broadcast(4));
+    t.last().receive(message(43));
+    // Each stream is deduplicated against its own number only.
+    t.last().receive(broadcast(42));
+    t.last().receive(message(5));
+    t.last().receive(broadcast(4));
+    t.last().receive(message(43));
+    expect(t.delivered).toEqual([
+      ['message', 41],
+      ['broadcast', 3],
+      ['message', 42],
+      ['broadcast', 4],
+      ['message', 43],
+      ['broadcast', 42],
+    ]);
+    expect(t.resume.get()).toEqual({ seq: 43, broadcastSeq: 42, epoch: 'e1' });
+  });
+
+  it('keeps both numbers through a reload until the following ready replaces them', () => {
+    const t = setup({ resume: { seq: 2, broadcastSeq: 5, epoch: 'old' } });
+    t.client.start();
+    t.last().open();
+    t.last().receive({ type: 'reload' });
+    expect(t.onReload).toHaveBeenCalledTimes(1);
+    expect(t.resume.get()).toEqual({ seq: 2, broadcastSeq: 5, epoch: 'old' });
+    // Dropped before the ready: the next attempt asks from the same point.
+    reconnect(t);
+    expect(t.last().sent[0]).toEqual({
+      type: 'auth',
+      token: 'token-1',
+      last_seq: 2,
+      last_broadcast_seq: 5,
+      epoch: 'old',
+    });
+    t.last().receive({ type: 'reload' });
+    expect(t.onReload).toHaveBeenCalledTimes(2);
+    t.last().receive({ type: 'ready', seq: 90, broadcast_seq: 40, epoch: 'new' });
+    expect(t.resume.get()).toEqual({ seq: 90, broadcastSeq: 40, epoch: 'new' });
+    t.last().receive(broadcast(40));
+    t.last().receive(broadcast(41));
+    expect(t.broadcasts.map((m) => m.seq)).toEqual([41]);
+  });
+
+  it('works as before with a server without broadcasts (ready without broadcast_seq)', () => {
+    const t = setup({ resume: { seq: 3, broadcastSeq: 8, epoch: 'e1' } });
+    t.client.start();
+    t.last().open();
+    t.last().receive({ type: 'ready', seq: 3, epoch: 'e1' });
+    // No broadcast stream there: nothing of it is kept or sent.
+    expect(t.resume.get()).toStrictEqual({ seq: 3, epoch: 'e1' });
+    expect(useRealtime.getState()).toMatchObject({ status: 'open', lastSeq: 3, lastBroadcastSeq: null });
+    t.last().receive(message(4));
+    expect(t.resume.get()).toStrictEqual({ seq: 4, epoch: 'e1' });
+    reconnect(t);
+    expect(t.last().sent[0]).toStrictEqual({ type: 'auth', token: 'token-1', last_seq: 4, epoch: 'e1' });
+    t.last().receive({ type: 'ready', seq: 4, epoch: 'e1' });
+    t.last().receive(message(5));
+    expect(t.messages.map((m) => m.seq)).toEqual([4, 5]);
+  });
+
+  it('ignores a malformed broadcast and forgets the broadcast number on logout', () => {
+    const t = setup();
+    t.client.start();
+    t.last().open();
+    t.last().receive({ type: 'ready', seq: 1, broadcast_seq: 6, epoch: 'e1' });
+    t.last().receive({ type: 'broadcast', kind: 'notification', payload: {} });
+    t.last().receive({ type: 'broadcast', seq: '7', kind: 'notification', payload: {} });
+    expect(t.broadcasts).toEqual([]);
+    t.client.stop(true);
+    expect(useRealtime.getState()).toMatchObject({ lastSeq: null, lastBroadcastSeq: null });
+    expect(t.resume.get()).toBeNull();
   });
 });

@@ -15,7 +15,10 @@ export interface SocketLike {
 
 /** Where the client resumes from, kept per tab. */
 export interface Resume {
+  /** The user's feed. */
   seq: number;
+  /** The broadcast stream; absent before the first `ready` that gave it (or from an older server). */
+  broadcastSeq?: number;
   epoch: string;
 }
 
@@ -48,6 +51,8 @@ export interface RealtimeOptions {
   resume: ResumeStore;
   environment: Environment;
   onMessage: (message: FeedMessage) => void;
+  /** A message of the stream shared by every user (`seq` numbers that stream). */
+  onBroadcast: (message: FeedMessage) => void;
   /** The server cannot replay what was missed: reload every list. */
   onReload: () => void;
   /** The session is over (close 4401 with the current token). */
@@ -64,9 +69,9 @@ const OPEN = 1;
 
 /**
  * One socket for the whole app: authenticates with its first message, resumes
- * from the last feed number, answers pings, and reconnects with exponential
- * backoff and jitter; immediately when the network returns or the tab becomes
- * visible again.
+ * from the last numbers of the user's feed and of the broadcast stream, answers
+ * pings, and reconnects with exponential backoff and jitter; immediately when
+ * the network returns or the tab becomes visible again.
  */
 export class RealtimeClient {
   private socket: SocketLike | null = null;
@@ -80,7 +85,7 @@ export class RealtimeClient {
 
   constructor(private readonly options: RealtimeOptions) {
     this.resume = options.resume.load();
-    if (this.resume) useRealtime.setState({ lastSeq: this.resume.seq, epoch: this.resume.epoch });
+    if (this.resume) this.publish(this.resume);
   }
 
   start(): void {
@@ -166,6 +171,8 @@ export class RealtimeClient {
       const auth: ClientMessage = { type: 'auth', token };
       if (this.resume) {
         auth.last_seq = this.resume.seq;
+        // Unknown before the first ready that gave it: the server then replays no broadcasts.
+        if (this.resume.broadcastSeq !== undefined) auth.last_broadcast_seq = this.resume.broadcastSeq;
         auth.epoch = this.resume.epoch;
       }
       this.send(auth);
@@ -212,7 +219,12 @@ export class RealtimeClient {
         return;
       }
       case 'ready':
-        this.remember({ seq: message.seq, epoch: message.epoch });
+        // Without broadcast_seq (older server) there is no broadcast stream to resume.
+        this.remember(
+          message.broadcast_seq === undefined
+            ? { seq: message.seq, epoch: message.epoch }
+            : { seq: message.seq, broadcastSeq: message.broadcast_seq, epoch: message.epoch },
+        );
         useRealtime.setState({ attempts: 0 });
         this.setStatus('open');
         return;
@@ -223,8 +235,16 @@ export class RealtimeClient {
         const last = this.resume?.seq ?? null;
         // A message already seen (replayed again after a reconnect race) is skipped.
         if (last !== null && message.seq <= last) return;
-        if (this.resume) this.remember({ seq: message.seq, epoch: this.resume.epoch });
+        if (this.resume) this.remember({ ...this.resume, seq: message.seq });
         this.options.onMessage({ seq: message.seq, kind: message.kind, payload: message.payload, at: message.at });
+        return;
+      }
+      case 'broadcast': {
+        // Numbered apart from the user's feed: deduplicated against its own last number.
+        const last = this.resume?.broadcastSeq ?? null;
+        if (last !== null && message.seq <= last) return;
+        if (this.resume) this.remember({ ...this.resume, broadcastSeq: message.seq });
+        this.options.onBroadcast({ seq: message.seq, kind: message.kind, payload: message.payload, at: message.at });
         return;
       }
     }
@@ -233,7 +253,11 @@ export class RealtimeClient {
   private remember(resume: Resume): void {
     this.resume = resume;
     this.options.resume.save(resume);
-    useRealtime.setState({ lastSeq: resume.seq, epoch: resume.epoch });
+    this.publish(resume);
+  }
+
+  private publish(resume: Resume): void {
+    useRealtime.setState({ lastSeq: resume.seq, lastBroadcastSeq: resume.broadcastSeq ?? null, epoch: resume.epoch });
   }
 
   private onClose(code: number): void {

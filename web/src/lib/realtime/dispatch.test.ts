@@ -9,14 +9,39 @@ import {
   shareOpenedToast,
 } from './dispatch';
 
+const badgeSetters = () => ({
+  setNotificationsUnread: vi.fn(),
+  setUpdatesUnread: vi.fn(),
+  setSharedNew: vi.fn(),
+  countBroadcast: vi.fn(),
+});
+
 function setup() {
   const invalidateQueries = vi.fn(() => Promise.resolve());
-  const setters = { setNotificationsUnread: vi.fn(), setUpdatesUnread: vi.fn(), setSharedNew: vi.fn() };
+  const setters = badgeSetters();
   const notify = vi.fn();
-  const dispatcher = createDispatcher({ queryClient: { invalidateQueries }, badges: () => setters, notify });
+  const arrived = vi.fn();
+  const documentsChanged = vi.fn();
+  const libraryWithdrawn = vi.fn();
+  const dispatcher = createDispatcher({
+    queryClient: { invalidateQueries },
+    badges: () => setters,
+    notify,
+    notificationArrived: arrived,
+    documentsChanged,
+    libraryWithdrawn,
+  });
   const send = (kind: string, payload: unknown) => dispatcher.message({ seq: 1, kind, payload, at: 0 });
   const keys = () => invalidateQueries.mock.calls.map((call: unknown[]) => (call[0] as { queryKey: unknown }).queryKey);
-  return { dispatcher, send, setters, notify, invalidateQueries, keys };
+  /** Every effect but the counts, to compare a broadcast with a message. */
+  const effects = () => ({
+    keys: keys(),
+    notify: notify.mock.calls,
+    arrived: arrived.mock.calls,
+    documentsChanged: documentsChanged.mock.calls.length,
+    libraryWithdrawn: libraryWithdrawn.mock.calls,
+  });
+  return { dispatcher, send, setters, notify, invalidateQueries, keys, effects };
 }
 
 describe('realtime dispatch', () => {
@@ -31,6 +56,17 @@ describe('realtime dispatch', () => {
     expect(setters.setUpdatesUnread).toHaveBeenCalledWith(1);
     expect(setters.setSharedNew).toHaveBeenCalledTimes(1);
     expect(setters.setSharedNew).toHaveBeenCalledWith(2);
+  });
+
+  it('passes on the broadcast number a badge count includes, when there is one', () => {
+    const { send, setters } = setup();
+    send('badge', { name: 'notifications', count: 3, through: 17 });
+    send('badge', { name: 'updates', count: 1, through: 12 });
+    send('badge', { name: 'shared', count: 2, through: 5 });
+    send('badge', { name: 'notifications', count: 4, through: 'x' });
+    expect(setters.setNotificationsUnread.mock.calls).toEqual([[3, 17], [4]]);
+    expect(setters.setUpdatesUnread.mock.calls).toEqual([[1, 12]]);
+    expect(setters.setSharedNew.mock.calls).toEqual([[2]]);
   });
 
   it('refreshes the documents lists on shared arrivals and changes', () => {
@@ -57,7 +93,7 @@ describe('realtime dispatch', () => {
     const arrived = vi.fn();
     const dispatcher = createDispatcher({
       queryClient: { invalidateQueries: vi.fn(() => Promise.resolve()) },
-      badges: () => ({ setNotificationsUnread: vi.fn(), setUpdatesUnread: vi.fn(), setSharedNew: vi.fn() }),
+      badges: badgeSetters,
       notify: vi.fn(),
       notificationArrived: arrived,
     });
@@ -128,7 +164,7 @@ describe('content lifecycle', () => {
     const invalidateQueries = vi.fn(() => Promise.resolve());
     const dispatcher = createDispatcher({
       queryClient: { invalidateQueries },
-      badges: () => ({ setNotificationsUnread: vi.fn(), setUpdatesUnread: vi.fn(), setSharedNew: vi.fn() }),
+      badges: badgeSetters,
       notify: vi.fn(),
       libraryWithdrawn,
     });
@@ -181,5 +217,45 @@ describe('content lifecycle', () => {
     // An unknown kind (or an inherited name) refreshes everything published.
     expect(contentKeys('toString')).toContainEqual(['news']);
     expect(contentKeys(undefined)).toContainEqual(['products']);
+  });
+});
+
+describe('broadcasts', () => {
+  const cases: [kind: string, payload: unknown][] = [
+    ['notification', { notification: { id: 7, title: 'Q4 price list' } }],
+    ['app_update', { update: { id: 2, name: 'Version 4.2' } }],
+    ['content_changed', { kind: 'news', ids: [3] }],
+    ['content_changed', { kind: 'something', ids: [] }],
+    ['shared_arrival', { item: { id: 1 } }],
+    ['library_withdrawn', { id: 5, state: 'expired', items: ['a'] }],
+    ['something_new', { x: 1 }],
+  ];
+
+  it.each(cases)('do what a %s message does (case %#)', (kind, payload) => {
+    const viaMessage = setup();
+    viaMessage.dispatcher.message({ seq: 30, kind, payload, at: 0 });
+    const viaBroadcast = setup();
+    viaBroadcast.dispatcher.broadcast({ seq: 3, kind, payload, at: 0 });
+    expect(viaBroadcast.effects()).toEqual(viaMessage.effects());
+    if (kind !== 'something_new') expect(viaBroadcast.keys().length).toBeGreaterThan(0);
+  });
+
+  it('count a notification or an app update by its broadcast number, and nothing else', () => {
+    const { dispatcher, setters, effects } = setup();
+    dispatcher.broadcast({ seq: 17, kind: 'notification', payload: { notification: { id: 1, title: 'A' } }, at: 0 });
+    dispatcher.broadcast({ seq: 18, kind: 'app_update', payload: { update: { name: 'B' } }, at: 0 });
+    dispatcher.broadcast({ seq: 19, kind: 'content_changed', payload: { kind: 'news', ids: [1] }, at: 0 });
+    dispatcher.broadcast({ seq: 20, kind: 'something_new', payload: {}, at: 0 });
+    expect(setters.countBroadcast.mock.calls).toEqual([
+      ['notificationsUnread', 17],
+      ['updatesUnread', 18],
+    ]);
+    expect(effects().arrived).toEqual([[{ id: 1, title: 'A' }]]);
+    // The user's own messages are counted by their `badge` messages, never added up.
+    dispatcher.message({ seq: 21, kind: 'notification', payload: { notification: { id: 2, title: 'C' } }, at: 0 });
+    dispatcher.message({ seq: 22, kind: 'app_update', payload: {}, at: 0 });
+    expect(setters.countBroadcast).toHaveBeenCalledTimes(2);
+    expect(setters.setNotificationsUnread).not.toHaveBeenCalled();
+    expect(setters.setUpdatesUnread).not.toHaveBeenCalled();
   });
 });

@@ -8,7 +8,7 @@ import type { FeedMessage } from './client';
  * What's New's lists (`whatsNewKeys.notifications()` / `.updates()`), the external shares'
  * engagement (`sharesKeys.all`). Each
  * feature's key tests check that its queries stay under these prefixes.
- * The Home dot and the menu count follow the `badge` messages instead.
+ * The Home dot and the menu count follow the `badge` messages and the broadcasts instead.
  */
 export const LIVE_QUERY_KEYS = {
   documents: [['documents'], ['home', 'documents']],
@@ -39,9 +39,12 @@ export const LIVE_QUERY_KEYS = {
 } as const satisfies Record<string, readonly QueryKey[]>;
 
 export interface BadgeSetters {
-  setNotificationsUnread(count: number): void;
-  setUpdatesUnread(count: number): void;
+  /** `through`: the broadcast number the count includes, when the `badge` message says. */
+  setNotificationsUnread(count: number, through?: number): void;
+  setUpdatesUnread(count: number, through?: number): void;
   setSharedNew(count: number): void;
+  /** A broadcast notification or app update: one more unless the count already includes `seq`. */
+  countBroadcast(counter: 'notificationsUnread' | 'updatesUnread', seq: number): void;
 }
 
 export interface DispatchTargets {
@@ -164,14 +167,16 @@ export function createDispatcher({
       void queryClient.invalidateQueries({ queryKey });
     }
   };
-  return {
+  const dispatcher = {
     message({ kind, payload }: FeedMessage): void {
       switch (kind) {
         case 'badge': {
-          const { name, count } = record(payload);
+          const { name, count, through } = record(payload);
           if (typeof count !== 'number') return;
-          if (name === 'notifications') badges().setNotificationsUnread(count);
-          else if (name === 'updates') badges().setUpdatesUnread(count);
+          // An older server sends no `through`: the count alone is set then.
+          const includes: [] | [number] = typeof through === 'number' ? [through] : [];
+          if (name === 'notifications') badges().setNotificationsUnread(count, ...includes);
+          else if (name === 'updates') badges().setUpdatesUnread(count, ...includes);
           else if (name === 'shared') badges().setSharedNew(count);
           return;
         }
@@ -217,10 +222,20 @@ export function createDispatcher({
           return;
       }
     },
+    /**
+     * A message shared by every user: the effects of a message of the same kind, and the
+     * counts it adds to (no `badge` message follows a broadcast).
+     */
+    broadcast(message: FeedMessage): void {
+      if (message.kind === 'notification') badges().countBroadcast('notificationsUnread', message.seq);
+      else if (message.kind === 'app_update') badges().countBroadcast('updatesUnread', message.seq);
+      dispatcher.message(message);
+    },
     /** Everything may be stale: refetch what is on screen, mark the rest stale. */
     reload(): void {
       void queryClient.invalidateQueries();
       documentsChanged?.();
     },
   };
+  return dispatcher;
 }

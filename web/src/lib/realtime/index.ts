@@ -39,7 +39,10 @@ export function resumeStoreFor(userKey: string, store: KeyValueStore | null = se
     load() {
       const saved = store ? guarded(() => readJson<Resume & { user?: string }>(store, RESUME_KEY), null) : null;
       if (saved && saved.user === userKey && typeof saved.seq === 'number' && typeof saved.epoch === 'string') {
-        return { seq: saved.seq, epoch: saved.epoch };
+        // A point saved before the broadcast stream has no broadcastSeq: it resumes the feed only.
+        return typeof saved.broadcastSeq === 'number'
+          ? { seq: saved.seq, broadcastSeq: saved.broadcastSeq, epoch: saved.epoch }
+          : { seq: saved.seq, epoch: saved.epoch };
       }
       return memory;
     },
@@ -108,6 +111,7 @@ export function startRealtime({ userKey, onUnauthorized }: StartOptions): void {
     resume: resumeStoreFor(userKey),
     environment: browserEnvironment,
     onMessage: (message) => dispatcher.message(message),
+    onBroadcast: (message) => dispatcher.broadcast(message),
     onReload: () => dispatcher.reload(),
     onUnauthorized,
   });

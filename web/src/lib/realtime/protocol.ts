@@ -5,12 +5,16 @@
 /** Server -> client. */
 export type ServerMessage =
   | { type: 'message'; seq: number; kind: string; payload: unknown; at: number }
-  | { type: 'ready'; seq: number; epoch: string }
+  /** The same for every user; `seq` numbers the broadcast stream, independent of the user's feed. */
+  | { type: 'broadcast'; seq: number; kind: string; payload: unknown; at: number }
+  /** `broadcast_seq` is absent from servers without the broadcast stream. */
+  | { type: 'ready'; seq: number; broadcast_seq?: number; epoch: string }
   | { type: 'reload' }
   | { type: 'ping' };
 
 /** Client -> server. */
-export type ClientMessage = { type: 'auth'; token: string; last_seq?: number; epoch?: string } | { type: 'pong' };
+export type ClientMessage =
+  { type: 'auth'; token: string; last_seq?: number; last_broadcast_seq?: number; epoch?: string } | { type: 'pong' };
 
 /** Close codes the server uses. */
 export const CLOSE = {
@@ -41,9 +45,10 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
   if (!isRecord(value)) return null;
   switch (value.type) {
     case 'message':
+    case 'broadcast':
       if (typeof value.seq !== 'number' || typeof value.kind !== 'string') return null;
       return {
-        type: 'message',
+        type: value.type,
         seq: value.seq,
         kind: value.kind,
         payload: value.payload,
@@ -51,7 +56,9 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
       };
     case 'ready':
       if (typeof value.seq !== 'number' || typeof value.epoch !== 'string') return null;
-      return { type: 'ready', seq: value.seq, epoch: value.epoch };
+      return typeof value.broadcast_seq === 'number'
+        ? { type: 'ready', seq: value.seq, broadcast_seq: value.broadcast_seq, epoch: value.epoch }
+        : { type: 'ready', seq: value.seq, epoch: value.epoch };
     case 'reload':
       return { type: 'reload' };
     case 'ping':

@@ -13,6 +13,8 @@ interface RealtimeState {
   status: RealtimeStatus;
   /** The last feed number received (what the next connection resumes from). */
   lastSeq: number | null;
+  /** The last broadcast number received; null until a server with the broadcast stream gave one. */
+  lastBroadcastSeq: number | null;
   /** The feed epoch `lastSeq` belongs to. */
   epoch: string | null;
   /** Reconnect attempts since the last successful `ready`. */
@@ -20,7 +22,7 @@ interface RealtimeState {
   reset: () => void;
 }
 
-const initial = { status: 'idle' as RealtimeStatus, lastSeq: null, epoch: null, attempts: 0 };
+const initial = { status: 'idle' as RealtimeStatus, lastSeq: null, lastBroadcastSeq: null, epoch: null, attempts: 0 };
 
 /** Live state of the realtime channel; written by the client outside React. */
 export const useRealtime = create<RealtimeState>()((set) => ({
