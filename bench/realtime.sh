@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Realtime load benchmark on loopback: NODES `companion serve` processes on one fresh PostgreSQL
 # database, SOCKETS WebSockets spread over them, ROUNDS rounds per mode of a change that reaches
-# every user: `direct` (one feed entry per user written by the tool: the channel alone) and `api`
-# (the admin publishes a notification to everyone through the HTTP API), alternating.
+# every user: `direct` (one feed entry per user written by the tool: the channel alone, the old
+# way), `broadcast` (one broadcast entry written by the tool, every socket gets it: the channel
+# alone) and `api` (the admin publishes a notification to everyone through the HTTP API),
+# alternating.
 # Usage: bench/realtime.sh NODES SOCKETS ROUNDS [USERS]   (USERS defaults to one per socket)
-# BENCH_MODE=direct|api|both (default both) picks the modes; BENCH_MODE=share instead shares a
-# file of the demo account Anna with a different user each round while every socket is open
-# (`share`, through the HTTP API), alternating with one feed entry written for one user (`one`).
+# BENCH_MODE=direct|broadcast|api|both (default both: all three) picks the modes;
+# BENCH_MODE=share instead shares a file of the demo account Anna with a different user each
+# round while every socket is open (`share`, through the HTTP API), alternating with one feed
+# entry written for one user (`one`).
 # Build first: cargo build --release -p backend -p bench
 # Every socket comes from one loopback address, so the edge's per-address limits are lifted.
 # No file goes through the nodes, so each keeps a local file store (allowed with several nodes).

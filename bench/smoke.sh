@@ -60,6 +60,8 @@ check "search_bench" ' q/s ' \
 # The load tools need servers: their drivers start them (and BENCH_BIN is passed on).
 check "realtime.sh 1 50 1 (ws-load)" '^median of .* api ' \
   bench/realtime.sh 1 50 1
+check "realtime.sh 1 50 1, broadcast (ws-load)" '^median of 1 broadcast .* received 50/50' \
+  env BENCH_MODE=broadcast bench/realtime.sh 1 50 1
 check "realtime.sh 1 20 3, share (ws-load)" ' share \(POST .* reached 3/3' \
   env BENCH_MODE=share bench/realtime.sh 1 20 3
 check "share.sh 20 2 2 1 (share-load)" '^beacons: ' \

@@ -4,21 +4,24 @@
 //! PostgreSQL database, watching what should not drift.
 //!
 //! For the chosen time it
-//! - keeps N WebSockets open (one load user each, spread over the nodes) and checks every feed
-//!   message by its number: a number skipped is a lost message, a number seen twice a duplicate;
+//! - keeps N WebSockets open (one load user each, spread over the nodes) and checks every message
+//!   by its number, in each of its two streams (the user's own feed, and the broadcasts every
+//!   user gets): a number skipped is a lost message, a number seen twice a duplicate;
 //! - sends a steady rate of HTTP requests, mixed: document commands (create a folder, upload a
 //!   small PDF, rename, share a file with another load user, and once a writer holds
 //!   `--live-per-writer` items, delete its oldest instead of making one more) and reads (My Docs,
 //!   Shared with me, search), over the nodes in turn;
-//! - has the admin publish a notification to everyone every `--publish-every` seconds;
-//! - closes and reopens a few sockets every `--reconnect-every` seconds, each resuming from the
-//!   last number it saw (the server replays what it missed);
+//! - has the admin publish a notification to everyone every `--publish-every` seconds (one
+//!   broadcast per socket);
+//! - closes and reopens a few sockets every `--reconnect-every` seconds, each resuming both
+//!   streams from the last numbers it saw (the server replays what it missed);
 //! - every `--sample-seconds`, records per node its resident memory and open files, the
 //!   database's size, the projection lag (from the nodes' `/metrics`), the requests and errors,
 //!   and the messages lost or duplicated so far, and prints them as a table.
 //!
-//! At the end it waits for every socket to catch up with its user's feed (what is still missing
-//! then counts as lost), prints a summary and writes an SVG chart of memory and lag over time.
+//! At the end it waits for every socket to catch up with its user's feed and the broadcasts
+//! (what is still missing then counts as lost), prints a summary and writes an SVG chart of
+//! memory and lag over time.
 //! It fails only when it cannot run (no database, no socket connected, the admin cannot sign
 //! in), never on a figure.
 
@@ -151,9 +154,13 @@ struct Counters {
     /// Ticks of the traffic that found `--max-in-flight` requests still waiting.
     skipped: AtomicU64,
     publishes: AtomicU64,
+    /// Messages of both streams; the `broadcast_` figures are the broadcasts' share of each.
     received: AtomicU64,
     lost: AtomicU64,
     duplicated: AtomicU64,
+    broadcast_received: AtomicU64,
+    broadcast_lost: AtomicU64,
+    broadcast_duplicated: AtomicU64,
     /// `reload` frames: a socket too far behind to be replayed (not expected here).
     reloads: AtomicU64,
     reconnects: AtomicU64,
@@ -521,18 +528,38 @@ async fn reconnector(asks: Vec<Arc<Notify>>, every: Duration, count: usize, unti
     }
 }
 
-/// One socket slot: its user, where it connects, and the last feed number it saw.
+/// One socket slot: its user, where it connects, and the last number it saw in each stream.
 struct Slot {
     user: String,
     url: String,
     addr: SocketAddr,
     source: IpAddr,
-    /// The last feed number seen (-1: none yet), also read at the end.
+    /// The last number seen in the user's own feed (-1: none yet), also read at the end.
     last: AtomicI64,
-    /// This user's messages lost and duplicated so far.
+    /// The last broadcast number seen (-1: none yet), also read at the end.
+    last_broadcast: AtomicI64,
+    /// This user's messages lost and duplicated so far, both streams.
     lost: AtomicU64,
     duplicated: AtomicU64,
     reconnect: Arc<Notify>,
+}
+
+/// The two numbered streams a socket receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    /// `message` frames: the user's own feed.
+    User,
+    /// `broadcast` frames: the same for every user.
+    Broadcast,
+}
+
+impl Slot {
+    fn last(&self, stream: Stream) -> &AtomicI64 {
+        match stream {
+            Stream::User => &self.last,
+            Stream::Broadcast => &self.last_broadcast,
+        }
+    }
 }
 
 /// How a connection ended without an error.
@@ -543,21 +570,31 @@ enum Ended {
     Stopped,
 }
 
-/// Checks one feed number against the last one seen.
-fn count_seq(slot: &Slot, seq: i64, c: &Counters) {
+/// Checks one number against the last one seen in its stream.
+fn count_seq(slot: &Slot, stream: Stream, seq: i64, c: &Counters) {
+    let broadcast = stream == Stream::Broadcast;
     bump(&c.received);
-    let last = slot.last.load(Ordering::Relaxed);
+    if broadcast {
+        bump(&c.broadcast_received);
+    }
+    let last = slot.last(stream).load(Ordering::Relaxed);
     if last >= 0 && seq <= last {
         bump(&c.duplicated);
         bump(&slot.duplicated);
+        if broadcast {
+            bump(&c.broadcast_duplicated);
+        }
         return;
     }
     if last >= 0 && seq > last + 1 {
         let skipped = (seq - last - 1) as u64;
         c.lost.fetch_add(skipped, Ordering::Relaxed);
         slot.lost.fetch_add(skipped, Ordering::Relaxed);
+        if broadcast {
+            c.broadcast_lost.fetch_add(skipped, Ordering::Relaxed);
+        }
     }
-    slot.last.store(seq, Ordering::Relaxed);
+    slot.last(stream).store(seq, Ordering::Relaxed);
 }
 
 /// Counts a connection as open from its `ready` until it ends, however it ends.
@@ -603,9 +640,17 @@ async fn connection(
         tokio_tungstenite::client_async_with_config(slot.url.as_str(), stream, Some(config))
             .await?;
     let last = slot.last.load(Ordering::Relaxed);
+    let last_broadcast = slot.last_broadcast.load(Ordering::Relaxed);
     let mut auth = json!({"type": "auth", "token": token(&ctx.key, &slot.user, TAG)?});
     if last >= 0 {
         auth["last_seq"] = json!(last);
+    }
+    // Without it the server would start the broadcasts at their end: what was published while
+    // this socket was away would never arrive.
+    if last_broadcast >= 0 {
+        auth["last_broadcast_seq"] = json!(last_broadcast);
+    }
+    if last >= 0 || last_broadcast >= 0 {
         auth["epoch"] = json!(epoch);
     }
     ws.send(Message::text(auth.to_string())).await?;
@@ -648,15 +693,28 @@ async fn connection(
         };
         match v["type"].as_str() {
             Some("message") => match v["seq"].as_i64() {
-                Some(seq) => count_seq(slot, seq, &ctx.counters),
+                Some(seq) => count_seq(slot, Stream::User, seq, &ctx.counters),
                 None => bail!("a message without seq"),
             },
+            Some("broadcast") => match v["seq"].as_i64() {
+                Some(seq) => count_seq(slot, Stream::Broadcast, seq, &ctx.counters),
+                None => bail!("a broadcast without seq"),
+            },
             Some("ready") => {
-                let seq = v["seq"].as_i64().unwrap_or(0);
-                if slot.last.load(Ordering::Relaxed) < 0 || reloading {
-                    slot.last.store(seq, Ordering::Relaxed);
-                    reloading = false;
+                // A stream starts (or, after a reload, starts again) where `ready` says; a
+                // resumed one carries on from what was counted. A server without broadcasts
+                // sends no `broadcast_seq`: that stream then stays unstarted.
+                let numbers = [
+                    (Stream::User, v["seq"].as_i64().or(Some(0))),
+                    (Stream::Broadcast, v["broadcast_seq"].as_i64()),
+                ];
+                for (stream, seq) in numbers {
+                    let Some(seq) = seq else { continue };
+                    if slot.last(stream).load(Ordering::Relaxed) < 0 || reloading {
+                        slot.last(stream).store(seq, Ordering::Relaxed);
+                    }
                 }
+                reloading = false;
                 *epoch = v["epoch"].as_str().map(str::to_string);
                 mark.ready();
                 ready_once.take();
@@ -843,9 +901,14 @@ async fn db_mib(pool: &PgPool) -> f64 {
         .map_or(f64::NAN, |b| b as f64 / 1048576.0)
 }
 
-/// Waits until every connected socket has its user's newest feed number (or the timeout);
-/// what is still missing then is lost. Returns the messages found missing.
-async fn catch_up(pool: &PgPool, slots: &[Arc<Slot>], timeout: Duration) -> anyhow::Result<u64> {
+/// Waits until every connected socket has its user's newest feed number and the newest
+/// broadcast number (or the timeout); what is still missing then is lost. Returns the messages
+/// found missing: `(of the users' feeds, of the broadcasts)`.
+async fn catch_up(
+    pool: &PgPool,
+    slots: &[Arc<Slot>],
+    timeout: Duration,
+) -> anyhow::Result<(u64, u64)> {
     let users: Vec<String> = slots.iter().map(|s| s.user.clone()).collect();
     let deadline = Instant::now() + timeout;
     loop {
@@ -856,22 +919,32 @@ async fn catch_up(pool: &PgPool, slots: &[Arc<Slot>], timeout: Duration) -> anyh
         .fetch_all(pool)
         .await?;
         let newest: std::collections::HashMap<String, i64> = newest.into_iter().collect();
-        let missing: u64 = slots
-            .iter()
-            .filter(|s| s.last.load(Ordering::Relaxed) >= 0)
-            .map(|s| {
-                let have = s.last.load(Ordering::Relaxed);
-                newest.get(&s.user).map_or(0, |n| (n - have).max(0) as u64)
-            })
-            .sum();
-        if missing == 0 || Instant::now() > deadline {
-            // Counted against each user, once.
-            for s in slots.iter().filter(|s| s.last.load(Ordering::Relaxed) >= 0) {
-                let have = s.last.load(Ordering::Relaxed);
-                let behind = newest.get(&s.user).map_or(0, |n| (n - have).max(0) as u64);
-                s.lost.fetch_add(behind, Ordering::Relaxed);
+        let newest_broadcast: Option<i64> =
+            sqlx::query_scalar("select cast(max(seq) as bigint) from user_feed where user_id = $1")
+                .bind(projections::feed::BROADCAST)
+                .fetch_one(pool)
+                .await?;
+        // How far a slot's stream is behind its newest number (0 for a stream it never started).
+        let behind = |s: &Slot, stream: Stream| -> u64 {
+            let have = s.last(stream).load(Ordering::Relaxed);
+            let newest = match stream {
+                Stream::User => newest.get(&s.user).copied(),
+                Stream::Broadcast => newest_broadcast,
+            };
+            match newest {
+                Some(n) if have >= 0 => (n - have).max(0) as u64,
+                _ => 0,
             }
-            return Ok(missing);
+        };
+        let missing = |stream| slots.iter().map(|s| behind(s, stream)).sum::<u64>();
+        let (user, broadcast) = (missing(Stream::User), missing(Stream::Broadcast));
+        if user + broadcast == 0 || Instant::now() > deadline {
+            // Counted against each user, once.
+            for s in slots {
+                let lost = behind(s, Stream::User) + behind(s, Stream::Broadcast);
+                s.lost.fetch_add(lost, Ordering::Relaxed);
+            }
+            return Ok((user, broadcast));
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
@@ -1130,6 +1203,7 @@ async fn main() -> anyhow::Result<()> {
                 2 + (i % args.sources.max(1) as usize) as u8,
             )),
             last: AtomicI64::new(-1),
+            last_broadcast: AtomicI64::new(-1),
             lost: AtomicU64::new(0),
             duplicated: AtomicU64::new(0),
             reconnect: Arc::new(Notify::new()),
@@ -1239,8 +1313,14 @@ async fn main() -> anyhow::Result<()> {
     reconnector.abort();
 
     // What the sockets still miss once the traffic has stopped and the feed has settled.
-    let tail = catch_up(&pool, &slots, Duration::from_secs(args.timeout.min(60))).await?;
-    ctx.counters.lost.fetch_add(tail, Ordering::Relaxed);
+    let (tail, broadcast_tail) =
+        catch_up(&pool, &slots, Duration::from_secs(args.timeout.min(60))).await?;
+    ctx.counters
+        .lost
+        .fetch_add(tail + broadcast_tail, Ordering::Relaxed);
+    ctx.counters
+        .broadcast_lost
+        .fetch_add(broadcast_tail, Ordering::Relaxed);
     let _ = stop_tx.send(true);
     let _ = tokio::time::timeout(Duration::from_secs(10), futures::future::join_all(tasks)).await;
 
@@ -1300,7 +1380,7 @@ async fn main() -> anyhow::Result<()> {
         args.max_in_flight
     );
     println!(
-        "  feed: {} messages received, {} lost ({} users), {} duplicated ({} users), {} reloads; {} reconnections asked, {} notifications published",
+        "  feed: {} messages received, {} lost ({} users), {} duplicated ({} users), {} reloads; {} reconnections asked, {} notifications published; of the messages, broadcasts: {} received, {} lost, {} duplicated",
         get(&c.received),
         get(&c.lost),
         slots.iter().filter(|s| get(&s.lost) > 0).count(),
@@ -1308,7 +1388,10 @@ async fn main() -> anyhow::Result<()> {
         slots.iter().filter(|s| get(&s.duplicated) > 0).count(),
         get(&c.reloads),
         get(&c.reconnects),
-        get(&c.publishes)
+        get(&c.publishes),
+        get(&c.broadcast_received),
+        get(&c.broadcast_lost),
+        get(&c.broadcast_duplicated)
     );
     let mut lag_s: Vec<f64> = lags.iter().map(|l| l.0).collect();
     let mut lag_events: Vec<f64> = lags.iter().map(|l| l.1).collect();

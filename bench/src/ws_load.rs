@@ -4,24 +4,28 @@
 //!
 //! Opens N authenticated WebSockets on loopback against one or more `companion serve` nodes
 //! (spread over the source addresses 127.0.0.2.. so the ephemeral ports of one address do not
-//! run out), then runs rounds of one change that reaches every user, in one or both of two modes
-//! (alternating, so both see the same machine):
+//! run out), then runs rounds of one change that reaches every user, in one or more of three
+//! modes (alternating, so all see the same machine):
 //!
-//! - `direct` ("channel only", the baseline): one feed entry for every user written in one
+//! - `direct` ("channel only", the old baseline): one feed entry for every user written in one
 //!   transaction, exactly as the node running the projector would (feed write lock, then
 //!   `NOTIFY companion_feed`). Measures the channel alone: committed rows to sockets.
+//! - `broadcast` ("channel only", as a change for everyone now travels): ONE row of the broadcast
+//!   feed (`user_id = '*'`), written the same way; every socket receives it as a `broadcast`
+//!   frame.
 //! - `api`: the admin publishes a notification to everyone through `POST /api/admin/notifications`;
-//!   the notifications projection writes each user's `notification` and `badge` entries, and the
-//!   channel delivers them. Measures the whole path a real change takes.
+//!   the notifications projection writes one broadcast `notification` (an older server: each
+//!   user's `notification` and `badge` entries), and the channel delivers it. Measures the whole
+//!   path a real change takes.
 //! - `share` (with its own baseline, `one`): a change for one user while every socket is open.
 //!   The sharer (a demo account) shares one of their files with a different load user each round
 //!   through `POST /api/documents/share`; the delay is that user's socket receiving its
 //!   `shared_arrival`. The baseline writes one feed entry for one user, as `direct` does for all.
 //!
-//! The delay of a socket is its receipt minus the start of the round's write (direct) or of the
-//! API call (api), both read from this process's one monotonic clock. The sockets' users are
-//! created in the `users` table first (`bench-0`, `bench-1`, ...; setup, not measured), so that
-//! "everyone" includes them. PostgreSQL only: the nodes of a SQLite server learn of feed entries
+//! The delay of a socket is its receipt minus the start of the round's write (direct, broadcast)
+//! or of the API call (api), both read from this process's one monotonic clock. The sockets'
+//! users are created in the `users` table first (`bench-0`, `bench-1`, ...; setup, not
+//! measured), so that "everyone" includes them. PostgreSQL only: the nodes of a SQLite server learn of feed entries
 //! in-process, which an outside writer cannot reach.
 //!
 //! Everything is bounded: the number of sockets, rounds, and a timeout per phase.
@@ -74,9 +78,7 @@ struct Args {
     /// Rounds per mode.
     #[arg(long, default_value_t = 5)]
     rounds: usize,
-    /// How each round's change is made: `direct` (feed rows written by this tool: the channel
-    /// alone), `api` (the admin publishes a notification to everyone over HTTP), or `both`
-    /// (alternating rounds of each).
+    /// How each round's change is made.
     #[arg(long, value_enum, default_value_t = ModeArg::Both)]
     mode: ModeArg,
     /// HTTP address of the node the admin publishes on (default: the node of the first --url).
@@ -107,16 +109,24 @@ struct Args {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ModeArg {
+    /// One feed row per user written by this tool each round: the channel alone, the old way.
     Direct,
+    /// One broadcast row written by this tool each round: the channel alone.
+    Broadcast,
+    /// The admin publishes a notification to everyone over HTTP each round.
     Api,
+    /// Alternating rounds of direct, broadcast and api.
     Both,
-    /// A share to one user each round, alternating with one entry written for one user.
+    /// A share to one user each round (over HTTP), alternating with one feed row written by
+    /// this tool for one user (`one`).
     Share,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Direct,
+    /// One broadcast row written by the tool, received by every socket.
+    Broadcast,
     Api,
     /// One feed entry written by the tool for the round's one user.
     One,
@@ -128,6 +138,7 @@ impl Mode {
     fn name(self) -> &'static str {
         match self {
             Mode::Direct => "direct",
+            Mode::Broadcast => "broadcast",
             Mode::Api => "api",
             Mode::One => "one",
             Mode::Share => "share",
@@ -146,17 +157,22 @@ const TITLE: &str = "ws-load round ";
 /// What a received frame was.
 #[derive(Debug, Clone, Copy)]
 enum Tag {
-    /// A feed entry written by the direct mode, with its round and send time.
+    /// A feed entry written by the direct or one mode, with its round and send time.
     Direct { round: usize, sent_us: u64 },
-    /// The `notification` entry of a round of the api mode.
-    Published { round: usize },
+    /// A broadcast written by the broadcast mode, with its round and send time.
+    Broadcast { round: usize, sent_us: u64 },
+    /// The `notification` of a round of the api mode: a broadcast, or (an older server) an entry
+    /// of the user's own feed, followed by a `badge`.
+    Published { round: usize, broadcast: bool },
+    /// A `badge` entry of the user's own feed (an older server's api rounds).
+    Badge,
     /// A `shared_arrival` entry (the share mode).
     Arrival,
-    /// Any other feed entry (the api mode's `badge` entries).
+    /// Anything else, e.g. a `content_changed` broadcast: never part of a round.
     Other,
 }
 
-/// One received feed entry.
+/// One received feed entry or broadcast.
 struct Sample {
     tag: Tag,
     recv_us: u64,
@@ -182,11 +198,17 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// What a `message` frame carries, for the statistics.
+/// What a `message` or `broadcast` frame carries, for the statistics. The stream matters: a
+/// round of one mode never counts a frame of the other stream.
 fn tag_of(v: &Value) -> Tag {
+    let broadcast = v["type"].as_str() == Some("broadcast");
     let payload = &v["payload"];
     match v["kind"].as_str() {
         Some("bench") => match (payload["round"].as_u64(), payload["sent_us"].as_u64()) {
+            (Some(round), Some(sent_us)) if broadcast => Tag::Broadcast {
+                round: round as usize,
+                sent_us,
+            },
             (Some(round), Some(sent_us)) => Tag::Direct {
                 round: round as usize,
                 sent_us,
@@ -197,8 +219,9 @@ fn tag_of(v: &Value) -> Tag {
             .as_str()
             .and_then(|t| t.strip_prefix(TITLE))
             .and_then(|n| n.parse().ok())
-            .map_or(Tag::Other, |round| Tag::Published { round }),
-        Some("shared_arrival") => Tag::Arrival,
+            .map_or(Tag::Other, |round| Tag::Published { round, broadcast }),
+        Some("badge") if !broadcast => Tag::Badge,
+        Some("shared_arrival") if !broadcast => Tag::Arrival,
         _ => Tag::Other,
     }
 }
@@ -243,7 +266,9 @@ async fn socket(
                 permit.take();
             }
             Some("ping") => ws.send(Message::text(r#"{"type":"pong"}"#)).await?,
-            Some("message") => {
+            // `ready`'s other fields (`seq`, `broadcast_seq`, `epoch`) are not needed: these
+            // sockets never resume.
+            Some("message" | "broadcast") => {
                 let _ = samples.send(Sample {
                     tag: tag_of(&v),
                     recv_us,
@@ -264,9 +289,10 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 struct RoundResult {
     mode: Mode,
-    /// Sockets that received the round's entry (direct) or notification (api).
+    /// Sockets that received the round's entry (direct, broadcast) or notification (api).
     received: usize,
-    /// Frames of the round received in all (api: `notification` + `badge` per socket).
+    /// Frames of the round received in all: one per socket, except from an older server in the
+    /// api mode (`notification` + `badge` per socket).
     frames: usize,
     /// The write's duration (direct: until `COMMIT` returned; api: until the HTTP answer).
     write_ms: f64,
@@ -275,7 +301,7 @@ struct RoundResult {
     max_ms: f64,
     /// Until the first socket received it.
     first_ms: f64,
-    /// Direct only: receipt minus the moment `COMMIT` returned.
+    /// Direct and broadcast only: receipt minus the moment `COMMIT` returned.
     commit_p50_ms: f64,
     commit_p99_ms: f64,
     /// First to last receipt of the round.
@@ -311,6 +337,43 @@ async fn write_direct(
     .await?;
     tx.commit().await?;
     let commit_us = start.elapsed().as_micros() as u64;
+    notify_feed(pool).await?;
+    Ok((sent_us, commit_us))
+}
+
+/// One round of the broadcast mode: one row of the broadcast feed, numbered in its own stream
+/// under the feed write lock as the projector numbers it, then `NOTIFY`. Returns (start, commit)
+/// in µs since `start`.
+async fn write_broadcast(
+    pool: &PgPool,
+    round: usize,
+    start: Instant,
+) -> anyhow::Result<(u64, u64)> {
+    let sent_us = start.elapsed().as_micros() as u64;
+    let payload = json!({ "round": round, "sent_us": sent_us }).to_string();
+    let mut tx = pool.begin().await?;
+    sqlx::query("select pg_advisory_xact_lock($1)")
+        .bind(projections::feed::FEED_WRITE_LOCK)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "insert into user_feed (user_id, seq, kind, payload, created_at)
+         select $1, coalesce((select max(f.seq) from user_feed f where f.user_id = $1), 0) + 1, 'bench', $2,
+                (extract(epoch from clock_timestamp()) * 1000)::bigint",
+    )
+    .bind(projections::feed::BROADCAST)
+    .bind(&payload)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    let commit_us = start.elapsed().as_micros() as u64;
+    notify_feed(pool).await?;
+    Ok((sent_us, commit_us))
+}
+
+/// Wakes the nodes' hubs as a committed projector batch does: `NOTIFY` with the newest feed
+/// position.
+async fn notify_feed(pool: &PgPool) -> anyhow::Result<()> {
     let position: i64 = sqlx::query_scalar("select coalesce(max(feed_position), 0) from user_feed")
         .fetch_one(pool)
         .await?;
@@ -319,7 +382,7 @@ async fn write_direct(
         .bind(position.to_string())
         .execute(pool)
         .await?;
-    Ok((sent_us, commit_us))
+    Ok(())
 }
 
 /// A small real PDF from the demo content (2.4 KB): what the share mode shares.
@@ -419,8 +482,8 @@ async fn publish(
     Ok((sent_us, answered_us))
 }
 
-/// Collects the round's receipts until every socket has its message (and, in the api mode, its
-/// badge too) or the deadline passes.
+/// Collects the round's receipts until every socket has its message (and, in the api mode against
+/// an older server, its badge too) or the deadline passes.
 async fn collect(
     samples: &mut mpsc::UnboundedReceiver<Sample>,
     mode: Mode,
@@ -433,12 +496,14 @@ async fn collect(
     let mut delays = Vec::with_capacity(connected);
     let mut from_commit = Vec::with_capacity(connected);
     let mut frames = 0usize;
-    let mut others = 0usize;
+    let mut badges = 0usize;
+    // A badge follows the notification only when it came in the user's own feed (an older
+    // server); a broadcast notification has none.
+    let mut badges_wanted = 0usize;
     let mut last_recv = 0u64;
     let mut first_recv = u64::MAX;
-    let others_wanted = if mode == Mode::Api { connected } else { 0 };
     let deadline = tokio::time::Instant::now() + timeout;
-    while delays.len() < connected || others < others_wanted {
+    while delays.len() < connected || badges < badges_wanted {
         let Ok(Some(sample)) = tokio::time::timeout_at(deadline, samples.recv()).await else {
             break;
         };
@@ -450,15 +515,25 @@ async fn collect(
                 delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
             }
             (Mode::Direct | Mode::One, Tag::Direct { round: r, sent_us })
+            | (Mode::Broadcast, Tag::Broadcast { round: r, sent_us })
                 if r == round && counted =>
             {
                 delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
                 from_commit.push(recv.saturating_sub(done_us) as f64 / 1000.0);
             }
-            (Mode::Api, Tag::Published { round: r }) if r == round => {
+            (
+                Mode::Api,
+                Tag::Published {
+                    round: r,
+                    broadcast,
+                },
+            ) if r == round => {
                 delays.push(recv.saturating_sub(sent_us) as f64 / 1000.0);
+                if !broadcast {
+                    badges_wanted += 1;
+                }
             }
-            (Mode::Api, Tag::Other) => others += 1,
+            (Mode::Api, Tag::Badge) if badges < badges_wanted => badges += 1,
             _ => continue,
         }
         frames += 1;
@@ -521,8 +596,9 @@ async fn main() -> anyhow::Result<()> {
     };
     let modes: &[Mode] = match args.mode {
         ModeArg::Direct => &[Mode::Direct],
+        ModeArg::Broadcast => &[Mode::Broadcast],
         ModeArg::Api => &[Mode::Api],
-        ModeArg::Both => &[Mode::Direct, Mode::Api],
+        ModeArg::Both => &[Mode::Direct, Mode::Broadcast, Mode::Api],
         ModeArg::Share => &[Mode::One, Mode::Share],
     };
     let start = Instant::now();
@@ -619,10 +695,10 @@ async fn main() -> anyhow::Result<()> {
     // Whatever arrived so far (nothing is expected) is not part of a round.
     while samples.try_recv().is_ok() {}
 
-    // Rounds, the modes alternating so both see the same machine.
+    // Rounds, the modes alternating so all see the same machine.
     let mut results = Vec::new();
     println!(
-        "round  mode    received  frames  write_ms  first_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  spread_ms  frames_per_s"
+        "round  mode       received  frames  write_ms  first_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  spread_ms  frames_per_s"
     );
     let timeout = Duration::from_secs(args.timeout);
     let mut round = 0usize;
@@ -634,6 +710,7 @@ async fn main() -> anyhow::Result<()> {
             let one = &user_ids[pass % users..pass % users + 1];
             let (sent_us, done_us) = match mode {
                 Mode::Direct => write_direct(&pool, &user_ids, round, start).await?,
+                Mode::Broadcast => write_broadcast(&pool, round, start).await?,
                 Mode::Api => publish(&http, &api, &admin, round, start).await?,
                 Mode::One => write_direct(&pool, one, round, start).await?,
                 Mode::Share => share(&http, &api, &sharer, &shared_file, &one[0], start).await?,
@@ -653,7 +730,7 @@ async fn main() -> anyhow::Result<()> {
             )
             .await;
             println!(
-                "{round:>5}  {:<6}  {:>8}  {:>6}  {:>8.1}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>9.1}  {:>12.0}",
+                "{round:>5}  {:<9}  {:>8}  {:>6}  {:>8.1}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>9.1}  {:>12.0}",
                 mode.name(),
                 r.received,
                 r.frames,
@@ -680,6 +757,7 @@ async fn main() -> anyhow::Result<()> {
         let m = |f: fn(&RoundResult) -> f64| median(of.iter().map(|r| f(r)).collect());
         let what = match mode {
             Mode::Direct => "direct (channel only: feed rows written by the tool)",
+            Mode::Broadcast => "broadcast (channel only: one broadcast row written by the tool)",
             Mode::Api => "api (POST /api/admin/notifications to everyone)",
             Mode::One => "one (channel only: one feed row for one user, written by the tool)",
             Mode::Share => "share (POST /api/documents/share to one user)",
