@@ -1,10 +1,9 @@
 //! Deleting feed entries older than `FEED_RETENTION_SECONDS`.
 //!
 //! The newest entry of each user (and the newest broadcast, whose `user_id` is `*`) is always
-//! kept, whatever its age: feed numbers are
-//! `max(seq) + 1`, so deleting it would hand out its number again and a client holding that
-//! number would skip the new entry. A client whose number is older than the oldest kept entry is
-//! told to reload (see `socket::resume_plan`).
+//! kept, whatever its age: feed numbers are `max(seq) + 1`, so deleting it would hand out its
+//! number again and a client holding that number would skip the new entry. A client whose number
+//! is older than the oldest kept entry is told to reload (see `socket::resume_plan`).
 
 use std::time::Duration;
 
