@@ -310,16 +310,30 @@ struct RoundResult {
     frames_per_second: f64,
 }
 
-/// One round of the direct mode: every user's entry in one transaction, then `NOTIFY`.
-/// Returns (start, commit) in µs since `start`.
-async fn write_direct(
+/// Who a round's rows are written for.
+#[derive(Clone, Copy)]
+enum Rows<'a> {
+    /// One entry per user (direct, one), numbered in each user's feed.
+    Each(&'a [String]),
+    /// One broadcast row (broadcast), numbered in the broadcast stream.
+    Everyone,
+}
+
+/// One round written by the tool: the rows in one transaction under the feed write lock, numbered
+/// as the projector numbers them, then `NOTIFY`. Returns (start, commit) in µs since `start`.
+async fn write_round(
     pool: &PgPool,
-    user_ids: &[String],
+    rows: Rows<'_>,
     round: usize,
     start: Instant,
 ) -> anyhow::Result<(u64, u64)> {
     let sent_us = start.elapsed().as_micros() as u64;
     let payload = json!({ "round": round, "sent_us": sent_us }).to_string();
+    let broadcast = [projections::feed::BROADCAST.to_string()];
+    let users = match rows {
+        Rows::Each(users) => users,
+        Rows::Everyone => &broadcast[..],
+    };
     let mut tx = pool.begin().await?;
     sqlx::query("select pg_advisory_xact_lock($1)")
         .bind(projections::feed::FEED_WRITE_LOCK)
@@ -331,37 +345,7 @@ async fn write_direct(
                 (extract(epoch from clock_timestamp()) * 1000)::bigint
          from unnest($1::text[]) as u",
     )
-    .bind(user_ids)
-    .bind(&payload)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    let commit_us = start.elapsed().as_micros() as u64;
-    notify_feed(pool).await?;
-    Ok((sent_us, commit_us))
-}
-
-/// One round of the broadcast mode: one row of the broadcast feed, numbered in its own stream
-/// under the feed write lock as the projector numbers it, then `NOTIFY`. Returns (start, commit)
-/// in µs since `start`.
-async fn write_broadcast(
-    pool: &PgPool,
-    round: usize,
-    start: Instant,
-) -> anyhow::Result<(u64, u64)> {
-    let sent_us = start.elapsed().as_micros() as u64;
-    let payload = json!({ "round": round, "sent_us": sent_us }).to_string();
-    let mut tx = pool.begin().await?;
-    sqlx::query("select pg_advisory_xact_lock($1)")
-        .bind(projections::feed::FEED_WRITE_LOCK)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
-        "insert into user_feed (user_id, seq, kind, payload, created_at)
-         select $1, coalesce((select max(f.seq) from user_feed f where f.user_id = $1), 0) + 1, 'bench', $2,
-                (extract(epoch from clock_timestamp()) * 1000)::bigint",
-    )
-    .bind(projections::feed::BROADCAST)
+    .bind(users)
     .bind(&payload)
     .execute(&mut *tx)
     .await?;
@@ -709,10 +693,10 @@ async fn main() -> anyhow::Result<()> {
             let target = mode.is_for_one().then_some(pass % users);
             let one = &user_ids[pass % users..pass % users + 1];
             let (sent_us, done_us) = match mode {
-                Mode::Direct => write_direct(&pool, &user_ids, round, start).await?,
-                Mode::Broadcast => write_broadcast(&pool, round, start).await?,
+                Mode::Direct => write_round(&pool, Rows::Each(&user_ids), round, start).await?,
+                Mode::Broadcast => write_round(&pool, Rows::Everyone, round, start).await?,
                 Mode::Api => publish(&http, &api, &admin, round, start).await?,
-                Mode::One => write_direct(&pool, one, round, start).await?,
+                Mode::One => write_round(&pool, Rows::Each(one), round, start).await?,
                 Mode::Share => share(&http, &api, &sharer, &shared_file, &one[0], start).await?,
             };
             let wanted = match target {

@@ -198,7 +198,7 @@ describe('realtime between two people', () => {
     console.log(`[realtime] publish -> John's Home dot: ${took} ms`);
   });
 
-  it('the admin publishes to everyone: one broadcast lights John\'s dot, and a reload does not count it twice', async () => {
+  it("the admin publishes to everyone: one broadcast lights John's dot, and a reload does not count it twice", async () => {
     const johnToken = await tokenOf('john');
     const { context, page, frames } = await person('john');
     await until('the socket is ready', () => live(frames));
@@ -235,9 +235,8 @@ describe('realtime between two people', () => {
     });
     await context.setOffline(false);
     await page.reload();
-    await until(
-      'the resumed socket replays the broadcast',
-      () => frames.received.some((f) => f.socket > before && f.type === 'broadcast' && f.kind === 'notification'),
+    await until('the resumed socket replays the broadcast', () =>
+      frames.received.some((f) => f.socket > before && f.type === 'broadcast' && f.kind === 'notification'),
     );
     await until('the socket is ready', () => live(frames));
     await page.waitForTimeout(500);
