@@ -32,25 +32,33 @@ pub const FEED_WRITE_LOCK: i64 = 0x636f_6d70_6665_6564; // "compfeed"
 /// are generated, never a lone `*`).
 pub const BROADCAST: &str = "*";
 
-/// Appends a message of `kind` for everyone; returns its number in the broadcast stream.
+/// Appends a message of `kind` for everyone, numbered in the broadcast stream.
 pub async fn push_broadcast<T: Serialize>(
     tx: &mut Tx,
     kind: &str,
     payload: &T,
     at_ms: i64,
-) -> Result<i64, sqlx::Error> {
-    push(tx, BROADCAST, kind, payload, at_ms).await
+) -> Result<(), sqlx::Error> {
+    push(tx, BROADCAST, kind, payload, at_ms).await?;
+    Ok(())
 }
 
 /// The number of the last broadcast written, as this transaction sees it once it holds the feed
 /// write lock: a count written in the same transaction includes every broadcast up to it, and
 /// none after (badges carry it as `through`, so clients add later broadcasts exactly once).
 pub async fn broadcast_through(tx: &mut Tx) -> Result<i64, sqlx::Error> {
+    take_write_lock(tx).await?;
+    last_broadcast(tx).await
+}
+
+/// Takes the feed write lock on PostgreSQL (re-entrant within the transaction; released at
+/// commit or rollback). SQLite serialises writers itself.
+async fn take_write_lock(tx: &mut Tx) -> Result<(), sqlx::Error> {
     if tx.kind() == DbKind::Postgres {
         on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
             .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
     }
-    last_broadcast(tx).await
+    Ok(())
 }
 
 /// The number of the last broadcast visible to `tx` (0 when there is none), without the lock:
@@ -69,12 +77,8 @@ pub async fn push<T: Serialize>(
     payload: &T,
     at_ms: i64,
 ) -> Result<i64, sqlx::Error> {
-    let payload = serde_json::to_string(payload).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    if tx.kind() == DbKind::Postgres {
-        // Re-entrant within the transaction; released at commit or rollback.
-        on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
-            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
-    }
+    let payload = self::payload(payload)?;
+    take_write_lock(tx).await?;
     // Numbered and written in one statement: the user's last number comes from the same
     // (user_id, seq) index the row goes into.
     let seq: i64 = on_tx!(tx, c => sqlx::query_scalar(
@@ -84,93 +88,6 @@ pub async fn push<T: Serialize>(
         .bind(user_id).bind(kind).bind(&payload).bind(at_ms)
         .fetch_one(c).await)?;
     Ok(seq)
-}
-
-/// One message for [`push_many`]: the user, its kind and its JSON payload.
-pub struct Entry<'a> {
-    pub user_id: &'a str,
-    pub kind: &'a str,
-    pub payload: String,
-}
-
-/// Rows per multi-row insert (5 parameters each, well under both engines' limits).
-const ROWS_PER_INSERT: usize = 400;
-
-/// Appends many messages at once, in order, numbering each user's rows after their last one:
-/// the same rows as calling [`push`] for each entry in turn, in a few statements instead of
-/// three per message (a publication for everyone writes two rows for every user).
-pub async fn push_many(tx: &mut Tx, entries: &[Entry<'_>], at_ms: i64) -> Result<(), sqlx::Error> {
-    if entries.is_empty() {
-        return Ok(());
-    }
-    if tx.kind() == DbKind::Postgres {
-        on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
-            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
-    }
-    let mut next = last_numbers(tx).await?;
-    let numbered: Vec<(&Entry<'_>, i64)> = entries
-        .iter()
-        .map(|entry| {
-            let seq = next.entry(entry.user_id.to_string()).or_insert(0);
-            *seq += 1;
-            (entry, *seq)
-        })
-        .collect();
-    if let Tx::Postgres(c) = tx {
-        // One statement of constant text (prepared once per connection) whatever the count.
-        let (mut users, mut seqs, mut kinds, mut payloads) = (vec![], vec![], vec![], vec![]);
-        for (entry, seq) in &numbered {
-            users.push(entry.user_id);
-            seqs.push(*seq);
-            kinds.push(entry.kind);
-            payloads.push(entry.payload.as_str());
-        }
-        sqlx::query(
-            "insert into user_feed (user_id, seq, kind, payload, created_at)
-             select u, s, k, p, $5
-             from unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) with ordinality as t(u, s, k, p, n)
-             order by n",
-        )
-        .bind(&users)
-        .bind(&seqs)
-        .bind(&kinds)
-        .bind(&payloads)
-        .bind(at_ms)
-        .execute(&mut **c)
-        .await?;
-        return Ok(());
-    }
-    for chunk in numbered.chunks(ROWS_PER_INSERT) {
-        let mut sql =
-            String::from("insert into user_feed (user_id, seq, kind, payload, created_at) values ");
-        for i in 0..chunk.len() {
-            let p = i * 5;
-            if i > 0 {
-                sql.push_str(", ");
-            }
-            sql.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${})",
-                p + 1,
-                p + 2,
-                p + 3,
-                p + 4,
-                p + 5
-            ));
-        }
-        on_tx!(tx, c => {
-            let mut query = sqlx::query(&sql);
-            for (entry, seq) in chunk {
-                query = query
-                    .bind(entry.user_id)
-                    .bind(*seq)
-                    .bind(entry.kind)
-                    .bind(&entry.payload)
-                    .bind(at_ms);
-            }
-            query.execute(c).await.map(|r| r.rows_affected())
-        })?;
-    }
-    Ok(())
 }
 
 /// The number of each user's last feed row (users without rows are not in it).
@@ -183,7 +100,7 @@ pub async fn last_numbers(
     Ok(last.into_iter().collect())
 }
 
-/// Serialises a payload for [`push_many`].
+/// Serialises a feed payload to the JSON text stored in `user_feed.payload`.
 pub fn payload<T: Serialize>(value: &T) -> Result<String, sqlx::Error> {
     serde_json::to_string(value).map_err(|e| sqlx::Error::Encode(Box::new(e)))
 }

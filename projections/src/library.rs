@@ -289,23 +289,12 @@ async fn history(
     .await
 }
 
-/// One broadcast: the same message for every user, one row whatever their number.
-async fn to_everyone<T: Serialize>(
-    tx: &mut Tx,
-    kind: &str,
-    message: &T,
-    at: i64,
-) -> Result<(), sqlx::Error> {
-    feed::push_broadcast(tx, kind, message, at).await?;
-    Ok(())
-}
-
 async fn content_changed(tx: &mut Tx, id: i64, at: i64) -> Result<(), sqlx::Error> {
     let message = ContentChanged {
         kind: "library",
         ids: vec![id],
     };
-    to_everyone(tx, CONTENT_CHANGED_KIND, &message, at).await
+    feed::push_broadcast(tx, CONTENT_CHANGED_KIND, &message, at).await
 }
 
 async fn announce_end(tx: &mut Tx, id: i64, at: i64) -> Result<(), sqlx::Error> {
@@ -328,7 +317,7 @@ async fn announce_end(tx: &mut Tx, id: i64, at: i64) -> Result<(), sqlx::Error> 
         replacement,
         items: row.ended_items(),
     };
-    to_everyone(tx, WITHDRAWN_KIND, &message, at).await
+    feed::push_broadcast(tx, WITHDRAWN_KIND, &message, at).await
 }
 
 async fn apply_event(tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {

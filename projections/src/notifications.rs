@@ -3,8 +3,8 @@
 //! Tables (all rebuilt from the events): `notifications` + `notification_recipients` (who a
 //! notification is for when it is not for everyone), `notification_reads`, `app_updates`,
 //! `app_update_views`. A user's list, its read flags and the unread counts are queries over these
-//! tables ([`notifications_for`], [`updates_for`], [`unread_counts`]), so a notification for
-//! everyone also reaches users created after it was published.
+//! tables ([`notifications_for`], [`updates_for`], [`unread_counts_through`]), so a notification
+//! for everyone also reaches users created after it was published.
 //!
 //! Feed messages, written in the same transaction as the rows:
 //! - publish to chosen users: `notification {notification}` and
@@ -229,17 +229,6 @@ pub async fn unread_counts_through(
     ))
 }
 
-pub async fn unread_counts(db: &Db, user_id: &str) -> Result<UnreadCounts, sqlx::Error> {
-    let notifications: i64 = on_db!(db, pool => sqlx::query_scalar(UNREAD_NOTIFICATIONS)
-        .bind(user_id).fetch_one(pool).await)?;
-    let updates: i64 =
-        on_db!(db, pool => sqlx::query_scalar(UNREAD_UPDATES).bind(user_id).fetch_one(pool).await)?;
-    Ok(UnreadCounts {
-        notifications,
-        updates,
-    })
-}
-
 /// Builds the notification and app-update read models.
 pub struct NotificationsProjection;
 
@@ -358,8 +347,7 @@ async fn broadcast_notification(tx: &mut Tx, id: i64, at: i64) -> Result<(), sql
         },
         at,
     )
-    .await?;
-    Ok(())
+    .await
 }
 
 /// Tells everyone about app update `id`: one broadcast (nobody has viewed it yet).
@@ -367,8 +355,7 @@ async fn broadcast_update(tx: &mut Tx, id: i64, at: i64) -> Result<(), sqlx::Err
     let Some(item) = update_in_tx(tx, "", id).await? else {
         return Ok(());
     };
-    feed::push_broadcast(tx, "app_update", &UpdateMessage { update: &item }, at).await?;
-    Ok(())
+    feed::push_broadcast(tx, "app_update", &UpdateMessage { update: &item }, at).await
 }
 
 /// Tells `user_id` about app update `id` and their new unread count.

@@ -525,15 +525,10 @@ async fn replay(
     }
     // A stream the client has no number for starts at its end (a first connection, or an app
     // from before broadcasts).
+    // (`resume_plan` is `None` exactly when the number is absent.)
     let from = Cursors {
-        user: resume
-            .last_seq
-            .filter(|_| user_plan.is_some())
-            .unwrap_or(user_newest),
-        broadcast: resume
-            .last_broadcast_seq
-            .filter(|_| broadcast_plan.is_some())
-            .unwrap_or(broadcast_newest),
+        user: resume.last_seq.unwrap_or(user_newest),
+        broadcast: resume.last_broadcast_seq.unwrap_or(broadcast_newest),
     };
     if user_plan.is_none() && broadcast_plan.is_none() {
         return Ok(from);

@@ -231,23 +231,25 @@ export class RealtimeClient {
       case 'reload':
         this.options.onReload();
         return;
-      case 'message': {
-        const last = this.resume?.seq ?? null;
-        // A message already seen (replayed again after a reconnect race) is skipped.
-        if (last !== null && message.seq <= last) return;
-        if (this.resume) this.remember({ ...this.resume, seq: message.seq });
-        this.options.onMessage({ seq: message.seq, kind: message.kind, payload: message.payload, at: message.at });
+      case 'message':
+        this.deliver(message, 'seq', this.options.onMessage);
         return;
-      }
-      case 'broadcast': {
+      case 'broadcast':
         // Numbered apart from the user's feed: deduplicated against its own last number.
-        const last = this.resume?.broadcastSeq ?? null;
-        if (last !== null && message.seq <= last) return;
-        if (this.resume) this.remember({ ...this.resume, broadcastSeq: message.seq });
-        this.options.onBroadcast({ seq: message.seq, kind: message.kind, payload: message.payload, at: message.at });
+        this.deliver(message, 'broadcastSeq', this.options.onBroadcast);
         return;
-      }
     }
+  }
+
+  /**
+   * Hands a feed entry on unless already seen in its stream (replayed again after a reconnect
+   * race), remembering its number as the stream's resume point.
+   */
+  private deliver(message: FeedMessage, stream: 'seq' | 'broadcastSeq', handler: (message: FeedMessage) => void): void {
+    const last = this.resume?.[stream] ?? null;
+    if (last !== null && message.seq <= last) return;
+    if (this.resume) this.remember({ ...this.resume, [stream]: message.seq });
+    handler({ seq: message.seq, kind: message.kind, payload: message.payload, at: message.at });
   }
 
   private remember(resume: Resume): void {
