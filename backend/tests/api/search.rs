@@ -68,8 +68,9 @@ fn ids(body: &Value, group: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Searches until `check` holds, for at most a second (the index follows the read model).
-async fn within_a_second(
+/// Searches until `check` holds. The index follows the read model within a poll (250 ms) on an
+/// idle machine; the limit is far above that, so a loaded machine fails nothing.
+async fn eventually(
     app: &TestApp,
     token: &str,
     term: &str,
@@ -82,8 +83,8 @@ async fn within_a_second(
             return body;
         }
         assert!(
-            started.elapsed() < Duration::from_secs(1),
-            "{term}: still {body} after a second"
+            started.elapsed() < Duration::from_secs(15),
+            "{term}: still {body} after 15 s"
         );
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
@@ -268,25 +269,25 @@ both_dbs! {
         assert!(item["document"].get("parent").is_none(), "{item}");
     }
 
-    async fn document_changes_are_findable_within_a_second(app) {
+    async fn document_changes_are_findable_eventually(app) {
         let anna = app.token(ANNA).await;
         let john = app.token(JOHN).await;
 
         // Upload: found at once by its title.
         let file = new_file(&app, &anna, "Zephyrine dossier", None).await;
-        within_a_second(&app, &anna, "zephyrine", |b| has_document(b, &file)).await;
+        eventually(&app, &anna, "zephyrine", |b| has_document(b, &file)).await;
         assert!(!has_document(&results(&app, &john, "zephyrine").await, &file));
 
         // Rename: the new words find it, the old ones no longer do.
         let (status, body) = post(&app, &anna, &format!("/folders/{file}"), json!({ "name": "Quillonade dossier" })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        within_a_second(&app, &anna, "quillonade", |b| has_document(b, &file)).await;
-        within_a_second(&app, &anna, "zephyrine", |b| !has_document(b, &file)).await;
+        eventually(&app, &anna, "quillonade", |b| has_document(b, &file)).await;
+        eventually(&app, &anna, "zephyrine", |b| !has_document(b, &file)).await;
 
         // Share: John finds it, as shared.
         let (status, body) = post(&app, &anna, "/documents/share", json!({ "email": JOHN, "file": file })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        let body = within_a_second(&app, &john, "quillonade", |b| has_document(b, &file)).await;
+        let body = eventually(&app, &john, "quillonade", |b| has_document(b, &file)).await;
         assert_eq!(body["documents"][0]["list"], "shared");
 
         // Into a folder, and the folder renamed: still found, folder too.
@@ -295,23 +296,23 @@ both_dbs! {
         assert_eq!(status, StatusCode::OK, "{body}");
         let (status, body) = post(&app, &anna, &format!("/folders/{folder}"), json!({ "name": "Marigoldia archive" })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        within_a_second(&app, &anna, "marigoldia", |b| has_document(b, &folder)).await;
-        within_a_second(&app, &anna, "quillonade", |b| has_document(b, &file)).await;
+        eventually(&app, &anna, "marigoldia", |b| has_document(b, &folder)).await;
+        eventually(&app, &anna, "quillonade", |b| has_document(b, &file)).await;
         assert!(has_document(&results(&app, &john, "quillonade").await, &file));
 
         // Deleting the folder takes the file with it, for everyone.
         let (status, body) = post(&app, &anna, &format!("/folders/{folder}/delete"), json!({})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        within_a_second(&app, &anna, "quillonade", |b| !has_document(b, &file)).await;
-        within_a_second(&app, &anna, "marigoldia", |b| !has_document(b, &folder)).await;
+        eventually(&app, &anna, "quillonade", |b| !has_document(b, &file)).await;
+        eventually(&app, &anna, "marigoldia", |b| !has_document(b, &folder)).await;
         assert!(!has_document(&results(&app, &john, "quillonade").await, &file));
 
         // Removing a file from My Docs.
         let other = my_item(&app, &anna, "Expense policy summary").await;
-        within_a_second(&app, &anna, "expense policy", |b| has_document(b, &other)).await;
+        eventually(&app, &anna, "expense policy", |b| has_document(b, &other)).await;
         let (status, body) = post(&app, &anna, "/documents/remove", json!({ "id": other })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        within_a_second(&app, &anna, "expense policy", |b| !has_document(b, &other)).await;
+        eventually(&app, &anna, "expense policy", |b| !has_document(b, &other)).await;
     }
 
     async fn a_content_import_elsewhere_reaches_the_index(app) {
@@ -323,7 +324,7 @@ both_dbs! {
             "update news set item = replace(item, 'Brightline arthroscopic shaver', 'Ultrabrillance arthroscopic shaver') where id = 26")
             .execute(pool).await.map(|r| r.rows_affected())).expect("update");
         backend::search::bump_content_version(db).await.expect("bump");
-        let body = within_a_second(&app, &anna, "Ultrabrillance", |b| b.get("news").is_some()).await;
+        let body = eventually(&app, &anna, "Ultrabrillance", |b| b.get("news").is_some()).await;
         assert_eq!(ids(&body, "news"), vec!["26"]);
     }
 }
