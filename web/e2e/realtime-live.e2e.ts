@@ -91,7 +91,9 @@ async function person(account: 'anna' | 'john'): Promise<Person> {
   return { context, page, frames };
 }
 
-async function until(what: string, check: () => boolean, timeout = 10_000): Promise<void> {
+// Generous: on a machine busy with other suites a reload and a new socket took over 10 s. A
+// message that never comes still fails.
+async function until(what: string, check: () => boolean, timeout = 30_000): Promise<void> {
   const deadline = Date.now() + timeout;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
