@@ -14,8 +14,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ACCOUNTS, CHROMIUM_ARGS, CHROMIUM_PATH, PASSWORD, VIEWPORT, waitForPath, waitForSplash } from './helpers';
-import { freePort, stopProcess } from './processes';
+import {
+  ACCOUNTS,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  PASSWORD,
+  VIEWPORT,
+  eventually,
+  waitForPath,
+  waitForSplash,
+} from './helpers';
+import { freePort, startSmtp, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -29,31 +38,6 @@ const REASON = 'Wrong sizing table on page 2';
 
 /** Generous waits: the machine may be loaded; only the live drop is timed. */
 const LONG = 60_000;
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined>, timeout = LONG): Promise<T> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Starts the project's aiosmtpd server; it appends each message to `mailbox` as a JSON line. */
-function startSmtp(python: string, port: number, mailbox: string): Promise<ChildProcess> {
-  const child = spawn(python, [join(repoDir, 'backend/tests/api/smtp_server.py'), String(port), mailbox], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((done, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready')) done(child);
-    });
-    child.once('exit', (code) => reject(new Error(`the SMTP server exited (${code})`)));
-  });
-}
 
 /** A PDF of `count` pages, each saying its number in large type (the content has one-page PDFs only). */
 function multiPagePdf(count: number): Buffer {
@@ -209,7 +193,7 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
     };
     delete env.DATABASE_URL;
     backend = spawn(inject('backendBinary'), ['serve'], { env, stdio: 'ignore' });
-    await until('the backend', async () => {
+    await eventually('the backend', async () => {
       if (backend?.exitCode !== null) throw new Error(`backend exited with ${backend?.exitCode}`);
       try {
         return (await fetch(`${base}/api/health`)).status === 200 ? true : null;
@@ -277,7 +261,7 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
     expect((await heldOnDevice(john.page)).length).toBeGreaterThan(0);
 
     await postJson('john', '/documents/external-share', { email: SURGEON, file: itemId });
-    const mail = await until('the e-mail to the surgeon', async () => {
+    const mail = await eventually('the e-mail to the surgeon', async () => {
       const lines = await readFile(mailbox, 'utf8').catch(() => '');
       return lines
         .split('\n')
@@ -318,7 +302,11 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
     const started = Date.now();
     await tileOf(john.page).waitFor({ state: 'detached', timeout: 5_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
-    await until("John's copy purged", async () => ((await heldOnDevice(john.page)).length === 0 ? true : null), 10_000);
+    await eventually(
+      "John's copy purged",
+      async () => ((await heldOnDevice(john.page)).length === 0 ? true : null),
+      10_000,
+    );
   });
 
   it('the second device comes back and purges it before any screen shows it', async () => {
@@ -341,7 +329,7 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
     await page.goto('/documents?tab=us');
     await waitForSplash(page);
     await page.getByRole('tab', { name: /US/ }).waitFor();
-    await until('the second device purged', async () => ((await heldOnDevice(page)).length === 0 ? true : null));
+    await eventually('the second device purged', async () => ((await heldOnDevice(page)).length === 0 ? true : null));
     expect(await tileOf(page).count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { seenWithdrawn: string[] }).seenWithdrawn)).toEqual([]);
     // The purged copy never opens again.
@@ -364,7 +352,7 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
     expect(((await file.json()) as { state: string; reason: string }).reason).toBe(REASON);
 
     const devices = [await deviceOf(john.page), await deviceOf(second.page)];
-    const report = await until('both purges recorded', async () => {
+    const report = await eventually('both purges recorded', async () => {
       const answer = await call<Report>('approver', `/admin/library/${libraryId}/withdrawal-report`);
       const holder = answer.holders.find((h) => h.user.email === ACCOUNTS.john.email);
       const purged = holder?.devices.filter((d) => devices.includes(d.device) && d.purged_at !== null) ?? [];

@@ -189,3 +189,30 @@ export function withoutCount(text: string): string {
     .replace(/ ?\d+\+?( unread)?$/, '')
     .trim();
 }
+
+/**
+ * Waits until `check` holds, looking every 25 ms. Generous by default: on a machine busy with
+ * other suites a reload and its new socket took over 10 s; what never comes still fails.
+ */
+export async function until(what: string, check: () => boolean, timeout = 30_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Asks `probe` every 250 ms until it gives a value (not null or undefined), and returns it. */
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined>,
+  timeout = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

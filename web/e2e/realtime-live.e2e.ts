@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page, WebSocket } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, api, browserPerFile, loginAs, newPage, open, post, tokenOf, waitForToast } from './helpers';
+import { ACCOUNTS, api, browserPerFile, loginAs, newPage, open, post, tokenOf, until, waitForToast } from './helpers';
 
 const shotsDir = process.env.E2E_SHOTS_DIR ? join(process.env.E2E_SHOTS_DIR, 'realtime') : null;
 
@@ -89,16 +89,6 @@ async function person(account: 'anna' | 'john'): Promise<Person> {
   const frames = watchSockets(page);
   await loginAs(page, account);
   return { context, page, frames };
-}
-
-// Generous: on a machine busy with other suites a reload and a new socket took over 10 s. A
-// message that never comes still fails.
-async function until(what: string, check: () => boolean, timeout = 30_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** The page's newest socket is past its `ready` (a page load opens a new one). */

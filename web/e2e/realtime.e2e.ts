@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import type { BrowserContext, Page, WebSocket } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { type AccountName, ACCOUNTS, loginAs, pagePerTest } from './helpers';
+import { type AccountName, ACCOUNTS, loginAs, pagePerTest, until } from './helpers';
 
 let context: BrowserContext;
 let page: Page;
@@ -36,14 +36,6 @@ function watchSockets(p: Page): Frames {
     ws.on('framereceived', (f) => frames.received.push(parse(f.payload)));
   });
   return frames;
-}
-
-async function until(what: string, check: () => boolean, timeout = 10_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function readyCount(frames: Frames): number {

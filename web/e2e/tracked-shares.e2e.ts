@@ -14,8 +14,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ACCOUNTS, CHROMIUM_ARGS, CHROMIUM_PATH, PASSWORD, VIEWPORT, waitForPath, waitForSplash } from './helpers';
-import { freePort, stopProcess } from './processes';
+import {
+  ACCOUNTS,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  PASSWORD,
+  VIEWPORT,
+  eventually,
+  waitForPath,
+  waitForSplash,
+} from './helpers';
+import { freePort, startSmtp, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -28,31 +37,6 @@ const GONE = 'This link is no longer available.';
 
 /** Generous waits: the machine may be loaded; nothing here is timed. */
 const LONG = 60_000;
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined>, timeout = LONG): Promise<T> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Starts the project's aiosmtpd server; it appends each message to `mailbox` as a JSON line. */
-function startSmtp(python: string, port: number, mailbox: string): Promise<ChildProcess> {
-  const child = spawn(python, [join(repoDir, 'backend/tests/api/smtp_server.py'), String(port), mailbox], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((done, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready')) done(child);
-    });
-    child.once('exit', (code) => reject(new Error(`the SMTP server exited (${code})`)));
-  });
-}
 
 /** A PDF of `count` pages, each saying its number in large type (the content has one-page PDFs only). */
 function multiPagePdf(count: number): Buffer {
@@ -139,7 +123,7 @@ describe.skipIf(!smtpPython)('tracked external sharing', () => {
     };
     delete env.DATABASE_URL;
     backend = spawn(inject('backendBinary'), ['serve'], { env, stdio: 'ignore' });
-    await until('the backend', async () => {
+    await eventually('the backend', async () => {
       if (backend?.exitCode !== null) throw new Error(`backend exited with ${backend?.exitCode}`);
       try {
         return (await fetch(`${base}/api/health`)).status === 200 ? true : null;
@@ -205,7 +189,7 @@ describe.skipIf(!smtpPython)('tracked external sharing', () => {
       .first()
       .waitFor();
 
-    const mail = await until('the e-mail to the surgeon', async () => {
+    const mail = await eventually('the e-mail to the surgeon', async () => {
       const lines = await readFile(mailbox, 'utf8').catch(() => '');
       return lines
         .split('\n')

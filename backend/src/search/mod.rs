@@ -22,7 +22,7 @@ pub mod library;
 pub mod query;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use projections::stream::Position;
 use projections::{on_db, Db, ProjectorHandle};
@@ -37,6 +37,11 @@ use crate::error::AppError;
 
 /// How often a node checks for document events and content imports made elsewhere.
 pub const POLL: Duration = Duration::from_millis(250);
+/// The shortest time between two catch-up rounds that changed the index. Under a steady stream
+/// of changes the index takes them in about one commit a second rather than one per projector
+/// batch: each commit builds a segment and restarts the writer's indexing thread. The first
+/// change after a quiet spell is indexed at once.
+pub const BUSY_ROUND_GAP: Duration = Duration::from_secs(1);
 /// Document events read per catch-up round.
 const EVENTS_PER_ROUND: i64 = 2_000;
 
@@ -200,20 +205,45 @@ impl Search {
     }
 
     /// Keeps the index current until `stop` is cancelled: after each projector batch of this
-    /// node, and every [`POLL`] for changes made by other nodes.
+    /// node, and every [`POLL`] for changes made by other nodes, at most one round that changes
+    /// the index per [`BUSY_ROUND_GAP`].
     pub async fn follow(self: Arc<Self>, projector: ProjectorHandle, stop: CancellationToken) {
         let mut batches = projector.subscribe_batches();
         // On a node without a running projector nothing ever wakes it: it polls.
         let mut woken_by_projector = true;
+        let mut last_change: Option<Instant> = None;
         loop {
-            if let Err(error) = self.catch_up_documents().await {
-                tracing::warn!(%error, "search: following the documents failed; retrying");
+            let rest = last_change.map_or(Duration::ZERO, |at| {
+                BUSY_ROUND_GAP.saturating_sub(at.elapsed())
+            });
+            if !rest.is_zero() {
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    _ = tokio::time::sleep(rest) => {}
+                }
             }
-            if let Err(error) = self.catch_up_content().await {
-                tracing::warn!(%error, "search: reloading the content failed; retrying");
+            let started = Instant::now();
+            let mut changed = false;
+            match self.catch_up_documents().await {
+                Ok(refreshed) => changed |= refreshed > 0,
+                Err(error) => {
+                    tracing::warn!(%error, "search: following the documents failed; retrying");
+                }
             }
-            if let Err(error) = self.catch_up_library().await {
-                tracing::warn!(%error, "search: reloading the library failed; retrying");
+            match self.catch_up_content().await {
+                Ok(reloaded) => changed |= reloaded,
+                Err(error) => {
+                    tracing::warn!(%error, "search: reloading the content failed; retrying");
+                }
+            }
+            match self.catch_up_library().await {
+                Ok(reloaded) => changed |= reloaded,
+                Err(error) => {
+                    tracing::warn!(%error, "search: reloading the library failed; retrying");
+                }
+            }
+            if changed {
+                last_change = Some(started);
             }
             tokio::select! {
                 _ = stop.cancelled() => return,
