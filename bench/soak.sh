@@ -8,7 +8,8 @@
 # MINUTES may be a fraction (0.5). BENCH_BIN picks the binaries (default the release build).
 # Build first: cargo build --release -p backend -p bench
 # SOAK_PORT (default 18180) is the first node's port, its metrics on SOAK_PORT + 1000: two soaks can
-# run side by side on different ports.
+# run side by side on different ports, with DATABASE_POOL_SIZE=16 (the nodes inherit it) so that
+# three nodes stay under PostgreSQL's 100 connections.
 # Every socket and request comes from one loopback address, so the edge's limits are lifted.
 set -euo pipefail
 NODES=${1:-1}
