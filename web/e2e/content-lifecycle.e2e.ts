@@ -7,13 +7,10 @@
  * external link answers 410; the withdrawal report lists both devices as purged.
  * A backend of its own with a real SMTP server (aiosmtpd, `SMTP_TEST_PYTHON`) for the external link.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNTS,
   CHROMIUM_ARGS,
@@ -24,11 +21,8 @@ import {
   waitForPath,
   waitForSplash,
 } from './helpers';
-import { freePort, startSmtp, stopProcess } from './processes';
+import { type MailBackend, multiPagePdf, smtpPython, startMailBackend } from './mail-backend';
 
-const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoDir = resolve(webDir, '..');
-const smtpPython = process.env.SMTP_TEST_PYTHON;
 /** With E2E_SHOTS_DIR set, the console at 1280 px and the withdrawn page at 400 px are saved there. */
 const shotsDir = process.env.E2E_SHOTS_DIR ? join(process.env.E2E_SHOTS_DIR, 'lifecycle') : null;
 
@@ -38,32 +32,6 @@ const REASON = 'Wrong sizing table on page 2';
 
 /** Generous waits: the machine may be loaded; only the live drop is timed. */
 const LONG = 60_000;
-
-/** A PDF of `count` pages, each saying its number in large type (the content has one-page PDFs only). */
-function multiPagePdf(count: number): Buffer {
-  const objects: string[] = [];
-  const pageIds = Array.from({ length: count }, (_, i) => 4 + i * 2);
-  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
-  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${count} >>`;
-  objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
-  pageIds.forEach((id, i) => {
-    const text = `BT /F1 48 Tf 72 700 Td (Page ${i + 1}) Tj ET BT /F1 14 Tf 72 650 Td (Surgical technique, step ${i + 1}) Tj ET`;
-    objects[id] =
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
-    objects[id + 1] = `<< /Length ${text.length} >>\nstream\n${text}\nendstream`;
-  });
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  for (let id = 1; id < objects.length; id += 1) {
-    offsets[id] = Buffer.byteLength(out);
-    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
-  }
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-  for (let id = 1; id < objects.length; id += 1) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 interface Report {
   id: number;
@@ -77,10 +45,8 @@ interface Report {
 }
 
 describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
-  let smtp: ChildProcess | undefined;
-  let backend: ChildProcess | undefined;
-  let dataDir = '';
-  let mailbox = '';
+  // Set by beforeAll; undefined only when its start failed (afterAll then has nothing to stop).
+  let server: MailBackend;
   let base = '';
   let browser: Browser;
   let john: { context: BrowserContext; page: Page };
@@ -171,36 +137,8 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
   const deviceOf = (page: Page) => page.evaluate(() => localStorage.getItem('companion.device-id') ?? '');
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'companion-lifecycle-e2e-'));
-    mailbox = join(dataDir, 'mailbox.jsonl');
-    const smtpPort = await freePort();
-    smtp = await startSmtp(smtpPython ?? '', smtpPort, mailbox);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIR: join(webDir, 'dist'),
-      CONTENT_DIR: join(repoDir, 'content'),
-      PUBLIC_URL: base,
-      DEMO: 'true',
-      MIN_FREE_DISK_MB: '0',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      SMTP_FROM: 'Companion <no-reply@example.com>',
-      RUST_LOG: process.env.RUST_LOG ?? 'warn',
-    };
-    delete env.DATABASE_URL;
-    backend = spawn(inject('backendBinary'), ['serve'], { env, stdio: 'ignore' });
-    await eventually('the backend', async () => {
-      if (backend?.exitCode !== null) throw new Error(`backend exited with ${backend?.exitCode}`);
-      try {
-        return (await fetch(`${base}/api/health`)).status === 200 ? true : null;
-      } catch {
-        return null;
-      }
-    });
+    server = await startMailBackend('lifecycle');
+    base = server.base;
     tokens.publisher = await signIn('publisher@example.com');
     tokens.approver = await signIn('approver@example.com');
     tokens.john = await signIn(ACCOUNTS.john.email);
@@ -218,9 +156,7 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
 
   afterAll(async () => {
     await browser?.close();
-    await stopProcess(backend);
-    await stopProcess(smtp);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await server?.stop();
   });
 
   it('a released US document reaches John live; he keeps it offline and sends it externally', async () => {
@@ -261,14 +197,7 @@ describe.skipIf(!smtpPython)("content lifecycle on reps' devices", () => {
     expect((await heldOnDevice(john.page)).length).toBeGreaterThan(0);
 
     await postJson('john', '/documents/external-share', { email: SURGEON, file: itemId });
-    const mail = await eventually('the e-mail to the surgeon', async () => {
-      const lines = await readFile(mailbox, 'utf8').catch(() => '');
-      return lines
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { to: string[]; body: string })
-        .find((m) => m.to.includes(SURGEON));
-    });
+    const mail = await server.mailTo(SURGEON);
     const found = new RegExp(`${base.replace(/[.]/g, '\\.')}/s/[A-Za-z0-9_-]{16,}`).exec(mail.body);
     expect(found, mail.body).not.toBeNull();
     link = found?.[0] ?? '';

@@ -1,9 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** A port free on 127.0.0.1 for a server the suites start. */
 export function freePort(): Promise<number> {
@@ -29,20 +25,5 @@ export function stopProcess(child: ChildProcess | undefined): Promise<void> {
       done();
     });
     child.kill('SIGTERM');
-  });
-}
-
-/** Starts the project's aiosmtpd server; it appends each message to `mailbox` as a JSON line. */
-export function startSmtp(python: string, port: number, mailbox: string): Promise<ChildProcess> {
-  const child = spawn(python, [join(repoDir, 'backend/tests/api/smtp_server.py'), String(port), mailbox], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((done, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready')) done(child);
-    });
-    child.once('exit', (code) => reject(new Error(`the SMTP server exited (${code})`)));
   });
 }

@@ -7,29 +7,14 @@
  * the viewer at 400 px and 1280 px and of the Shares screen at 400 px go to
  * $E2E_SHOTS_DIR/tracked-shares.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  ACCOUNTS,
-  CHROMIUM_ARGS,
-  CHROMIUM_PATH,
-  PASSWORD,
-  VIEWPORT,
-  eventually,
-  waitForPath,
-  waitForSplash,
-} from './helpers';
-import { freePort, startSmtp, stopProcess } from './processes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNTS, CHROMIUM_ARGS, CHROMIUM_PATH, PASSWORD, VIEWPORT, waitForPath, waitForSplash } from './helpers';
+import { type MailBackend, multiPagePdf, smtpPython, startMailBackend } from './mail-backend';
 
-const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoDir = resolve(webDir, '..');
 const shotsDir = process.env.E2E_SHOTS_DIR ? join(process.env.E2E_SHOTS_DIR, 'tracked-shares') : null;
-const smtpPython = process.env.SMTP_TEST_PYTHON;
 
 const SURGEON = 'dr.bianchi@clinic.example';
 const TITLE = `Surgical technique ${Date.now().toString(36).slice(-5)}`;
@@ -37,32 +22,6 @@ const GONE = 'This link is no longer available.';
 
 /** Generous waits: the machine may be loaded; nothing here is timed. */
 const LONG = 60_000;
-
-/** A PDF of `count` pages, each saying its number in large type (the content has one-page PDFs only). */
-function multiPagePdf(count: number): Buffer {
-  const objects: string[] = [];
-  const pageIds = Array.from({ length: count }, (_, i) => 4 + i * 2);
-  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
-  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${count} >>`;
-  objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
-  pageIds.forEach((id, i) => {
-    const text = `BT /F1 48 Tf 72 700 Td (Page ${i + 1}) Tj ET BT /F1 14 Tf 72 650 Td (Surgical technique, step ${i + 1}) Tj ET`;
-    objects[id] =
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
-    objects[id + 1] = `<< /Length ${text.length} >>\nstream\n${text}\nendstream`;
-  });
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  for (let id = 1; id < objects.length; id += 1) {
-    offsets[id] = Buffer.byteLength(out);
-    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
-  }
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-  for (let id = 1; id < objects.length; id += 1) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 interface Share {
   id: string;
@@ -72,10 +31,8 @@ interface Share {
 }
 
 describe.skipIf(!smtpPython)('tracked external sharing', () => {
-  let smtp: ChildProcess | undefined;
-  let backend: ChildProcess | undefined;
-  let dataDir = '';
-  let mailbox = '';
+  // Set by beforeAll; undefined only when its start failed (afterAll then has nothing to stop).
+  let server: MailBackend;
   let base = '';
   let browser: Browser;
   let anna: { context: BrowserContext; page: Page };
@@ -101,36 +58,8 @@ describe.skipIf(!smtpPython)('tracked external sharing', () => {
 
   beforeAll(async () => {
     if (shotsDir) await mkdir(shotsDir, { recursive: true });
-    dataDir = await mkdtemp(join(tmpdir(), 'companion-shares-e2e-'));
-    mailbox = join(dataDir, 'mailbox.jsonl');
-    const smtpPort = await freePort();
-    smtp = await startSmtp(smtpPython ?? '', smtpPort, mailbox);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIR: join(webDir, 'dist'),
-      CONTENT_DIR: join(repoDir, 'content'),
-      PUBLIC_URL: base,
-      DEMO: 'true',
-      MIN_FREE_DISK_MB: '0',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      SMTP_FROM: 'Companion <no-reply@example.com>',
-      RUST_LOG: process.env.RUST_LOG ?? 'warn',
-    };
-    delete env.DATABASE_URL;
-    backend = spawn(inject('backendBinary'), ['serve'], { env, stdio: 'ignore' });
-    await eventually('the backend', async () => {
-      if (backend?.exitCode !== null) throw new Error(`backend exited with ${backend?.exitCode}`);
-      try {
-        return (await fetch(`${base}/api/health`)).status === 200 ? true : null;
-      } catch {
-        return null;
-      }
-    });
+    server = await startMailBackend('shares');
+    base = server.base;
 
     // Anna's five-page PDF, uploaded to My Docs through the API.
     const login = await fetch(`${base}/api/users/login`, {
@@ -157,9 +86,7 @@ describe.skipIf(!smtpPython)('tracked external sharing', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await stopProcess(backend);
-    await stopProcess(smtp);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await server?.stop();
   });
 
   it('Anna shares the PDF externally with the link options; the e-mail links the viewer', async () => {
@@ -189,14 +116,7 @@ describe.skipIf(!smtpPython)('tracked external sharing', () => {
       .first()
       .waitFor();
 
-    const mail = await eventually('the e-mail to the surgeon', async () => {
-      const lines = await readFile(mailbox, 'utf8').catch(() => '');
-      return lines
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { to: string[]; body: string })
-        .find((m) => m.to.includes(SURGEON));
-    });
+    const mail = await server.mailTo(SURGEON);
     const found = new RegExp(`${base.replace(/[.]/g, '\\.')}/s/[A-Za-z0-9_-]{16,}`).exec(mail.body);
     expect(found, mail.body).not.toBeNull();
     link = found?.[0] ?? '';
