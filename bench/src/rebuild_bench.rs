@@ -869,6 +869,8 @@ async fn count(db: &Db, table: &str) -> anyhow::Result<i64> {
 struct Timed {
     inner: Arc<dyn Projection>,
     spent: std::sync::Mutex<(u64, Duration)>,
+    /// Of `spent`, the final write (`finish_rebuild`).
+    finishing: std::sync::Mutex<Duration>,
 }
 
 #[async_trait::async_trait]
@@ -914,8 +916,12 @@ impl Projection for Timed {
     ) -> Result<(), projections::ProjectionError> {
         let start = Instant::now();
         let result = self.inner.finish_rebuild(tx).await;
+        let took = start.elapsed();
         if let Ok(mut spent) = self.spent.lock() {
-            spent.1 += start.elapsed();
+            spent.1 += took;
+        }
+        if let Ok(mut finishing) = self.finishing.lock() {
+            *finishing += took;
         }
         result
     }
@@ -946,6 +952,7 @@ async fn rebuild_child(
     let timed = Arc::new(Timed {
         inner: inner.clone(),
         spent: Default::default(),
+        finishing: Default::default(),
     });
     let projection: Arc<dyn Projection> = if profile { timed.clone() } else { inner };
     let rss_start = proc_status_kib("VmRSS:");
@@ -976,11 +983,16 @@ async fn rebuild_child(
     );
     println!("{}", as_of_latency(&target).await?);
     if profile {
+        let finishing = timed
+            .finishing
+            .lock()
+            .map(|f| f.as_secs_f64())
+            .unwrap_or_default();
         if let Ok(spent) = timed.spent.lock() {
             let (batches, took) = *spent;
             let inside = took.as_secs_f64();
             println!(
-                "profile projection {batches} batches {inside:.1} s ({:.2} ms/batch, {:.1}% of the time); outside it {:.1} s",
+                "profile projection {batches} batches {inside:.1} s ({:.2} ms/batch, {:.1}% of the time), of which the final write {finishing:.1} s; outside it {:.1} s",
                 inside * 1000.0 / batches.max(1) as f64,
                 inside * 100.0 / seconds,
                 seconds - inside
