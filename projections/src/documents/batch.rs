@@ -314,6 +314,9 @@ pub struct Batch {
     resident: bool,
     /// With `resident`: every item's id by its current path, for subtrees.
     by_path: BTreeMap<String, String>,
+    /// With `resident`: per user, how many items shared with them directly are unread (their
+    /// badge), kept as shares and marks change instead of counted again at each change.
+    unread_shared: HashMap<String, i64>,
     pub statements: Statements,
 }
 
@@ -336,6 +339,30 @@ impl Batch {
     /// Whether this is a rebuild's resident batch (see [`Batch::resident`]).
     pub fn is_resident(&self) -> bool {
         self.resident
+    }
+
+    /// Whether `item` counts in `user`'s badge: shared with them directly and unread.
+    fn counts_in_badge(&self, user: &str, item: &str) -> bool {
+        self.shares
+            .get(&Pair(item, user))
+            .is_some_and(|s| s.now.is_some())
+            && self
+                .unread
+                .get(&Pair(user, item))
+                .is_some_and(|m| m.now == Some(true))
+    }
+
+    /// Keeps a resident batch's badge counts after a change of one (user, item) that counted
+    /// `before` in the badge and `after` now.
+    fn badge_moved(&mut self, user: &str, before: bool, after: bool) {
+        if !self.resident || before == after {
+            return;
+        }
+        let count = match self.unread_shared.get_mut(user) {
+            Some(count) => count,
+            None => self.unread_shared.entry(user.to_string()).or_default(),
+        };
+        *count += if after { 1 } else { -1 };
     }
 
     // ---- loading -------------------------------------------------------------------------
@@ -624,9 +651,11 @@ impl Batch {
                 .map(|u| u.iter().cloned().collect())
                 .unwrap_or_default();
             for user in &users {
+                let counted = self.counts_in_badge(user, id);
                 if let Some(slot) = self.shares.get_mut(&Pair(id, user)) {
                     slot.now = None;
                 }
+                self.badge_moved(user, counted, false);
             }
             if self.resident {
                 // Never written, never to be written: a rebuild's memory follows what exists.
@@ -856,6 +885,26 @@ impl Batch {
             .collect())
     }
 
+    /// Which of `items` are shared with `user` directly: what [`Batch::shares_of`] holds of
+    /// them, without copying the rest of the user's shares.
+    pub async fn shared_with_among<'i>(
+        &mut self,
+        tx: &mut Tx,
+        user: &str,
+        items: impl IntoIterator<Item = &'i str>,
+    ) -> Result<std::collections::HashSet<String>> {
+        self.load_users(tx, &[user]).await?;
+        Ok(items
+            .into_iter()
+            .filter(|item| {
+                self.shares
+                    .get(&Pair(item, user))
+                    .is_some_and(|s| s.now.is_some())
+            })
+            .map(str::to_string)
+            .collect())
+    }
+
     /// Shares `item` with `user` unless it already is; true when the share is new.
     pub async fn share(
         &mut self,
@@ -874,6 +923,8 @@ impl Batch {
             return Ok(false);
         }
         slot.now = Some(share);
+        let counted = self.counts_in_badge(user, item);
+        self.badge_moved(user, false, counted);
         self.by_item
             .entry(item.to_string())
             .or_default()
@@ -888,11 +939,14 @@ impl Batch {
     /// Removes the share of `item` with `user`; true when there was one.
     pub async fn unshare(&mut self, tx: &mut Tx, item: &str, user: &str) -> Result<bool> {
         self.load_item_shares(tx, &[item]).await?;
-        Ok(self
+        let counted = self.counts_in_badge(user, item);
+        let removed = self
             .shares
             .get_mut(&Pair(item, user))
             .and_then(|s| s.now.take())
-            .is_some())
+            .is_some();
+        self.badge_moved(user, counted, false);
+        Ok(removed)
     }
 
     // ---- unread marks, seen, badges ----------------------------------------------------------
@@ -933,6 +987,8 @@ impl Batch {
             }
             mark.now = Some(true);
             mark.since = at;
+            let counted = self.counts_in_badge(user, item);
+            self.badge_moved(user, false, counted);
         }
     }
 
@@ -941,7 +997,9 @@ impl Batch {
         if self.resident {
             // Nothing written yet: no mark is the same as a cleared one.
             for item in items {
+                let counted = self.counts_in_badge(user, item);
                 self.unread.remove(&Pair(user, item));
+                self.badge_moved(user, counted, false);
             }
             return;
         }
@@ -995,23 +1053,8 @@ impl Batch {
     /// How many items shared with `user` directly are unread (the user loaded).
     pub async fn shared_unread(&mut self, tx: &mut Tx, user: &str) -> Result<i64> {
         if self.resident {
-            // Every share and mark is in memory: counted in place, nothing copied.
-            let Some(items) = self.by_user.get(user) else {
-                return Ok(0);
-            };
-            let count = items
-                .iter()
-                .filter(|item| {
-                    self.shares
-                        .get(&Pair(item, user))
-                        .is_some_and(|s| s.now.is_some())
-                        && self
-                            .unread
-                            .get(&Pair(user, item))
-                            .is_some_and(|m| m.now == Some(true))
-                })
-                .count();
-            return Ok(count as i64);
+            // Every share and mark is in memory, and the count follows them.
+            return Ok(self.unread_shared.get(user).copied().unwrap_or(0));
         }
         let items = self.shares_of(tx, user).await?;
         let mut count = 0;

@@ -652,6 +652,13 @@ fn reached(node: &NodeRow, shares: &HashSet<String>) -> bool {
     path_ids(&node.path).iter().any(|id| shares.contains(*id))
 }
 
+/// The ids on `path` and on the paths of `nodes`: the shares that can reach them.
+fn on_paths<'a>(path: &'a str, nodes: &'a [NodeRow]) -> impl Iterator<Item = &'a str> {
+    path_ids(path)
+        .into_iter()
+        .chain(nodes.iter().flat_map(|n| path_ids(&n.path)))
+}
+
 /// The ids of `nodes` not reached through any of `shares`.
 fn unreached<'a>(nodes: &'a [NodeRow], shares: &HashSet<String>) -> Vec<&'a str> {
     nodes
@@ -897,7 +904,16 @@ async fn shared(
     let Some(mut row) = row_for(tx, b, id, with).await? else {
         return Ok(());
     };
-    let before = b.shares_of(tx, with).await?;
+    let nodes = if row.kind == Kind::Folder.as_str() {
+        b.subtree(tx, &row.path).await?
+    } else {
+        Vec::new()
+    };
+    // Only the shares on the item's path and inside it decide what arrives unread and how the
+    // item shows: those are all that is looked up, not every item shared with the user.
+    let before = b
+        .shared_with_among(tx, with, on_paths(&row.path, &nodes))
+        .await?;
     let share = Share {
         shared_by: by.to_string(),
         via: via.to_string(),
@@ -907,11 +923,6 @@ async fn shared(
         b.share_began(id, with, via, at);
     }
     // The item arrives unread; what it holds is unread unless the user saw it already.
-    let nodes = if row.kind == Kind::Folder.as_str() {
-        b.subtree(tx, &row.path).await?
-    } else {
-        Vec::new()
-    };
     let mut arrived = vec![id];
     arrived.extend(unreached(&nodes, &before).into_iter().filter(|n| *n != id));
     b.mark_unread(with, &arrived, at);
@@ -933,8 +944,10 @@ async fn unshared(tx: &mut Tx, b: &mut Batch, id: &str, user: &str, at: i64) -> 
     b.unshare(tx, id, user).await?;
     b.share_ended(id, user, at);
     if let Some(row) = b.item(tx, id).await? {
-        let still = b.shares_of(tx, user).await?;
         let nodes = b.subtree(tx, &row.path).await?;
+        let still = b
+            .shared_with_among(tx, user, on_paths(&row.path, &nodes))
+            .await?;
         b.clear_unread(user, &unreached(&nodes, &still));
     }
     push_change(tx, b, user, None, "removed", id, at).await?;
