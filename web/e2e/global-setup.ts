@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { freePort, stopProcess } from './processes';
+import { backendEnv, freePort, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -86,14 +86,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const logFile = join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
 
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    BIND_ADDRESS: '127.0.0.1',
-    DATA_DIR: dataDir,
-    WEB_DIR: join(webDir, 'dist'),
-    CONTENT_DIR: join(repoDir, 'content'),
-    RUST_LOG: process.env.RUST_LOG ?? 'warn',
+  // A fresh embedded database in the temporary data folder.
+  const env = backendEnv(port, dataDir, {
     // The suites sign in with the demo accounts.
     DEMO: 'true',
     // The demo courses are dated: the suites read the course calendar on 1 March 2026 (course 2,
@@ -101,9 +95,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     CALENDAR_NOW: E2E_CALENDAR_NOW,
     // Uploads must not depend on the machine's free disk (the guard has its own API test).
     MIN_FREE_DISK_MB: '0',
-  };
-  // A fresh embedded database in the temporary data folder.
-  delete env.DATABASE_URL;
+  });
 
   const child = spawn(binary, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log);

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { eventually } from './helpers';
-import { freePort, stopProcess } from './processes';
+import { backendEnv, freePort, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -58,21 +58,13 @@ export async function startMailBackend(name: string): Promise<MailBackend> {
     smtp = await startSmtp(smtpPython ?? '', smtpPort, mailbox);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIR: join(webDir, 'dist'),
-      CONTENT_DIR: join(repoDir, 'content'),
+    const env = backendEnv(port, dataDir, {
       PUBLIC_URL: base,
       DEMO: 'true',
       MIN_FREE_DISK_MB: '0',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SMTP_FROM: 'Companion <no-reply@example.com>',
-      RUST_LOG: process.env.RUST_LOG ?? 'warn',
-    };
-    delete env.DATABASE_URL;
+    });
     const started = spawn(inject('backendBinary'), ['serve'], { env, stdio: 'ignore' });
     backend = started;
     await eventually('the backend', async () => {

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, VIEWPORT, waitForPath, waitForSplash, waitForToast } from './helpers';
-import { freePort, stopProcess } from './processes';
+import { backendEnv, freePort, stopProcess } from './processes';
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -84,19 +84,11 @@ describe('single sign-on', () => {
     const started = await startProvider(`${base}/api/users/sso/callback`);
     provider = started.child;
     dataDir = await mkdtemp(join(tmpdir(), 'companion-sso-e2e-'));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIR: join(webDir, 'dist'),
-      CONTENT_DIR: join(repoDir, 'content'),
+    const env = backendEnv(port, dataDir, {
       PUBLIC_URL: base,
       OIDC_ISSUER: started.issuer,
       OIDC_CLIENT_SECRET: 'e2e-client-secret',
-      RUST_LOG: process.env.RUST_LOG ?? 'warn',
-    };
-    delete env.DATABASE_URL;
+    });
     delete env.DEMO;
     backend = spawn(inject('backendBinary'), ['serve'], { env, stdio: 'ignore' });
     await waitForHealth(base, backend);

@@ -137,16 +137,12 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
 async fn admit(rt: &Realtime, auth: &Auth, mut socket: WebSocket) -> Option<Admitted> {
     let shutdown = rt.shutdown_token();
     if shutdown.is_cancelled() {
-        close_unsplit(socket, Close::ShuttingDown).await;
-        return None;
+        return refuse(socket, Close::ShuttingDown).await;
     }
 
     // 1. Authentication: the first message, within the deadline.
     let first = tokio::select! {
-        _ = shutdown.cancelled() => {
-            close_unsplit(socket, Close::ShuttingDown).await;
-            return None;
-        }
+        _ = shutdown.cancelled() => return refuse(socket, Close::ShuttingDown).await,
         first = tokio::time::timeout(rt.settings().auth_timeout, first_text(&mut socket)) => first,
     };
     let text = match first {
