@@ -145,7 +145,7 @@ pub async fn rebuild_and_compare(
 
 /// What a rebuild holds of the rows it could already write, unless configured
 /// (`REBUILD_SPILL_MIB`).
-pub const DEFAULT_SPILL_BYTES: usize = 64 << 20;
+pub const DEFAULT_SPILL_BYTES: usize = 16 << 20;
 
 /// [`rebuild_and_compare`], telling `report` how far each rebuild is about once a second.
 pub async fn rebuild_and_compare_reporting(

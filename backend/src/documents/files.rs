@@ -151,9 +151,22 @@ pub async fn upload(
     State(documents): State<Arc<Documents>>,
     actor: Actor,
     headers: HeaderMap,
-    multipart: Result<Multipart, MultipartRejection>,
+    mut multipart: Result<Multipart, MultipartRejection>,
 ) -> AppResult<(StatusCode, AppJson<ItemView>)> {
-    let docs = &documents;
+    let answer = upload_form(&documents, &actor, &headers, &mut multipart).await;
+    if let (Err(_), Ok(form)) = (&answer, &mut multipart) {
+        // A refusal can come before the whole form is read (the quota, the announced length).
+        crate::edge::linger::drain_form(form).await;
+    }
+    answer
+}
+
+async fn upload_form(
+    docs: &Documents,
+    actor: &Actor,
+    headers: &HeaderMap,
+    multipart: &mut Result<Multipart, MultipartRejection>,
+) -> AppResult<(StatusCode, AppJson<ItemView>)> {
     let limit = docs.upload_max_bytes;
     // Refuse what announces itself as too large before reading any of it.
     let announced = headers
@@ -164,21 +177,21 @@ pub async fn upload(
         return Err(too_large(limit));
     }
     // The same for the disk and the user's quota (the form's other fields are a few bytes).
-    let room = docs.upload_room(&actor).await?;
+    let room = docs.upload_room(actor).await?;
     if announced.is_some_and(|n| n.saturating_sub(FORM_SLACK) > room.left()) {
         return Err(room.refusal());
     }
-    let mut multipart = multipart.map_err(|e| {
+    let multipart = multipart.as_mut().map_err(|e| {
         AppError::bad_request(format!(
             "The upload must be a multipart form: {}",
             e.body_text()
         ))
     })?;
     let mut parts = UploadParts::default();
-    let read = read_parts(&mut multipart, &docs.storage, limit, room, &mut parts).await;
+    let read = read_parts(multipart, &docs.storage, limit, room, &mut parts).await;
     // Another upload of the same user may have used the room meanwhile.
     let read = match (read, &parts.file) {
-        (Ok(()), Some((_, stored))) => still_fits(docs, &actor, room, stored.size).await,
+        (Ok(()), Some((_, stored))) => still_fits(docs, actor, room, stored.size).await,
         (read, _) => read,
     };
     let checked = read.and_then(|()| {
@@ -202,7 +215,7 @@ pub async fn upload(
     };
     let item = docs
         .upload(
-            &actor,
+            actor,
             parent,
             parts.name.unwrap_or_default(),
             original,

@@ -6,12 +6,13 @@
 //! and discarded, up to [`LINGER_BYTES`] and for at most [`LINGER_TIME`] (the "lingering close"
 //! of nginx and Apache), before the 413 is answered; the connection is then closed
 //! (`super::json_errors`). Bodies without a length are cut by `RequestBodyLimitLayer` as they
-//! stream.
+//! stream. An upload its handler refuses before reading all of it (a quota, a file too large
+//! or of the wrong type) reads out the rest of its form the same way ([`drain_form`]).
 
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{Multipart, Request, State};
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -52,6 +53,24 @@ async fn discard(body: Body) {
             read = read.saturating_add(chunk.len());
             if read >= LINGER_BYTES {
                 break;
+            }
+        }
+    })
+    .await;
+}
+
+/// Reads and discards what is left of a multipart form whose handler answers before reading all
+/// of it, within the same bounds as [`refuse_oversized`], so the client sees the answer.
+pub async fn drain_form(multipart: &mut Multipart) {
+    let _ = tokio::time::timeout(LINGER_TIME, async {
+        let mut read = 0usize;
+        // A field left half read is skipped by the next `next_field`; an error ends the form.
+        while let Ok(Some(mut field)) = multipart.next_field().await {
+            while let Ok(Some(chunk)) = field.chunk().await {
+                read = read.saturating_add(chunk.len());
+                if read >= LINGER_BYTES {
+                    return;
+                }
             }
         }
     })

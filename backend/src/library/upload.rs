@@ -90,6 +90,8 @@ pub async fn read(
         if let Some(file) = form.file.take() {
             storage.discard(&file.blob).await;
         }
+        // So the client sees the refusal, not a reset (see `edge::linger`).
+        crate::edge::linger::drain_form(&mut multipart).await;
         return Err(e);
     }
     Ok(form)

@@ -25,6 +25,7 @@
 //! Rows that no later event can change (feed messages, closed version rows) are written as it
 //! goes ([`Batch::spill`]); the state is written once at the end.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -53,12 +54,14 @@ const FEED_ROW_BYTES: usize = 96;
 const ITEM_VERSION_BYTES: usize = 640;
 const SHARE_VERSION_BYTES: usize = 192;
 
-/// A `doc_items` row.
-#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+/// A `doc_items` row. A rebuild holds every live item in memory, so the few words every item
+/// shares (its kind, space and content type) are not copied per item when they come from an
+/// event, and the columns only withdrawn documents fill are kept out of line.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Item {
     pub id: String,
-    pub kind: String,
-    pub space: String,
+    pub kind: Cow<'static, str>,
+    pub space: Cow<'static, str>,
     pub owner_id: Option<String>,
     pub owner_name: Option<String>,
     pub parent_id: Option<String>,
@@ -71,7 +74,7 @@ pub struct Item {
     pub code_points: Option<String>,
     pub size: Option<i64>,
     pub blob: Option<String>,
-    pub content_type: Option<String>,
+    pub content_type: Option<Cow<'static, str>>,
     pub for_internal_use: bool,
     pub controlled_release: bool,
     pub upon_request: bool,
@@ -80,7 +83,14 @@ pub struct Item {
     pub seed_key: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
-    /// `withdrawn` or `expired` once the company withdrew the document (or it expired).
+    /// Set once the company withdrew the document (or it expired).
+    pub withdrawal: Option<Box<Withdrawal>>,
+}
+
+/// The withdrawal columns of a `doc_items` row.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Withdrawal {
+    /// `withdrawn` or `expired`.
     pub withdrawn_state: Option<String>,
     pub withdrawn_reason: Option<String>,
     pub withdrawn_at: Option<i64>,
@@ -88,6 +98,63 @@ pub struct Item {
     pub replacement_title: Option<String>,
     pub replacement_url: Option<String>,
 }
+
+impl Withdrawal {
+    /// `None` when every column is empty, as for an item never withdrawn.
+    pub fn boxed(self) -> Option<Box<Self>> {
+        (self != Self::default()).then(|| Box::new(self))
+    }
+}
+
+/// `Item` from a row of either database (by column name, as the derive would).
+macro_rules! item_from_row {
+    ($row:ty) => {
+        impl<'r> sqlx::FromRow<'r, $row> for Item {
+            fn from_row(row: &'r $row) -> std::result::Result<Self, sqlx::Error> {
+                use sqlx::Row;
+                let withdrawal = Withdrawal {
+                    withdrawn_state: row.try_get("withdrawn_state")?,
+                    withdrawn_reason: row.try_get("withdrawn_reason")?,
+                    withdrawn_at: row.try_get("withdrawn_at")?,
+                    replacement_id: row.try_get("replacement_id")?,
+                    replacement_title: row.try_get("replacement_title")?,
+                    replacement_url: row.try_get("replacement_url")?,
+                };
+                Ok(Item {
+                    id: row.try_get("id")?,
+                    kind: Cow::Owned(row.try_get("kind")?),
+                    space: Cow::Owned(row.try_get("space")?),
+                    owner_id: row.try_get("owner_id")?,
+                    owner_name: row.try_get("owner_name")?,
+                    parent_id: row.try_get("parent_id")?,
+                    path: row.try_get("path")?,
+                    depth: row.try_get("depth")?,
+                    name: row.try_get("name")?,
+                    title: row.try_get("title")?,
+                    subtitle: row.try_get("subtitle")?,
+                    languages_in_file: row.try_get("languages_in_file")?,
+                    code_points: row.try_get("code_points")?,
+                    size: row.try_get("size")?,
+                    blob: row.try_get("blob")?,
+                    content_type: row
+                        .try_get::<Option<String>, _>("content_type")?
+                        .map(Cow::Owned),
+                    for_internal_use: row.try_get("for_internal_use")?,
+                    controlled_release: row.try_get("controlled_release")?,
+                    upon_request: row.try_get("upon_request")?,
+                    external_release: row.try_get("external_release")?,
+                    copied_from: row.try_get("copied_from")?,
+                    seed_key: row.try_get("seed_key")?,
+                    created_at: row.try_get("created_at")?,
+                    updated_at: row.try_get("updated_at")?,
+                    withdrawal: withdrawal.boxed(),
+                })
+            }
+        }
+    };
+}
+item_from_row!(sqlx::sqlite::SqliteRow);
+item_from_row!(sqlx::postgres::PgRow);
 
 const ITEM_COLUMNS: &str =
     "id, kind, space, owner_id, owner_name, parent_id, path, depth, name, title,
@@ -100,7 +167,7 @@ impl NodeRow {
     fn of(item: &Item) -> Self {
         NodeRow {
             id: item.id.clone(),
-            kind: item.kind.clone(),
+            kind: item.kind.to_string(),
             parent_id: item.parent_id.clone(),
             path: item.path.clone(),
             depth: item.depth,
@@ -115,10 +182,11 @@ impl Item {
 
     /// The row as the read side sees it for one viewer.
     pub fn row(&self, children: i64, unread_mark: bool) -> ItemRow {
+        let w = self.withdrawal.as_deref();
         ItemRow {
             id: self.id.clone(),
-            kind: self.kind.clone(),
-            space: self.space.clone(),
+            kind: self.kind.to_string(),
+            space: self.space.to_string(),
             owner_id: self.owner_id.clone(),
             owner_name: self.owner_name.clone(),
             parent_id: self.parent_id.clone(),
@@ -131,7 +199,7 @@ impl Item {
             code_points: self.code_points.clone(),
             size: self.size,
             blob: self.blob.clone(),
-            content_type: self.content_type.clone(),
+            content_type: self.content_type.as_deref().map(str::to_string),
             for_internal_use: self.for_internal_use,
             controlled_release: self.controlled_release,
             upon_request: self.upon_request,
@@ -139,12 +207,12 @@ impl Item {
             copied_from: self.copied_from.clone(),
             created_at: self.created_at,
             updated_at: self.updated_at,
-            withdrawn_state: self.withdrawn_state.clone(),
-            withdrawn_reason: self.withdrawn_reason.clone(),
-            withdrawn_at: self.withdrawn_at,
-            replacement_id: self.replacement_id,
-            replacement_title: self.replacement_title.clone(),
-            replacement_url: self.replacement_url.clone(),
+            withdrawn_state: w.and_then(|w| w.withdrawn_state.clone()),
+            withdrawn_reason: w.and_then(|w| w.withdrawn_reason.clone()),
+            withdrawn_at: w.and_then(|w| w.withdrawn_at),
+            replacement_id: w.and_then(|w| w.replacement_id),
+            replacement_title: w.and_then(|w| w.replacement_title.clone()),
+            replacement_url: w.and_then(|w| w.replacement_url.clone()),
             children,
             unread_mark,
             // Feeds never show the US certificate's unread state (see `view_of`).
@@ -154,6 +222,7 @@ impl Item {
 
     fn values(&self) -> Vec<Value<'_>> {
         use Value::{Bool, Int, Text};
+        let w = self.withdrawal.as_deref();
         vec![
             Text(Some(&self.id)),
             Text(Some(&self.kind)),
@@ -179,12 +248,12 @@ impl Item {
             Text(self.seed_key.as_deref()),
             Int(Some(self.created_at)),
             Int(Some(self.updated_at)),
-            Text(self.withdrawn_state.as_deref()),
-            Text(self.withdrawn_reason.as_deref()),
-            Int(self.withdrawn_at),
-            Int(self.replacement_id),
-            Text(self.replacement_title.as_deref()),
-            Text(self.replacement_url.as_deref()),
+            Text(w.and_then(|w| w.withdrawn_state.as_deref())),
+            Text(w.and_then(|w| w.withdrawn_reason.as_deref())),
+            Int(w.and_then(|w| w.withdrawn_at)),
+            Int(w.and_then(|w| w.replacement_id)),
+            Text(w.and_then(|w| w.replacement_title.as_deref())),
+            Text(w.and_then(|w| w.replacement_url.as_deref())),
         ]
     }
 }

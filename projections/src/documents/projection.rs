@@ -13,13 +13,14 @@
 //!
 //! Everything is derived from the events (times from `recorded_at`), so a rebuild equals live.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use async_trait::async_trait;
 use events::documents::{FileFacts, ItemEvent, ItemRef, Kind, Space, ITEM_TYPE};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::batch::{Batch, Item, Link, Share};
+use super::batch::{Batch, Item, Link, Share, Withdrawal};
 use super::read::{self, path_ids, NodeRow, Viewer};
 use crate::db::Tx;
 use crate::projector::{BatchFailure, Projection, ProjectionError, TableSpec};
@@ -334,12 +335,15 @@ async fn apply_one(
         } => {
             b.item(tx, id).await?;
             let changed = b.update_item(id, |item| {
-                item.withdrawn_state = Some(state.as_str().to_string());
-                item.withdrawn_reason = Some(reason);
-                item.withdrawn_at = Some(since);
-                item.replacement_id = replacement.as_ref().map(|r| r.id);
-                item.replacement_title = replacement.as_ref().map(|r| r.title.clone());
-                item.replacement_url = replacement.map(|r| r.url);
+                item.withdrawal = Withdrawal {
+                    withdrawn_state: Some(state.as_str().to_string()),
+                    withdrawn_reason: Some(reason),
+                    withdrawn_at: Some(since),
+                    replacement_id: replacement.as_ref().map(|r| r.id),
+                    replacement_title: replacement.as_ref().map(|r| r.title.clone()),
+                    replacement_url: replacement.map(|r| r.url),
+                }
+                .boxed();
                 item.updated_at = at;
             });
             if changed {
@@ -378,7 +382,7 @@ async fn replaced(tx: &mut Tx, b: &mut Batch, id: &str, file: &FileFacts, at: i6
         item.name = file.name.clone();
         item.blob = Some(file.blob.clone());
         item.size = Some(file.size);
-        item.content_type = Some(file.format.content_type().to_string());
+        item.content_type = Some(Cow::Borrowed(file.format.content_type()));
         item.subtitle = file.subtitle.clone();
         item.languages_in_file = file.languages_in_file.clone();
         item.code_points = file.code_points.clone();
@@ -690,8 +694,8 @@ async fn insert_item(tx: &mut Tx, b: &mut Batch, item: NewItem<'_>, at: i64) -> 
     let name = item.file.map_or(item.title, |f| f.name.as_str());
     let row = Item {
         id: item.id.to_string(),
-        kind: item.kind.as_str().to_string(),
-        space: item.space.as_str().to_string(),
+        kind: Cow::Borrowed(item.kind.as_str()),
+        space: Cow::Borrowed(item.space.as_str()),
         owner_id: item.owner_id.map(String::from),
         owner_name: item.owner_name.map(String::from),
         parent_id: item.parent.map(|p| p.id.clone()),
@@ -704,7 +708,7 @@ async fn insert_item(tx: &mut Tx, b: &mut Batch, item: NewItem<'_>, at: i64) -> 
         code_points: item.file.and_then(|f| f.code_points.clone()),
         size: item.file.map(|f| f.size),
         blob: item.file.map(|f| f.blob.clone()),
-        content_type: item.file.map(|f| f.format.content_type().to_string()),
+        content_type: item.file.map(|f| Cow::Borrowed(f.format.content_type())),
         for_internal_use: labels.for_internal_use,
         controlled_release: labels.controlled_release,
         upon_request: labels.upon_request,
@@ -713,12 +717,7 @@ async fn insert_item(tx: &mut Tx, b: &mut Batch, item: NewItem<'_>, at: i64) -> 
         seed_key: item.seed_key.map(String::from),
         created_at: at,
         updated_at: at,
-        withdrawn_state: None,
-        withdrawn_reason: None,
-        withdrawn_at: None,
-        replacement_id: None,
-        replacement_title: None,
-        replacement_url: None,
+        withdrawal: None,
     };
     if b.insert_item(row) {
         b.item_changed(item.id, at);
