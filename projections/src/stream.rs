@@ -30,7 +30,9 @@ pub struct StoredEvent {
     /// The event as cqrs-es stores it: `{"VariantName": {...fields}}`, checked to be JSON but
     /// kept as text, so it is parsed once, straight into the event type ([`StoredEvent::decode`]).
     pub payload: Box<RawValue>,
-    pub metadata: Value,
+    /// Who and what request recorded it, checked to be JSON and kept as text: few projections
+    /// read it ([`StoredEvent::meta`]), so a rebuild does not build a map of it per event.
+    pub metadata: Box<RawValue>,
     /// Milliseconds since the Unix epoch.
     pub recorded_at: i64,
 }
@@ -47,8 +49,13 @@ impl StoredEvent {
     }
 
     /// A metadata entry (the API puts `user_id`, `request_id` and the like there).
-    pub fn meta(&self, key: &str) -> Option<&str> {
-        self.metadata.get(key).and_then(Value::as_str)
+    pub fn meta(&self, key: &str) -> Option<String> {
+        let entries: serde_json::Map<String, Value> =
+            serde_json::from_str(self.metadata.get()).ok()?;
+        match entries.get(key)? {
+            Value::String(value) => Some(value.clone()),
+            _ => None,
+        }
     }
 }
 
@@ -74,11 +81,11 @@ impl StoredEvent {
             position: row.position,
         };
         let parsed = RawValue::from_string(row.payload)
-            .and_then(|payload| Ok((payload, serde_json::from_str(&row.metadata)?)));
+            .and_then(|payload| Ok((payload, RawValue::from_string(row.metadata)?)));
         let (payload, metadata) = parsed.unwrap_or_else(|e| {
             tracing::error!(?at, aggregate_type = %row.aggregate_type, aggregate_id = %row.aggregate_id,
                 sequence = row.sequence, error = %e, "stored event is not valid JSON");
-            (null_payload(), Value::Null)
+            (null_payload(), null_payload())
         });
         StoredEvent {
             at,
@@ -113,7 +120,7 @@ impl TryFrom<EventRow> for StoredEvent {
             event_type: row.event_type,
             event_version: row.event_version,
             payload: RawValue::from_string(row.payload)?,
-            metadata: serde_json::from_str(&row.metadata)?,
+            metadata: RawValue::from_string(row.metadata)?,
             recorded_at: row.recorded_at,
         })
     }

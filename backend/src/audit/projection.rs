@@ -131,7 +131,9 @@ impl Batch {
             .map_err(|e| ProjectionError::bad_event(event, e))?;
         let id = event.aggregate_id.as_str();
         let at = event.recorded_at;
-        let actor = event.meta("user_id").unwrap_or(SYSTEM_USER).to_string();
+        let actor = event
+            .meta("user_id")
+            .unwrap_or_else(|| SYSTEM_USER.to_string());
         let new_row = |kind: Kind,
                        format: Option<String>,
                        space: Space,

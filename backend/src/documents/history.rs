@@ -409,7 +409,9 @@ impl Reader {
     /// The entry the reader is told of `stored`, if any.
     async fn entry(&mut self, stored: &StoredEvent) -> AppResult<Option<HistoryEntry>> {
         let event: ItemEvent = stored.decode().map_err(|e| internal(&self.item, e))?;
-        let user_id = stored.meta("user_id").unwrap_or(SYSTEM_USER).to_string();
+        let user_id = stored
+            .meta("user_id")
+            .unwrap_or_else(|| SYSTEM_USER.to_string());
         if !self.scope.shows(&self.viewer.id, &user_id, &event) {
             return Ok(None);
         }

@@ -862,7 +862,7 @@ both_dbs! {
             event_type: "Registered".into(),
             event_version: "1.0".into(),
             payload: serde_json::value::to_raw_value(&event).unwrap(),
-            metadata: json!({}),
+            metadata: serde_json::value::to_raw_value(&json!({})).unwrap(),
             recorded_at: 1,
         };
         let projection = projections::course_registrations::RegistrationsProjection;

@@ -1829,7 +1829,8 @@ async fn write_rows(
         }
     }
     let mut statements = 0;
-    for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
+    let full = (PARAMS_PER_STATEMENT / width).max(1);
+    for chunk in rows.chunks(full) {
         let mut sql = String::with_capacity(head.len() + chunk.len() * width * 6 + suffix.len());
         sql.push_str(head);
         let mut n = 0;
@@ -1858,9 +1859,10 @@ async fn write_rows(
         }
         sql.push_str(tail);
         sql.push_str(suffix);
-        // Not kept prepared: each size of row list is another statement text.
+        // A full chunk's text is the same each time (a rebuild writes hundreds of them), so it
+        // is kept prepared; each shorter list is another text, prepared once and dropped.
         on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql).persistent(false);
+            let mut q = sqlx::query(&sql).persistent(chunk.len() == full);
             for row in chunk {
                 for value in row {
                     q = match *value {
