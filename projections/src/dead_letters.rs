@@ -16,7 +16,8 @@ use crate::{now_ms, on_db, on_tx};
 
 /// The metrics the projector emits, each labelled with `projection`.
 pub mod metric_names {
-    /// Gauge: events recorded after the projection's checkpoint (counted up to 100,000).
+    /// Gauge: events recorded after the projection's checkpoint (counted up to 100,000, then
+    /// estimated from the stream's positions).
     pub const EVENTS_BEHIND: &str = "companion_projection_events_behind";
     /// Gauge: age in seconds of the oldest event the projection has not applied (0 when current).
     pub const SECONDS_BEHIND: &str = "companion_projection_seconds_behind";
@@ -24,7 +25,19 @@ pub mod metric_names {
     pub const STOPPED: &str = "companion_projection_stopped";
     /// Counter: poison events recorded (stopped or skipped).
     pub const DEAD_LETTERS_TOTAL: &str = "companion_projection_dead_letters_total";
-    pub const ALL: &[&str] = &[EVENTS_BEHIND, SECONDS_BEHIND, STOPPED, DEAD_LETTERS_TOTAL];
+    /// Gauge: events applied per second, averaged over the last ten seconds or so.
+    pub const EVENTS_PER_SECOND: &str = "companion_projection_events_per_second";
+    /// Gauge: estimated seconds until the projection is current at that speed (0 when it is,
+    /// `+Inf` while it does not move).
+    pub const SECONDS_LEFT: &str = "companion_projection_seconds_left";
+    pub const ALL: &[&str] = &[
+        EVENTS_BEHIND,
+        SECONDS_BEHIND,
+        STOPPED,
+        DEAD_LETTERS_TOTAL,
+        EVENTS_PER_SECOND,
+        SECONDS_LEFT,
+    ];
 }
 
 /// What a projection does with an event it cannot apply.
@@ -148,7 +161,7 @@ pub async fn skip(db: &Db, projection: &str) -> Result<Option<DeadLetter>, sqlx:
 /// How far a projection at `checkpoint` is behind the stream.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct Lag {
-    /// Events after the checkpoint, counted up to [`LAG_COUNT_CAP`].
+    /// Events after the checkpoint, counted up to [`LAG_COUNT_CAP`], estimated past it.
     pub events: i64,
     /// Age of the oldest of them in seconds (0 when there is none).
     pub seconds: f64,
@@ -188,8 +201,27 @@ pub async fn lag(db: &Db, checkpoint: Position) -> Result<Lag, sqlx::Error> {
             .await?
         }
     };
+    // Past the cap, the distance between the newest event's position and the checkpoint's
+    // (exact on SQLite, whose positions are consecutive; near on PostgreSQL).
+    let events = if row.events >= LAG_COUNT_CAP {
+        let newest: Option<i64> = match db {
+            Db::Sqlite { pool, .. } => {
+                sqlx::query_scalar("select max(rowid) from events")
+                    .fetch_one(pool)
+                    .await?
+            }
+            Db::Postgres { pool } => {
+                sqlx::query_scalar("select max(global_position) from events")
+                    .fetch_one(pool)
+                    .await?
+            }
+        };
+        newest.map_or(row.events, |n| (n - checkpoint.position).max(row.events))
+    } else {
+        row.events
+    };
     Ok(Lag {
-        events: row.events,
+        events,
         seconds: row
             .oldest
             .map(|t| ((now_ms() - t).max(0) as f64) / 1000.0)

@@ -17,6 +17,7 @@
 //! - [`library`] - library documents: state, versions, history, holders and purges.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
 
+pub mod catch_up;
 pub mod content;
 pub mod course_registrations;
 pub mod db;

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use tokio::sync::{watch, Notify};
 
+use crate::catch_up::{self, Speed};
 use crate::db::{Db, Tx};
 use crate::dead_letters::{self, metric_names, PoisonPolicy};
 use crate::lease::{self, Fence};
@@ -208,6 +209,9 @@ pub struct Projector {
     /// During a rebuild: the batch read while the previous one was applied, with the position
     /// it follows.
     read_ahead: tokio::sync::Mutex<Option<(Position, Vec<StoredEvent>)>>,
+    /// Per projection: the events its checkpoint moved past in this process, and its speed as
+    /// last sampled (for the catch-up gauges, [`Projector::record_lag`]).
+    speeds: std::sync::Mutex<HashMap<&'static str, (u64, Speed)>>,
 }
 
 /// How one try at a batch ended.
@@ -453,6 +457,7 @@ impl Projector {
             command_wait: DEFAULT_COMMAND_WAIT,
             batch,
             read_ahead: tokio::sync::Mutex::new(None),
+            speeds: Default::default(),
         }
     }
 
@@ -742,6 +747,9 @@ impl Projector {
         if moved > 0 {
             self.batches.send_modify(|n| *n += 1);
             self.events_applied.send_modify(|n| *n += moved as u64);
+            if let Ok(mut speeds) = self.speeds.lock() {
+                speeds.entry(projection.name()).or_default().0 += moved as u64;
+            }
             self.refresh_statistics(projection).await?;
         }
         Ok(moved)
@@ -892,15 +900,25 @@ impl Projector {
         Ok(())
     }
 
-    /// Sets the lag and stop gauges of every projection.
+    /// Sets the lag, speed and stop gauges of every projection.
     pub async fn record_lag(&self) -> Result<(), ProjectionError> {
         let stopped = self.stopped.borrow().clone();
         for (projection, checkpoint) in self.projections.iter().zip(self.checkpoints().await?) {
             let name = projection.name();
             let lag = dead_letters::lag(&self.source, checkpoint).await?;
+            let per_second = match self.speeds.lock() {
+                Ok(mut speeds) => {
+                    let (applied, speed) = speeds.entry(name).or_default();
+                    speed.sample(*applied, Instant::now())
+                }
+                Err(_) => 0.0,
+            };
             metrics::gauge!(metric_names::EVENTS_BEHIND, "projection" => name)
                 .set(lag.events as f64);
             metrics::gauge!(metric_names::SECONDS_BEHIND, "projection" => name).set(lag.seconds);
+            metrics::gauge!(metric_names::EVENTS_PER_SECOND, "projection" => name).set(per_second);
+            metrics::gauge!(metric_names::SECONDS_LEFT, "projection" => name)
+                .set(catch_up::seconds_left(lag.events, per_second));
             metrics::gauge!(metric_names::STOPPED, "projection" => name)
                 .set(if stopped.contains(name) { 1.0 } else { 0.0 });
         }
@@ -1260,6 +1278,46 @@ mod tests {
             .execute(pool).await.map(|_| ())).unwrap();
     }
 
+    /// A projection far behind (a new one catching up from its first event) is told how far
+    /// past the count's cap, from the stream's positions, and its speed and time left follow
+    /// what it applies.
+    #[tokio::test]
+    async fn a_projection_far_behind_is_measured_past_the_count_cap() {
+        let (_dir, db, [a, _, _], projector) = three_readers().await;
+        let events = dead_letters::LAG_COUNT_CAP + 5_000;
+        on_db!(&db, pool => sqlx::query(
+            "with recursive n(i) as (select 1 union all select i + 1 from n where i < $1)
+             insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+             select 'A', 'x', i, 'Happened', '1.0', '{}', '{}' from n")
+            .bind(events).execute(pool).await.map(|_| ())).unwrap();
+        let lag = dead_letters::lag(&db, Position::default()).await.unwrap();
+        assert_eq!(lag.events, events, "past the cap, the positions tell");
+        let from = Position {
+            tx_id: 0,
+            position: 3,
+        };
+        assert_eq!(
+            dead_letters::lag(&db, from).await.unwrap().events,
+            events - 3
+        );
+
+        projector.record_lag().await.unwrap();
+        let batches = 4;
+        for _ in 0..batches {
+            projector.run_once().await.unwrap();
+        }
+        assert_eq!(a.given(), (batches * BATCH) as usize);
+        let speeds = projector.speeds.lock().unwrap().clone();
+        // Counted per projection, as far as its checkpoint moved: "b" reads none of them, yet
+        // it is as far along (the events behind count every event after the checkpoint).
+        assert_eq!(speeds["a"].0, (batches * BATCH) as u64);
+        assert_eq!(speeds["b"].0, (batches * BATCH) as u64);
+        let behind = dead_letters::lag(&db, checkpoint_of(&db, "a").await.unwrap())
+            .await
+            .unwrap();
+        assert_eq!(behind.events, events - batches * BATCH);
+    }
+
     /// Projections that read none of a round's events are never given them, and their
     /// checkpoints still move with the others' (one statement), so a command waiting on the
     /// lowest checkpoint is not held up.
@@ -1398,6 +1456,20 @@ mod tests {
         assert_eq!(
             value_of(metric_names::EVENTS_BEHIND, "notifications"),
             Some(&DebugValue::Gauge(0.0.into()))
+        );
+        // Stopped, it will not catch up; current, there is nothing left.
+        assert_eq!(
+            value_of(metric_names::SECONDS_LEFT, "documents"),
+            Some(&DebugValue::Gauge(f64::INFINITY.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::SECONDS_LEFT, "notifications"),
+            Some(&DebugValue::Gauge(0.0.into()))
+        );
+        assert_eq!(
+            value_of(metric_names::EVENTS_PER_SECOND, "notifications"),
+            Some(&DebugValue::Gauge(0.0.into())),
+            "one sample tells no speed"
         );
     }
 }
