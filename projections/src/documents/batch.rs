@@ -1859,10 +1859,12 @@ async fn write_rows(
         }
         sql.push_str(tail);
         sql.push_str(suffix);
-        // A full chunk's text is the same each time (a rebuild writes hundreds of them), so it
-        // is kept prepared; each shorter list is another text, prepared once and dropped.
+        // A rebuild's bulk rows (SQLite) send the same full-chunk text hundreds of times: kept
+        // prepared. Anything else is prepared once and dropped, so a live connection does not
+        // keep statements of thousands of parameters.
+        let keep = shape == RowShape::Copy && chunk.len() == full;
         on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql).persistent(chunk.len() == full);
+            let mut q = sqlx::query(&sql).persistent(keep);
             for row in chunk {
                 for value in row {
                     q = match *value {
