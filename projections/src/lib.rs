@@ -6,6 +6,7 @@
 //! - [`stream`] - reading the global event stream in commit order without ever skipping an event.
 //! - [`projector`] - running projections with per-projection checkpoints.
 //! - [`dead_letters`] - events a projection cannot apply: recorded, then stop or skip.
+//! - [`catch_up`] - each projection's speed and its estimated time to be current, for `/metrics`.
 //! - [`lease`] - the projector lease with its fencing number (several nodes on PostgreSQL).
 //! - [`feed`] - users' numbered feeds of live messages, written by projections.
 //! - [`notifications`] - notifications and app updates: read models, unread counts, feed messages.

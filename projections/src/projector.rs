@@ -747,9 +747,12 @@ impl Projector {
         if moved > 0 {
             self.batches.send_modify(|n| *n += 1);
             self.events_applied.send_modify(|n| *n += moved as u64);
-            if let Ok(mut speeds) = self.speeds.lock() {
-                speeds.entry(projection.name()).or_default().0 += moved as u64;
-            }
+            self.speeds
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(projection.name())
+                .or_default()
+                .0 += moved as u64;
             self.refresh_statistics(projection).await?;
         }
         Ok(moved)
@@ -906,12 +909,10 @@ impl Projector {
         for (projection, checkpoint) in self.projections.iter().zip(self.checkpoints().await?) {
             let name = projection.name();
             let lag = dead_letters::lag(&self.source, checkpoint).await?;
-            let per_second = match self.speeds.lock() {
-                Ok(mut speeds) => {
-                    let (applied, speed) = speeds.entry(name).or_default();
-                    speed.sample(*applied, Instant::now())
-                }
-                Err(_) => 0.0,
+            let per_second = {
+                let mut speeds = self.speeds.lock().unwrap_or_else(|e| e.into_inner());
+                let (applied, speed) = speeds.entry(name).or_default();
+                speed.sample(*applied, Instant::now())
             };
             metrics::gauge!(metric_names::EVENTS_BEHIND, "projection" => name)
                 .set(lag.events as f64);
