@@ -7,16 +7,20 @@
 
 use std::collections::HashMap;
 
-use cqrs_es::persist::PersistedEventStore;
+use cqrs_es::persist::{
+    PersistedEventRepository, PersistedEventStore, PersistenceError, ReplayStream,
+    SerializedEvent, SerializedSnapshot,
+};
 use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
 use postgres_es::PostgresEventRepository;
 use projections::stream::last_position_of;
 use projections::{Db, Position, ProjectorHandle, WaitOutcome};
+use serde_json::Value;
 use sqlite_es::SqliteEventRepository;
 
 use crate::error::AppError;
 
-type SqliteCqrs<A> = CqrsFramework<A, PersistedEventStore<SqliteEventRepository, A>>;
+type SqliteCqrs<A> = CqrsFramework<A, PersistedEventStore<SerializedSqliteAppends, A>>;
 type PostgresCqrs<A> = CqrsFramework<A, PersistedEventStore<PostgresEventRepository, A>>;
 
 enum Framework<A: Aggregate> {
@@ -116,13 +120,15 @@ where
     ) -> Self {
         let framework = match (db, snapshot_every) {
             (Db::Sqlite { pool, .. }, None) => {
-                Framework::Sqlite(sqlite_es::sqlite_cqrs(pool.clone(), vec![], services))
+                let repo = SerializedSqliteAppends::new(pool, db);
+                let store = PersistedEventStore::new_event_store(repo);
+                Framework::Sqlite(CqrsFramework::new(store, vec![], services))
             }
             (Db::Postgres { pool }, None) => {
                 Framework::Postgres(postgres_es::postgres_cqrs(pool.clone(), vec![], services))
             }
             (Db::Sqlite { pool, .. }, Some(every)) => {
-                let repo = SqliteEventRepository::new(pool.clone());
+                let repo = SerializedSqliteAppends::new(pool, db);
                 let store = PersistedEventStore::new_snapshot_store(repo, every);
                 Framework::Sqlite(CqrsFramework::new(store, vec![], services))
             }
@@ -217,6 +223,73 @@ where
             }
         }
         Ok(position)
+    }
+}
+
+/// sqlite-es's repository, with its appends taken in turn with the server's other SQLite writers
+/// ([`Db::write_guard`]). SQLite lets one connection write at a time; an append that meets
+/// another writer (the projector's round, a read-then-write transaction) is otherwise refused
+/// SQLITE_BUSY and left to SQLite's busy handler, which sleeps 1, 2, 5, 10 … up to 100 ms
+/// between tries and can miss one free moment after another while the projector keeps writing.
+/// Waiting in line for the lock instead, an append starts the moment the writer before it ends.
+pub struct SerializedSqliteAppends {
+    repo: SqliteEventRepository,
+    db: Db,
+}
+
+impl SerializedSqliteAppends {
+    /// `db` is the SQLite database whose pool is `pool`.
+    fn new(pool: &sqlx::SqlitePool, db: &Db) -> Self {
+        Self {
+            repo: SqliteEventRepository::new(pool.clone()),
+            db: db.clone(),
+        }
+    }
+}
+
+impl PersistedEventRepository for SerializedSqliteAppends {
+    async fn get_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        self.repo.get_events::<A>(aggregate_id).await
+    }
+
+    async fn get_last_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+        last_sequence: usize,
+    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        self.repo
+            .get_last_events::<A>(aggregate_id, last_sequence)
+            .await
+    }
+
+    async fn get_snapshot<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Option<SerializedSnapshot>, PersistenceError> {
+        self.repo.get_snapshot::<A>(aggregate_id).await
+    }
+
+    async fn persist<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+        snapshot_update: Option<(String, Value, usize)>,
+    ) -> Result<(), PersistenceError> {
+        let _writer = self.db.write_guard().await;
+        self.repo.persist::<A>(events, snapshot_update).await
+    }
+
+    async fn stream_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<ReplayStream, PersistenceError> {
+        self.repo.stream_events::<A>(aggregate_id).await
+    }
+
+    async fn stream_all_events<A: Aggregate>(&self) -> Result<ReplayStream, PersistenceError> {
+        self.repo.stream_all_events::<A>().await
     }
 }
 

@@ -15,6 +15,10 @@
 //! request took it over), refuses the events. So after a crash at any point a repeat either
 //! finds the events recorded (and answers a success without executing again), or finds none
 //! and executes, while the first execution, if it is still alive somewhere, can record nothing.
+//!
+//! On SQLite each write to the table waits its turn with the server's other writers
+//! ([`projections::Db::write_guard`]) rather than in SQLite's busy handler, which sleeps up to
+//! 100 ms between tries while the projector writes (see `crate::event_store`).
 
 use std::time::Duration;
 
@@ -331,6 +335,7 @@ async fn claim(
         match row {
             None => {
                 check_allowance(db, user_id, rules).await?;
+                let writer = db.write_guard().await;
                 let inserted = on_db!(db, pool => sqlx::query(
                     "insert into idempotency_keys
                        (id, user_id, key, fingerprint, created_at, expires_at, locked_until)
@@ -339,6 +344,7 @@ async fn claim(
                     .bind(&id).bind(user_id).bind(key).bind(fingerprint).bind(now)
                     .bind(now + rules.ttl_ms).bind(now + rules.claim_ms)
                     .execute(pool).await.map(|r| r.rows_affected()))?;
+                drop(writer);
                 if inserted == 1 {
                     count(outcome::EXECUTED);
                     return Ok(Claim::Execute { id });
@@ -375,12 +381,14 @@ async fn claim(
                 }
                 // Nothing recorded: run it again under a new id; the trigger refuses any
                 // event of the old execution from now on.
+                let writer = db.write_guard().await;
                 let taken = on_db!(db, pool => sqlx::query(
                     "update idempotency_keys set id = $1, locked_until = $2
                       where id = $3 and completed_at is null and events_recorded = false
                         and locked_until <= $4")
                     .bind(&id).bind(now + rules.claim_ms).bind(&row.id).bind(now)
                     .execute(pool).await.map(|r| r.rows_affected()))?;
+                drop(writer);
                 if taken == 1 {
                     tracing::info!(
                         key_id = row.id,
@@ -418,6 +426,7 @@ async fn renew(
     now: i64,
     rules: &Rules,
 ) -> Result<bool, sqlx::Error> {
+    let _writer = db.write_guard().await;
     let renewed = on_db!(db, pool => sqlx::query(
         "update idempotency_keys set id = $1, fingerprint = $2, created_at = $3, expires_at = $4,
                 locked_until = $5, events_recorded = false, completed_at = null, status = null,
@@ -431,6 +440,7 @@ async fn renew(
 
 /// Marks execution `id` finished without a kept answer.
 async fn settle(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+    let _writer = db.write_guard().await;
     on_db!(db, pool => sqlx::query(
         "update idempotency_keys set completed_at = $2 where id = $1 and completed_at is null")
         .bind(id).bind(now_ms()).execute(pool).await.map(|_| ()))
@@ -439,9 +449,12 @@ async fn settle(db: &Db, id: &str) -> Result<(), sqlx::Error> {
 /// Gives the key back after an answer that is not kept: deleted when the command recorded
 /// nothing (a retry runs it afresh), else settled (a retry answers that it was done).
 async fn release(db: &Db, id: &str) -> Result<(), sqlx::Error> {
-    let deleted = on_db!(db, pool => sqlx::query(
-        "delete from idempotency_keys where id = $1 and events_recorded = false")
-        .bind(id).execute(pool).await.map(|r| r.rows_affected()))?;
+    let deleted = {
+        let _writer = db.write_guard().await;
+        on_db!(db, pool => sqlx::query(
+            "delete from idempotency_keys where id = $1 and events_recorded = false")
+            .bind(id).execute(pool).await.map(|r| r.rows_affected()))?
+    };
     if deleted == 0 {
         settle(db, id).await?;
     }
@@ -512,6 +525,7 @@ async fn keep(db: &Db, id: &str, response: Response) -> Response {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string)
     };
+    let writer = db.write_guard().await;
     let written = on_db!(db, pool => sqlx::query(
         "update idempotency_keys
             set status = $2, content_type = $3, location = $4, body = $5, completed_at = $6
@@ -519,6 +533,7 @@ async fn keep(db: &Db, id: &str, response: Response) -> Response {
         .bind(id).bind(i64::from(status.as_u16())).bind(text(&header::CONTENT_TYPE))
         .bind(text(&header::LOCATION)).bind(stored.as_deref()).bind(now_ms())
         .execute(pool).await.map(|r| r.rows_affected()));
+    drop(writer);
     match written {
         Ok(1) => {}
         Ok(_) => tracing::warn!("an Idempotency-Key was taken over before its answer was kept"),

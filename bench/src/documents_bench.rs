@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release -p bench --bin documents_bench -- [--clients 8] [--seconds 10]
 //!     [--warmup 2] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
+//!     [--idempotency-keys on|off]
 //! ```
 //!
 //! Starts the real server on a loopback port with a fresh SQLite database, or, with
@@ -30,10 +31,18 @@
 //! `--seconds` before and again after the commands, and the mean of the two is the baseline,
 //! so a change of load on the machine during the run shows as a difference between the two.
 //!
+//! With `--idempotency-keys on`, every command carries a new `Idempotency-Key`, as the web app
+//! sends one with every command: each then also claims its key and keeps its answer.
+//!
 //! Bounded: at most 64 clients and 120 s, and the whole run is stopped after a timeout. The
 //! temporary folder and the PostgreSQL database are removed at the end, also after an error.
 
 use std::time::{Duration, Instant};
+
+/// The allocator `companion` runs with (see `backend/src/main.rs`): the server runs in this
+/// process, and the baseline's inserts with it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use backend::{Config, Server};
 use projections::{on_db, Db};
@@ -53,12 +62,14 @@ struct Args {
     seconds: u64,
     warmup: u64,
     postgres: Option<String>,
+    /// Each command carries a new `Idempotency-Key`, as the web app sends one with every command.
+    idempotency_keys: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: documents_bench [--clients 1..64] [--seconds 1..120] [--warmup 0..30] \
-         [--database-url postgres://user@host:port/db]"
+         [--database-url postgres://user@host:port/db] [--idempotency-keys on|off]"
     );
     std::process::exit(2);
 }
@@ -69,6 +80,7 @@ fn args() -> Args {
         seconds: 10,
         warmup: 2,
         postgres: None,
+        idempotency_keys: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -82,6 +94,9 @@ fn args() -> Args {
                 if value.starts_with("postgres://") || value.starts_with("postgresql://") =>
             {
                 out.postgres = Some(value)
+            }
+            ("--idempotency-keys", _) if value == "on" || value == "off" => {
+                out.idempotency_keys = value == "on"
             }
             _ => usage(),
         }
@@ -146,14 +161,22 @@ struct Client {
     http: reqwest::Client,
     base: String,
     token: String,
+    idempotency_keys: bool,
 }
 
 impl Client {
+    fn post(&self, url: String) -> reqwest::RequestBuilder {
+        let request = self.http.post(url).bearer_auth(&self.token);
+        if self.idempotency_keys {
+            request.header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+        } else {
+            request
+        }
+    }
+
     async fn post_json(&self, path: &str, body: Value) -> anyhow::Result<(u16, Value)> {
         let res = self
-            .http
             .post(format!("{}{path}", self.base))
-            .bearer_auth(&self.token)
             .json(&body)
             .send()
             .await?;
@@ -171,9 +194,7 @@ impl Client {
                 reqwest::multipart::Part::bytes(PDF).file_name("travel-checklist.pdf"),
             );
         let res = self
-            .http
             .post(format!("{}/api/documents/upload", self.base))
-            .bearer_auth(&self.token)
             .multipart(form)
             .send()
             .await?;
@@ -408,6 +429,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
             http: http.clone(),
             base: base.clone(),
             token,
+            idempotency_keys: a.idempotency_keys,
         };
         let mut mine = Vec::new();
         for area in 0..AREAS {
@@ -426,8 +448,12 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
 
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "documents_bench: {engine}, {} clients closed loop, {} s (+{} s warm-up), {cores} cores",
-        a.clients, a.seconds, a.warmup
+        "documents_bench: {engine}, {} clients closed loop, {} s (+{} s warm-up), {cores} cores, \
+         Idempotency-Key {}",
+        a.clients,
+        a.seconds,
+        a.warmup,
+        if a.idempotency_keys { "on every command" } else { "off" }
     );
 
     let before = raw_inserts(&db, a.clients, a.seconds, 0).await?;
