@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use cqrs_es::persist::{
-    PersistedEventRepository, PersistedEventStore, PersistenceError, ReplayStream,
-    SerializedEvent, SerializedSnapshot,
+    PersistedEventRepository, PersistedEventStore, PersistenceError, ReplayStream, SerializedEvent,
+    SerializedSnapshot,
 };
 use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
 use postgres_es::PostgresEventRepository;

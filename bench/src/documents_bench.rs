@@ -453,7 +453,11 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
         a.clients,
         a.seconds,
         a.warmup,
-        if a.idempotency_keys { "on every command" } else { "off" }
+        if a.idempotency_keys {
+            "on every command"
+        } else {
+            "off"
+        }
     );
 
     let before = raw_inserts(&db, a.clients, a.seconds, 0).await?;

@@ -404,3 +404,50 @@ async fn a_registration_not_projected_within_the_wait_is_answered_behind_postgre
         a_registration_not_projected_within_the_wait_is_answered_behind(app).await
     }
 }
+
+/// On SQLite an append waits its turn with the server's other writers (the projector's round, a
+/// read-then-write transaction): while another writer holds the turn, nothing is appended, and
+/// the append goes through as soon as the turn is free. (Left to SQLite, it would have been
+/// written at once here, or, had the other writer held SQLite's own lock, retried by SQLite's
+/// busy handler with sleeps of up to 100 ms.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_append_waits_for_the_writer_before_it() {
+    let Some(app) = spawn_app(Engine::Sqlite).await else {
+        return;
+    };
+    let db = app.state.db.clone();
+    // No projector: the store only appends.
+    let store = Arc::new(EventStore::<Counter>::append_only(&db, ()));
+    let count = || async {
+        let n: i64 = on_db!(&db, pool => sqlx::query_scalar(
+            "select count(*) from events where aggregate_type = 'test_counter'")
+            .fetch_one(pool).await)
+        .unwrap();
+        n
+    };
+
+    let turn = db.write_guard().await;
+    let appending = tokio::spawn({
+        let store = store.clone();
+        async move {
+            store
+                .execute("queued", CounterCommand::Add(2), Metadata::by("w"))
+                .await
+        }
+    });
+    // Long enough for an append that did not wait to be stored many times over.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        count().await,
+        0,
+        "appended while another writer had the turn"
+    );
+    assert!(!appending.is_finished());
+
+    drop(turn);
+    appending
+        .await
+        .unwrap()
+        .expect("appended once the turn was free");
+    assert_eq!(count().await, 1);
+}
