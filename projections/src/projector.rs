@@ -178,6 +178,10 @@ const REBUILD_BATCH: i64 = 2_000;
 const ANALYZE_EVERY: u64 = 40;
 /// How often the projector looks for events when nobody wakes it (other nodes' writes).
 const POLL: Duration = Duration::from_millis(500);
+/// While committed events are held back from reading (PostgreSQL), how soon the projector looks
+/// again: 2 ms at first, doubling up to 64 ms while they stay held back.
+const HELD_BACK_FIRST: Duration = Duration::from_millis(2);
+const HELD_BACK_MAX: Duration = Duration::from_millis(64);
 /// How often the lag gauges are measured while the projector runs.
 const LAG_SAMPLE: Duration = Duration::from_secs(1);
 
@@ -212,6 +216,10 @@ pub struct Projector {
     /// Per projection: the events its checkpoint moved past in this process, and its speed as
     /// last sampled (for the catch-up gauges, [`Projector::record_lag`]).
     speeds: std::sync::Mutex<HashMap<&'static str, (u64, Speed)>>,
+    /// The last live round read everything it could, and committed events after it could not
+    /// be read yet ([`stream::held_back`]): the projector looks again soon instead of waiting
+    /// for its next wake-up or poll.
+    held_back: AtomicBool,
 }
 
 /// How one try at a batch ended.
@@ -457,6 +465,7 @@ impl Projector {
             command_wait: DEFAULT_COMMAND_WAIT,
             batch,
             read_ahead: tokio::sync::Mutex::new(None),
+            held_back: AtomicBool::new(false),
             speeds: Default::default(),
         }
     }
@@ -555,6 +564,7 @@ impl Projector {
     /// Applies at most one batch to each running projection that is behind. Returns how many
     /// events were applied (or stepped over) in all.
     pub async fn run_once(&self) -> Result<usize, ProjectionError> {
+        self.held_back.store(false, Ordering::Release);
         let stopped = dead_letters::stopped(&self.target).await?;
         self.stopped.send_if_modified(|s| {
             if *s != stopped {
@@ -582,6 +592,12 @@ impl Projector {
             // last event read only grows at its end, so that read stays right).
             let next_after = events.last().map(|e| e.at);
             let full = events.len() as i64 == self.batch;
+            // The live projector read to the end of what it can read: anything committed after
+            // that is held back by an older transaction, and is looked for again soon.
+            let held_back = !full
+                && self.stop_at.is_none()
+                && stream::held_back(&self.source, next_after.unwrap_or(lowest)).await?;
+            self.held_back.store(held_back, Ordering::Release);
             if let Some(stop) = self.stop_at {
                 events.retain(|e| e.at <= stop);
             }
@@ -1011,6 +1027,7 @@ impl Projector {
         let _active = Active(&self.active);
         tokio::pin!(shutdown);
         let mut lag_sampled: Option<Instant> = None;
+        let mut held_back_pause = HELD_BACK_FIRST;
         loop {
             if lag_sampled.is_none_or(|t| t.elapsed() >= LAG_SAMPLE) {
                 lag_sampled = Some(Instant::now());
@@ -1026,10 +1043,18 @@ impl Projector {
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }
+            let pause = if self.held_back.load(Ordering::Acquire) {
+                let pause = held_back_pause;
+                held_back_pause = (held_back_pause * 2).min(HELD_BACK_MAX);
+                pause
+            } else {
+                held_back_pause = HELD_BACK_FIRST;
+                POLL
+            };
             tokio::select! {
                 _ = &mut shutdown => return,
                 _ = self.wake.notified() => {}
-                _ = tokio::time::sleep(POLL) => {}
+                _ = tokio::time::sleep(pause) => {}
             }
         }
     }

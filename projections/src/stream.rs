@@ -178,6 +178,26 @@ pub async fn read_after(
     Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())
 }
 
+/// Whether events after `after` are committed but cannot be read yet: on PostgreSQL, written by
+/// a transaction that ended while an older one of the cluster is still open (see the module's
+/// notes). Never on SQLite.
+pub async fn held_back(db: &Db, after: Position) -> Result<bool, sqlx::Error> {
+    match db {
+        Db::Sqlite { .. } => Ok(false),
+        Db::Postgres { pool } => {
+            sqlx::query_scalar(
+                "select exists (select 1 from events
+                  where (tx_id, global_position) > ($1::text::xid8, $2)
+                    and tx_id >= pg_snapshot_xmin(pg_current_snapshot()))",
+            )
+            .bind(after.tx_id.to_string())
+            .bind(after.position)
+            .fetch_one(pool)
+            .await
+        }
+    }
+}
+
 /// Where the last event of an aggregate sits in the global stream, if it has any.
 pub async fn last_position_of(
     db: &Db,

@@ -451,3 +451,54 @@ async fn a_sqlite_append_waits_for_the_writer_before_it() {
         .expect("appended once the turn was free");
     assert_eq!(count().await, 1);
 }
+
+/// On PostgreSQL an event committed while an older transaction of the cluster is still open is
+/// held back from reading (its position could otherwise be passed by a reader before an older
+/// one commits); the projector is told so, to look again soon, and reads it once that
+/// transaction ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_behind_an_open_transaction_is_held_back_then_read_postgres() {
+    use projections::stream::{head, held_back, read_after};
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    let db = app.state.db.clone();
+    let projections::Db::Postgres { pool } = &db else {
+        panic!("a PostgreSQL app");
+    };
+    let before = head(&db).await.unwrap().unwrap_or_default();
+
+    // An older transaction with an id of its own, still open.
+    let mut older = pool.begin().await.unwrap();
+    sqlx::query("select pg_current_xact_id()")
+        .execute(&mut *older)
+        .await
+        .unwrap();
+    let store = EventStore::<Counter>::append_only(&db, ());
+    store
+        .execute("held", CounterCommand::Add(1), Metadata::by("w"))
+        .await
+        .unwrap();
+    assert!(held_back(&db, before).await.unwrap());
+    let read = read_after(&db, before, 1000).await.unwrap();
+    assert!(
+        !read.iter().any(|e| e.aggregate_id == "held"),
+        "read past an open older transaction"
+    );
+
+    older.rollback().await.unwrap();
+    // Other tests share the cluster, and their transactions hold events back too: wait until
+    // none does.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        // Asked first: once nothing holds it back, the read after must find it.
+        let was_held_back = held_back(&db, before).await.unwrap();
+        let read = read_after(&db, before, 100_000).await.unwrap();
+        if read.iter().any(|e| e.aggregate_id == "held") {
+            break;
+        }
+        assert!(was_held_back, "the event is neither readable nor held back");
+        assert!(tokio::time::Instant::now() < deadline, "never readable");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
