@@ -621,10 +621,10 @@ fn replay(row: &KeyRow) -> Response {
     response
 }
 
-/// Deletes the keys past their time; returns how many.
+/// Deletes the keys past their time, a batch at a time; returns how many.
 pub async fn purge_expired(db: &Db) -> Result<u64, sqlx::Error> {
-    on_db!(db, pool => sqlx::query("delete from idempotency_keys where expires_at <= $1")
-        .bind(now_ms()).execute(pool).await.map(|r| r.rows_affected()))
+    db.delete_in_batches("idempotency_keys", "expires_at <= $1", now_ms())
+        .await
 }
 
 /// Deletes expired keys every [`PURGE_EVERY`] until `stop`; every node does (it is idempotent).

@@ -52,6 +52,9 @@ pub enum Db {
 /// Held while a write transaction runs; a no-op on PostgreSQL.
 pub struct WriteGuard<'a>(#[allow(dead_code)] Option<MutexGuard<'a, ()>>);
 
+/// Rows deleted per statement by [`Db::delete_in_batches`].
+pub const DELETE_BATCH_ROWS: u64 = 1_000;
+
 /// The PostgreSQL pool's size unless the server says otherwise (`DATABASE_POOL_SIZE`).
 pub const POSTGRES_POOL_SIZE: u32 = 32;
 
@@ -125,6 +128,41 @@ impl Db {
         match self {
             Db::Sqlite { write_lock, .. } => WriteGuard(Some(write_lock.lock().await)),
             Db::Postgres { .. } => WriteGuard(None),
+        }
+    }
+
+    /// Deletes the rows of `table` that `condition` selects (which may use `$1`, bound to
+    /// `bound`), at most [`DELETE_BATCH_ROWS`] to a statement, each its own transaction and on
+    /// SQLite each in its turn for the writer. Returns how many went.
+    ///
+    /// For background purges: on PostgreSQL events committed while a transaction with writes is
+    /// open cannot be read by the projector until it ends (see [`crate::stream`]), and on SQLite
+    /// a write holds every other writer back, so one large delete would stall commands.
+    pub async fn delete_in_batches(
+        &self,
+        table: &str,
+        condition: &str,
+        bound: i64,
+    ) -> Result<u64, sqlx::Error> {
+        let statement = match self.kind() {
+            DbKind::Postgres => format!(
+                "delete from {table} where ctid = any(array(
+                    select ctid from {table} where {condition} limit {DELETE_BATCH_ROWS}))"
+            ),
+            DbKind::Sqlite => format!(
+                "delete from {table} where rowid in (
+                    select rowid from {table} where {condition} limit {DELETE_BATCH_ROWS})"
+            ),
+        };
+        let mut deleted = 0;
+        loop {
+            let _writer = self.write_guard().await;
+            let n = on_db!(self, pool => sqlx::query(&statement)
+                .bind(bound).execute(pool).await.map(|r| r.rows_affected()))?;
+            deleted += n;
+            if n < DELETE_BATCH_ROWS {
+                return Ok(deleted);
+            }
         }
     }
 

@@ -393,9 +393,9 @@ const SPENT_RESET_KEPT_MS: i64 = 24 * 3600 * 1000;
 /// spent or expired more than a day ago. Returns how many sessions went.
 pub async fn purge_ended(db: &Db, retention_days: u32, now: i64) -> Result<u64, sqlx::Error> {
     let before = now - i64::from(retention_days) * 24 * 3600 * 1000;
-    let sessions = on_db!(db, pool => sqlx::query(
-        "delete from sessions where coalesce(revoked_at, expires_at) < $1")
-        .bind(before).execute(pool).await.map(|r| r.rows_affected()))?;
+    let sessions = db
+        .delete_in_batches("sessions", "coalesce(revoked_at, expires_at) < $1", before)
+        .await?;
     on_db!(db, pool => sqlx::query("delete from password_resets where created_at < $1")
         .bind(now - SPENT_RESET_KEPT_MS).execute(pool).await.map(|r| r.rows_affected()))?;
     Ok(sessions)

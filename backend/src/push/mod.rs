@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
 
-pub use presence::Presence;
+pub use presence::{Presence, PresenceSync};
 pub use subscriptions::{
     delete_for_session as delete_subscriptions_of_session,
     delete_for_user as delete_subscriptions_of_user, parse as parse_subscription,

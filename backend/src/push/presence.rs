@@ -1,18 +1,26 @@
 //! Which sessions have a WebSocket open right now: a device whose app is open gets the live
 //! dot, not a push. Each node knows its own sockets; on PostgreSQL it also writes them into
-//! `push_presence` every [`SYNC_EVERY`] so the node that sends pushes knows the others'.
+//! `push_presence` (see [`PresenceSync`]) so the node that sends pushes knows the others'.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use projections::{now_ms, Db};
+use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 
-/// How often a node writes its sockets' sessions (PostgreSQL).
+/// How often a node writes what changed in its sockets' sessions and says it still runs
+/// (PostgreSQL).
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
-/// A node's rows older than this are a node that stopped: ignored.
+/// A node whose row is older than this stopped: its sessions are ignored.
 const STALE_MS: i64 = 5_000;
+/// A node whose row is older than this is gone: its rows are deleted.
+pub const FORGET_MS: i64 = 10 * 60 * 1_000;
+/// How often a node looks for gone nodes.
+const FORGET_EVERY: Duration = Duration::from_secs(60);
+/// Session rows written per transaction, at most.
+pub const ROWS_PER_TRANSACTION: usize = 250;
 
 #[derive(Default)]
 pub struct Presence {
@@ -80,7 +88,8 @@ impl Presence {
             .collect()
     }
 
-    /// Whether `session_id` has a socket open on this node or (PostgreSQL) on another.
+    /// Whether `session_id` has a socket open on this node or (PostgreSQL) on another whose
+    /// row in `push_presence_nodes` is fresh.
     pub async fn is_open(&self, db: &Db, session_id: &str) -> Result<bool, sqlx::Error> {
         if self.is_local(session_id) {
             return Ok(true);
@@ -90,8 +99,9 @@ impl Presence {
             Db::Postgres { pool } => {
                 let own = self.node_id.get().map(String::as_str).unwrap_or_default();
                 let found: Option<i32> = sqlx::query_scalar(
-                    "select 1 from push_presence
-                     where session_id = $1 and seen_at > $2 and node_id <> $3 limit 1",
+                    "select 1 from push_presence p
+                     join push_presence_nodes n on n.node_id = p.node_id
+                     where p.session_id = $1 and n.seen_at > $2 and p.node_id <> $3 limit 1",
                 )
                 .bind(session_id)
                 .bind(now_ms() - STALE_MS)
@@ -103,34 +113,13 @@ impl Presence {
         }
     }
 
-    /// PostgreSQL: writes this node's sessions every [`SYNC_EVERY`] until `stop`, then removes
-    /// them.
+    /// PostgreSQL: keeps this node's sessions in `push_presence` (a round every
+    /// [`SYNC_EVERY`]) until `stop`, then removes them.
     pub async fn sync(self: Arc<Self>, db: Db, node_id: String, stop: CancellationToken) {
         let Db::Postgres { pool } = db else { return };
-        let _ = self.node_id.set(node_id.clone());
+        let mut sync = PresenceSync::new(self, node_id);
         loop {
-            let sessions = self.local();
-            let written = async {
-                let mut tx = pool.begin().await?;
-                sqlx::query("delete from push_presence where node_id = $1")
-                    .bind(&node_id)
-                    .execute(&mut *tx)
-                    .await?;
-                if !sessions.is_empty() {
-                    sqlx::query(
-                        "insert into push_presence (node_id, session_id, seen_at)
-                         select $1, s, $3 from unnest($2::text[]) as t(s)",
-                    )
-                    .bind(&node_id)
-                    .bind(&sessions)
-                    .bind(now_ms())
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                tx.commit().await
-            }
-            .await;
-            if let Err(e) = written {
+            if let Err(e) = sync.round(&pool).await {
                 tracing::warn!(error = %e, "cannot write which sessions have a socket here");
             }
             tokio::select! {
@@ -138,9 +127,173 @@ impl Presence {
                 _ = tokio::time::sleep(SYNC_EVERY) => {}
             }
         }
-        let _ = sqlx::query("delete from push_presence where node_id = $1")
-            .bind(&node_id)
-            .execute(&pool)
-            .await;
+        if let Err(e) = sync.leave(&pool).await {
+            tracing::warn!(error = %e, "cannot remove this node's sessions with a socket");
+        }
+    }
+}
+
+/// What one round of [`PresenceSync`] wrote.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SyncRound {
+    pub inserted: usize,
+    pub deleted: usize,
+    /// Transactions that wrote session rows (the heartbeat's not counted).
+    pub transactions: usize,
+    /// Other nodes found gone and removed.
+    pub nodes_forgotten: usize,
+}
+
+/// One node's writer of `push_presence` (PostgreSQL).
+///
+/// Only what changed is written: a session whose first socket opened since the last round is
+/// inserted, one whose last socket closed is deleted, and the node's own row in
+/// `push_presence_nodes` is refreshed. Session rows are written at most
+/// [`ROWS_PER_TRANSACTION`] to a transaction: while a transaction with writes is open, events
+/// committed after it began cannot be read by the projector (see `projections::stream`), so
+/// no background write may hold one open for long.
+pub struct PresenceSync {
+    presence: Arc<Presence>,
+    node_id: String,
+    /// The sessions this node's rows say, as far as this process knows; `None` until its rows
+    /// are known (at start, and when another node forgot this one).
+    written: Option<HashSet<String>>,
+    forgot_at: Option<Instant>,
+}
+
+impl PresenceSync {
+    pub fn new(presence: Arc<Presence>, node_id: String) -> Self {
+        let _ = presence.node_id.set(node_id.clone());
+        PresenceSync {
+            presence,
+            node_id,
+            written: None,
+            forgot_at: None,
+        }
+    }
+
+    /// Refreshes this node's row, writes the sessions that opened or closed since the last
+    /// round, and now and then removes nodes gone for [`FORGET_MS`].
+    pub async fn round(&mut self, pool: &PgPool) -> Result<SyncRound, sqlx::Error> {
+        let mut round = SyncRound::default();
+        let refreshed =
+            sqlx::query("update push_presence_nodes set seen_at = $2 where node_id = $1")
+                .bind(&self.node_id)
+                .bind(now_ms())
+                .execute(pool)
+                .await?
+                .rows_affected();
+        if refreshed == 0 {
+            // First round of this process, or this node was silent long enough to be forgotten:
+            // rows of an earlier run may be left. The node's row comes first, so a forgetting
+            // node (which removes only rows of nodes without one) leaves the new rows alone.
+            sqlx::query(
+                "insert into push_presence_nodes (node_id, seen_at) values ($1, $2)
+                 on conflict (node_id) do update set seen_at = excluded.seen_at",
+            )
+            .bind(&self.node_id)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+            self.written = None;
+        }
+        if self.written.is_none() {
+            loop {
+                let deleted = sqlx::query(
+                    "delete from push_presence where ctid = any(array(
+                        select ctid from push_presence where node_id = $1 limit $2))",
+                )
+                .bind(&self.node_id)
+                .bind(ROWS_PER_TRANSACTION as i64)
+                .execute(pool)
+                .await?
+                .rows_affected() as usize;
+                round.deleted += deleted;
+                round.transactions += 1;
+                if deleted < ROWS_PER_TRANSACTION {
+                    break;
+                }
+            }
+            self.written = Some(HashSet::new());
+        }
+        let written = self.written.get_or_insert_with(HashSet::new);
+        let local: HashSet<String> = self.presence.local().into_iter().collect();
+        let opened: Vec<String> = local.difference(written).cloned().collect();
+        let closed: Vec<String> = written.difference(&local).cloned().collect();
+        for chunk in opened.chunks(ROWS_PER_TRANSACTION) {
+            // `on conflict`: a round whose commit went through but whose answer was lost is
+            // written again.
+            sqlx::query(
+                "insert into push_presence (node_id, session_id, seen_at)
+                 select $1, s, $3 from unnest($2::text[]) as t(s)
+                 on conflict (node_id, session_id) do nothing",
+            )
+            .bind(&self.node_id)
+            .bind(chunk)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+            written.extend(chunk.iter().cloned());
+            round.inserted += chunk.len();
+            round.transactions += 1;
+        }
+        for chunk in closed.chunks(ROWS_PER_TRANSACTION) {
+            sqlx::query("delete from push_presence where node_id = $1 and session_id = any($2)")
+                .bind(&self.node_id)
+                .bind(chunk)
+                .execute(pool)
+                .await?;
+            for session in chunk {
+                written.remove(session);
+            }
+            round.deleted += chunk.len();
+            round.transactions += 1;
+        }
+        if self.forgot_at.is_none_or(|at| at.elapsed() >= FORGET_EVERY) {
+            self.forgot_at = Some(Instant::now());
+            round.nodes_forgotten = forget_gone_nodes(pool).await?;
+        }
+        Ok(round)
+    }
+
+    /// Removes this node: its row first (its sessions stop counting at once), then its rows.
+    pub async fn leave(&mut self, pool: &PgPool) -> Result<(), sqlx::Error> {
+        sqlx::query("delete from push_presence_nodes where node_id = $1")
+            .bind(&self.node_id)
+            .execute(pool)
+            .await?;
+        self.written = None;
+        delete_orphan_rows(pool).await?;
+        Ok(())
+    }
+}
+
+/// Removes the rows of nodes not seen for [`FORGET_MS`] (a node that stopped without leaving).
+async fn forget_gone_nodes(pool: &PgPool) -> Result<usize, sqlx::Error> {
+    let forgotten = sqlx::query("delete from push_presence_nodes where seen_at < $1")
+        .bind(now_ms() - FORGET_MS)
+        .execute(pool)
+        .await?
+        .rows_affected() as usize;
+    delete_orphan_rows(pool).await?;
+    Ok(forgotten)
+}
+
+/// Deletes session rows whose node has no row, [`ROWS_PER_TRANSACTION`] at a time.
+async fn delete_orphan_rows(pool: &PgPool) -> Result<(), sqlx::Error> {
+    loop {
+        let deleted = sqlx::query(
+            "delete from push_presence where ctid = any(array(
+                select p.ctid from push_presence p
+                where not exists (select 1 from push_presence_nodes n where n.node_id = p.node_id)
+                limit $1))",
+        )
+        .bind(ROWS_PER_TRANSACTION as i64)
+        .execute(pool)
+        .await?
+        .rows_affected() as usize;
+        if deleted < ROWS_PER_TRANSACTION {
+            return Ok(());
+        }
     }
 }

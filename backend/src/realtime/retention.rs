@@ -7,15 +7,19 @@
 
 use std::time::Duration;
 
-use projections::{now_ms, on_db, Db};
+use projections::{now_ms, Db};
 use tokio_util::sync::CancellationToken;
 
-/// Deletes entries created before `cutoff_ms`, except each user's newest. Returns how many.
+/// Deletes entries created before `cutoff_ms`, except each user's newest, a batch at a time.
+/// Returns how many.
 pub async fn purge(db: &Db, cutoff_ms: i64) -> Result<u64, sqlx::Error> {
-    on_db!(db, pool => sqlx::query(
-        "delete from user_feed where created_at < $1
-           and seq < (select max(f.seq) from user_feed f where f.user_id = user_feed.user_id)")
-        .bind(cutoff_ms).execute(pool).await.map(|r| r.rows_affected()))
+    db.delete_in_batches(
+        "user_feed",
+        "created_at < $1
+           and seq < (select max(f.seq) from user_feed f where f.user_id = user_feed.user_id)",
+        cutoff_ms,
+    )
+    .await
 }
 
 /// Purges every tenth of the retention period (between one second and one hour).

@@ -751,3 +751,108 @@ async fn a_restart_in_the_middle_loses_nothing_and_sends_nothing_twice(engine: E
         }
     }
 }
+
+/// On PostgreSQL each node writes which sessions have a socket open on it, for the node that
+/// sends pushes. Only what changed is written, in short transactions, and a session counts only
+/// while its node says it still runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_across_nodes_writes_only_what_changed_postgres() {
+    use backend::push::presence::{PresenceSync, SyncRound, FORGET_MS, ROWS_PER_TRANSACTION};
+    use backend::push::Presence;
+
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    let db = app.state.db.clone();
+    let projections::Db::Postgres { pool } = &db else {
+        unreachable!("a PostgreSQL app")
+    };
+    let rows_of = |node: &'static str| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("select count(*) from push_presence where node_id = $1")
+                .bind(node)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    // Node A has the sockets; `elsewhere` is the view of another node (it has none).
+    let a = Presence::new();
+    let elsewhere = Presence::new();
+    let mut sync_a = PresenceSync::new(a.clone(), "node-a".into());
+
+    // A row left by an earlier run of node A is removed by its first round.
+    sqlx::query(
+        "insert into push_presence (node_id, session_id, seen_at) values ('node-a', 'old', 0)",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
+    let phone = a.enter("phone");
+    let first = sync_a.round(pool).await.unwrap();
+    assert_eq!((first.inserted, first.deleted), (1, 1), "{first:?}");
+    assert!(elsewhere.is_open(&db, "phone").await.unwrap());
+    assert!(!elsewhere.is_open(&db, "old").await.unwrap());
+
+    // Nothing changed: nothing but the node's own row is written.
+    let steady = sync_a.round(pool).await.unwrap();
+    assert_eq!(steady, SyncRound::default());
+
+    // Many sockets at once: every session is written, a bounded number of rows a transaction.
+    let sessions: Vec<String> = (0..1_000).map(|i| format!("s{i}")).collect();
+    let guards: Vec<_> = sessions.iter().map(|s| a.enter(s)).collect();
+    let many = sync_a.round(pool).await.unwrap();
+    assert_eq!(many.inserted, 1_000);
+    assert_eq!(many.transactions, 1_000usize.div_ceil(ROWS_PER_TRANSACTION));
+    assert_eq!(rows_of("node-a").await, 1_001);
+    assert!(elsewhere.is_open(&db, "s999").await.unwrap());
+
+    // A socket closed: its row alone goes; a second socket of a session keeps it.
+    let phone_again = a.enter("phone");
+    drop(phone);
+    drop(guards);
+    let closed = sync_a.round(pool).await.unwrap();
+    assert_eq!((closed.inserted, closed.deleted), (0, 1_000), "{closed:?}");
+    assert!(elsewhere.is_open(&db, "phone").await.unwrap());
+    assert!(!elsewhere.is_open(&db, "s0").await.unwrap());
+
+    // A node that stopped saying it runs no longer counts, though its rows are there.
+    sqlx::query("update push_presence_nodes set seen_at = 0 where node_id = 'node-a'")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert!(!elsewhere.is_open(&db, "phone").await.unwrap());
+    sync_a.round(pool).await.unwrap();
+    assert!(elsewhere.is_open(&db, "phone").await.unwrap());
+
+    // Another node gone for longer than FORGET_MS is removed, rows and all, by a node's first
+    // round; node A, forgotten while it was silent, writes its sessions again.
+    sqlx::query("insert into push_presence_nodes (node_id, seen_at) values ('node-b', $1)")
+        .bind(projections::now_ms() - FORGET_MS - 1)
+        .execute(pool)
+        .await
+        .unwrap();
+    sqlx::query(
+        "insert into push_presence (node_id, session_id, seen_at) values ('node-b', 'tablet', 0)",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query("delete from push_presence_nodes where node_id = 'node-a'")
+        .execute(pool)
+        .await
+        .unwrap();
+    let mut restarted = PresenceSync::new(a.clone(), "node-a".into());
+    let back = restarted.round(pool).await.unwrap();
+    assert_eq!(back.nodes_forgotten, 1, "{back:?}");
+    assert_eq!(rows_of("node-b").await, 0);
+    assert_eq!(rows_of("node-a").await, 1);
+    assert!(elsewhere.is_open(&db, "phone").await.unwrap());
+
+    // Leaving: the node's sessions stop counting and its rows go.
+    restarted.leave(pool).await.unwrap();
+    assert!(!elsewhere.is_open(&db, "phone").await.unwrap());
+    assert_eq!(rows_of("node-a").await, 0);
+    drop(phone_again);
+}

@@ -685,6 +685,44 @@ both_engines! {
         first.quiet_for(Duration::from_millis(200)).await;
     }
 
+    async fn the_purge_deletes_old_entries_a_batch_at_a_time_and_keeps_each_users_newest(db) {
+        let node = db.node();
+        // More entries than two of the purge's batches, so it must go on past the first.
+        let many = 2 * projections::db::DELETE_BATCH_ROWS as u32 + 500;
+        node.push("u-anna", many, 0).await;
+        node.push("u-john", 3, 0).await;
+        let state = node.state.clone();
+        let purge = |cutoff: i64| {
+            let db = state.db.clone();
+            node.runtime.spawn(async move {
+                backend::realtime::retention::purge(&db, cutoff).await.expect("purge")
+            })
+        };
+        // Nothing is old yet.
+        let before = projections::now_ms() - 60_000;
+        assert_eq!(purge(before).await.unwrap(), 0);
+        assert_eq!(node.feed_rows("u-anna").await, i64::from(many));
+        // Everything is old: all go but each user's newest (the demo users' entries too).
+        let counts = || {
+            let db = state.db.clone();
+            node.runtime.spawn(async move {
+                on_db!(&db, pool => sqlx::query_as::<_, (i64, i64)>(
+                    "select count(*), count(distinct user_id) from user_feed")
+                    .fetch_one(pool).await)
+                .expect("count")
+            })
+        };
+        let (rows, users) = counts().await.unwrap();
+        assert!(rows >= i64::from(many) + 3);
+        let after = projections::now_ms() + 60_000;
+        assert_eq!(purge(after).await.unwrap(), (rows - users) as u64);
+        assert_eq!(counts().await.unwrap(), (users, users));
+        assert_eq!(node.feed_rows("u-anna").await, 1);
+        assert_eq!(node.feed_rows("u-john").await, 1);
+        let (_c, _, ready) = Client::open(&node.ws_url(), &node.token("u-anna"), None, None).await;
+        assert_eq!(ready["seq"], many, "the newest entry is the one kept");
+    }
+
     async fn a_client_behind_the_retention_is_told_to_reload(db) {
         let node = db.node_with(|c| c.feed_retention_seconds = 1);
         let token = node.token("u-anna");
