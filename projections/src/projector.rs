@@ -582,6 +582,7 @@ impl Projector {
             .filter(|(p, _)| !stopped.contains(p.name()))
             .collect();
         let mut applied = 0;
+        let mut held_back_after = None;
         if let Some(lowest) = running.iter().map(|(_, c)| *c).min() {
             let ahead = self.read_ahead.lock().await.take();
             let mut events = match ahead {
@@ -593,11 +594,10 @@ impl Projector {
             let next_after = events.last().map(|e| e.at);
             let full = events.len() as i64 == self.batch;
             // The live projector read to the end of what it can read: anything committed after
-            // that is held back by an older transaction, and is looked for again soon.
-            let held_back = !full
-                && self.stop_at.is_none()
-                && stream::held_back(&self.source, next_after.unwrap_or(lowest)).await?;
-            self.held_back.store(held_back, Ordering::Release);
+            // that is held back by an older transaction, and is looked for again soon (asked
+            // once the round is published, so no command waits on the question).
+            held_back_after =
+                (!full && self.stop_at.is_none()).then(|| next_after.unwrap_or(lowest));
             if let Some(stop) = self.stop_at {
                 events.retain(|e| e.at <= stop);
             }
@@ -645,6 +645,10 @@ impl Projector {
             };
         }
         self.publish_progress().await?;
+        if let Some(after) = held_back_after {
+            let held_back = stream::held_back(&self.source, after).await?;
+            self.held_back.store(held_back, Ordering::Release);
+        }
         Ok(applied)
     }
 
@@ -1025,16 +1029,29 @@ impl Projector {
         }
         self.active.store(true, Ordering::Release);
         let _active = Active(&self.active);
-        tokio::pin!(shutdown);
-        let mut lag_sampled: Option<Instant> = None;
-        let mut held_back_pause = HELD_BACK_FIRST;
-        loop {
-            if lag_sampled.is_none_or(|t| t.elapsed() >= LAG_SAMPLE) {
-                lag_sampled = Some(Instant::now());
+        // The lag is sampled beside the rounds, not between them: its queries (one per
+        // projection) would otherwise delay the round a command is waiting for.
+        let sample_lag = async {
+            loop {
                 if let Err(e) = self.record_lag().await {
                     tracing::warn!(error = %e, "cannot measure projection lag");
                 }
+                tokio::time::sleep(LAG_SAMPLE).await;
             }
+        };
+        tokio::select! {
+            _ = self.run_rounds(shutdown) => {}
+            _ = sample_lag => {}
+        }
+    }
+
+    /// The live projector's rounds: one after each wake-up, at once while a round was full,
+    /// soon while events are held back, and every [`POLL`] in case another node wrote. Returns
+    /// on `shutdown` between rounds (a round under way is finished).
+    async fn run_rounds(&self, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        let mut held_back_pause = HELD_BACK_FIRST;
+        loop {
             match self.run_once().await {
                 Ok(n) if n > 0 => continue,
                 Ok(_) => {}
