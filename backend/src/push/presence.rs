@@ -79,13 +79,21 @@ impl Presence {
             .contains_key(session_id)
     }
 
-    fn local(&self) -> Vec<String> {
-        self.sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+    /// The sessions open here and not in `written`, and those in `written` no longer open
+    /// here. Only those are copied: a steady node holds thousands of sessions.
+    fn changes(&self, written: &HashSet<String>) -> (Vec<String>, Vec<String>) {
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let opened = sessions
             .keys()
+            .filter(|s| !written.contains(*s))
             .cloned()
-            .collect()
+            .collect();
+        let closed = written
+            .iter()
+            .filter(|s| !sessions.contains_key(*s))
+            .cloned()
+            .collect();
+        (opened, closed)
     }
 
     /// Whether `session_id` has a socket open on this node or (PostgreSQL) on another whose
@@ -217,9 +225,7 @@ impl PresenceSync {
             self.written = Some(HashSet::new());
         }
         let written = self.written.get_or_insert_with(HashSet::new);
-        let local: HashSet<String> = self.presence.local().into_iter().collect();
-        let opened: Vec<String> = local.difference(written).cloned().collect();
-        let closed: Vec<String> = written.difference(&local).cloned().collect();
+        let (opened, closed) = self.presence.changes(written);
         for chunk in opened.chunks(ROWS_PER_TRANSACTION) {
             // `on conflict`: a round whose commit went through but whose answer was lost is
             // written again.
