@@ -251,24 +251,53 @@ impl Drop for TestApp {
             handle.abort();
         }
         if let Some((admin, name)) = self.pg_database.take() {
-            // Drop runs outside async; a short-lived runtime on its own thread removes the database.
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime");
-                rt.block_on(async move {
-                    use sqlx::Connection;
-                    if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
-                        let _ =
-                            sqlx::query(&format!("drop database if exists {name} with (force)"))
-                                .execute(&mut conn)
-                                .await;
-                    }
-                });
-            })
-            .join();
+            drop_pg_database(admin, name);
         }
+    }
+}
+
+/// Removes a test's database, from outside async code (a `Drop`): a short-lived runtime on its
+/// own thread does it.
+pub fn drop_pg_database(admin: String, name: String) {
+    let _ = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async move {
+            use sqlx::Connection;
+            if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
+                let _ = sqlx::query(&format!("drop database if exists {name} with (force)"))
+                    .execute(&mut conn)
+                    .await;
+            }
+        });
+    })
+    .join();
+}
+
+/// A PostgreSQL database of one test with no server on it (nothing else writes to it), dropped
+/// with this guard.
+pub struct PgDatabase {
+    pub db: projections::Db,
+    admin: String,
+    name: String,
+}
+
+impl PgDatabase {
+    /// A fresh, migrated database; `None` when PostgreSQL is not reachable.
+    pub async fn create() -> Option<PgDatabase> {
+        let (admin, name) = create_pg_database().await?;
+        let db = projections::Db::connect(&with_database(&admin, &name))
+            .await
+            .expect("connect to the test database");
+        Some(PgDatabase { db, admin, name })
+    }
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        drop_pg_database(self.admin.clone(), self.name.clone());
     }
 }
 
