@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::helpers::{create_pg_database, with_database, JOHN, PASSWORD};
+use crate::helpers::{create_pg_database, drop_pg_database, with_database, JOHN, PASSWORD};
 
 const ACCESS_KEY: &str = "companion-test";
 const SECRET_KEY: &str = "companion-test-secret-key";
@@ -653,22 +653,7 @@ struct DropDatabase(Option<(String, String)>);
 impl Drop for DropDatabase {
     fn drop(&mut self) {
         if let Some((admin, name)) = self.0.take() {
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime");
-                rt.block_on(async move {
-                    use sqlx::Connection;
-                    if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
-                        let _ =
-                            sqlx::query(&format!("drop database if exists {name} with (force)"))
-                                .execute(&mut conn)
-                                .await;
-                    }
-                });
-            })
-            .join();
+            drop_pg_database(admin, name);
         }
     }
 }

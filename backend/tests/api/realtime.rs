@@ -23,7 +23,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use crate::helpers::{create_pg_database, test_config, with_database};
+use crate::helpers::{create_pg_database, drop_pg_database, test_config, with_database};
 
 // ---------------------------------------------------------------------------------------------
 // A test aggregate and a projection that turns its events into feed entries.
@@ -165,22 +165,7 @@ impl TestDb {
 impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some((admin, name)) = self.pg.take() {
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime");
-                rt.block_on(async move {
-                    use sqlx::Connection;
-                    if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
-                        let _ =
-                            sqlx::query(&format!("drop database if exists {name} with (force)"))
-                                .execute(&mut conn)
-                                .await;
-                    }
-                });
-            })
-            .join();
+            drop_pg_database(admin, name);
         }
     }
 }
