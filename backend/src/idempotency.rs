@@ -30,7 +30,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures::StreamExt;
 use hmac::{Hmac, Mac};
-use projections::{now_ms, on_db, Db};
+use projections::{now_ms, on_db, Bound, Db, DELETE_BATCH_ROWS};
 use sha2::Sha256;
 use tokio::sync::OnceCell;
 use tokio_util::sync::CancellationToken;
@@ -623,8 +623,14 @@ fn replay(row: &KeyRow) -> Response {
 
 /// Deletes the keys past their time, a batch at a time; returns how many.
 pub async fn purge_expired(db: &Db) -> Result<u64, sqlx::Error> {
-    db.delete_in_batches("idempotency_keys", "expires_at <= $1", now_ms())
-        .await
+    db.delete_in_batches(
+        "idempotency_keys",
+        "expires_at <= $1",
+        &[Bound::Int(now_ms())],
+        DELETE_BATCH_ROWS,
+    )
+    .await
+    .map(|deleted| deleted.rows)
 }
 
 /// Deletes expired keys every [`PURGE_EVERY`] until `stop`; every node does (it is idempotent).

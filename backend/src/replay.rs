@@ -24,7 +24,7 @@ async fn fresh_like(live: &Db, config: &Config) -> anyhow::Result<FreshDb> {
     match live {
         Db::Sqlite { .. } => {
             let path = config.data_dir.join(format!("replay-{suffix}.db"));
-            let db = Db::connect(&format!("sqlite://{}", path.display())).await?;
+            let db = Db::connect_scratch(&format!("sqlite://{}", path.display())).await?;
             Ok(FreshDb {
                 db,
                 cleanup: Cleanup::SqliteFile(path),
@@ -39,7 +39,7 @@ async fn fresh_like(live: &Db, config: &Config) -> anyhow::Result<FreshDb> {
             let live_url = config.database_url();
             let mut url = url::Url::parse(&live_url).context("DATABASE_URL")?;
             url.set_path(&format!("/{name}"));
-            let db = Db::connect(url.as_str()).await?;
+            let db = Db::connect_scratch(url.as_str()).await?;
             Ok(FreshDb {
                 db,
                 cleanup: Cleanup::PostgresDatabase {

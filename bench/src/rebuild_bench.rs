@@ -937,7 +937,7 @@ async fn rebuild_child(
     batch: Option<i64>,
 ) -> anyhow::Result<()> {
     let source = Db::connect(source).await?;
-    let target = Db::connect(target).await?;
+    let target = Db::connect_scratch(target).await?;
     let head = projections::stream::head(&source)
         .await?
         .unwrap_or_default();

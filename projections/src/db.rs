@@ -35,6 +35,13 @@ pub enum DbKind {
     Postgres,
 }
 
+/// Whether a database's commits must survive a crash (see [`Db::connect_scratch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Durability {
+    Durable,
+    Scratch,
+}
+
 /// A connection pool to SQLite or PostgreSQL.
 #[derive(Clone, Debug)]
 pub enum Db {
@@ -52,8 +59,23 @@ pub enum Db {
 /// Held while a write transaction runs; a no-op on PostgreSQL.
 pub struct WriteGuard<'a>(#[allow(dead_code)] Option<MutexGuard<'a, ()>>);
 
-/// Rows deleted per statement by [`Db::delete_in_batches`].
+/// Rows a background purge deletes per statement with [`Db::delete_in_batches`].
 pub const DELETE_BATCH_ROWS: u64 = 1_000;
+
+/// A value bound to a placeholder of [`Db::delete_in_batches`]'s condition.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound<'a> {
+    Int(i64),
+    Text(&'a str),
+}
+
+/// What [`Db::delete_in_batches`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deleted {
+    pub rows: u64,
+    /// Statements run, each its own transaction (the last one deleted fewer than a batch).
+    pub statements: usize,
+}
 
 /// The PostgreSQL pool's size unless the server says otherwise (`DATABASE_POOL_SIZE`).
 pub const POSTGRES_POOL_SIZE: u32 = 32;
@@ -71,11 +93,32 @@ impl Db {
     /// Like [`Db::connect`], with at most `postgres_pool_size` connections on PostgreSQL (a
     /// server's setting: PostgreSQL serves a limited number in all, shared by every node).
     pub async fn connect_sized(url: &str, postgres_pool_size: u32) -> Result<Db, sqlx::Error> {
+        Self::connect_with(url, postgres_pool_size, Durability::Durable).await
+    }
+
+    /// Connects to a database a rebuild owns from start to end and that nothing else writes
+    /// (`companion replay`'s fresh database): nothing in it is worth an `fsync`, and a crash
+    /// means starting the rebuild again. On SQLite, no write-ahead log (a new page is written
+    /// once, not to the log and then again at the checkpoint) and no `fsync`; a rollback
+    /// journal is kept, so a failed savepoint can still be undone. On PostgreSQL, a commit
+    /// does not wait for its WAL to reach the disk.
+    pub async fn connect_scratch(url: &str) -> Result<Db, sqlx::Error> {
+        Self::connect_with(url, POSTGRES_POOL_SIZE, Durability::Scratch).await
+    }
+
+    async fn connect_with(
+        url: &str,
+        postgres_pool_size: u32,
+        durability: Durability,
+    ) -> Result<Db, sqlx::Error> {
         let db = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             // A node frozen inside a transaction (a stuck VM) must not hold its row and
             // advisory locks for ever: PostgreSQL ends such a session after a while.
-            let options = PgConnectOptions::from_str(url)?
+            let mut options = PgConnectOptions::from_str(url)?
                 .options([("idle_in_transaction_session_timeout", "10s")]);
+            if durability == Durability::Scratch {
+                options = options.options([("synchronous_commit", "off")]);
+            }
             // A connection keeps send and receive buffers as large as the largest message it
             // ever carried (a projector's multi-row write, a seed): recycling connections after
             // a few idle minutes, and every connection after a while, gives that memory back
@@ -89,10 +132,16 @@ impl Db {
                 .await?;
             Db::Postgres { pool }
         } else {
+            let (journal, synchronous) = match durability {
+                Durability::Durable => (SqliteJournalMode::Wal, SqliteSynchronous::Normal),
+                // A journal in a file rather than in memory: a rebuild's batches rewrite
+                // pages all over the feed's key, and the journal would hold each of them.
+                Durability::Scratch => (SqliteJournalMode::Truncate, SqliteSynchronous::Off),
+            };
             let options = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
-                .journal_mode(SqliteJournalMode::Wal)
-                .synchronous(SqliteSynchronous::Normal)
+                .journal_mode(journal)
+                .synchronous(synchronous)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true);
             let pool = SqlitePoolOptions::new()
@@ -131,9 +180,9 @@ impl Db {
         }
     }
 
-    /// Deletes the rows of `table` that `condition` selects (which may use `$1`, bound to
-    /// `bound`), at most [`DELETE_BATCH_ROWS`] to a statement, each its own transaction and on
-    /// SQLite each in its turn for the writer. Returns how many went.
+    /// Deletes the rows of `table` that `condition` selects (its `$1`, `$2`… bound to `binds`
+    /// in order), at most `rows_per_statement` to a statement, each its own transaction and on
+    /// SQLite each in its turn for the writer.
     ///
     /// For background purges: on PostgreSQL events committed while a transaction with writes is
     /// open cannot be read by the projector until it ends (see [`crate::stream`]), and on SQLite
@@ -142,25 +191,36 @@ impl Db {
         &self,
         table: &str,
         condition: &str,
-        bound: i64,
-    ) -> Result<u64, sqlx::Error> {
+        binds: &[Bound<'_>],
+        rows_per_statement: u64,
+    ) -> Result<Deleted, sqlx::Error> {
+        let rows_per_statement = rows_per_statement.max(1);
         let statement = match self.kind() {
             DbKind::Postgres => format!(
                 "delete from {table} where ctid = any(array(
-                    select ctid from {table} where {condition} limit {DELETE_BATCH_ROWS}))"
+                    select ctid from {table} where {condition} limit {rows_per_statement}))"
             ),
             DbKind::Sqlite => format!(
                 "delete from {table} where rowid in (
-                    select rowid from {table} where {condition} limit {DELETE_BATCH_ROWS})"
+                    select rowid from {table} where {condition} limit {rows_per_statement})"
             ),
         };
-        let mut deleted = 0;
+        let mut deleted = Deleted::default();
         loop {
             let _writer = self.write_guard().await;
-            let n = on_db!(self, pool => sqlx::query(&statement)
-                .bind(bound).execute(pool).await.map(|r| r.rows_affected()))?;
-            deleted += n;
-            if n < DELETE_BATCH_ROWS {
+            let n = on_db!(self, pool => {
+                let mut query = sqlx::query(&statement);
+                for bound in binds {
+                    query = match *bound {
+                        Bound::Int(value) => query.bind(value),
+                        Bound::Text(value) => query.bind(value),
+                    };
+                }
+                query.execute(pool).await.map(|r| r.rows_affected())
+            })?;
+            deleted.rows += n;
+            deleted.statements += 1;
+            if n < rows_per_statement {
                 return Ok(deleted);
             }
         }
@@ -231,5 +291,54 @@ impl Tx {
             Tx::Sqlite(_) => DbKind::Sqlite,
             Tx::Postgres(_) => DbKind::Postgres,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn text(pool: &SqlitePool, statement: &str) -> String {
+        let row: (String,) = sqlx::query_as(statement).fetch_one(pool).await.unwrap();
+        row.0
+    }
+
+    #[tokio::test]
+    async fn a_scratch_sqlite_database_keeps_no_log_and_never_syncs_yet_undoes_a_savepoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = |name: &str| format!("sqlite://{}", dir.path().join(name).display());
+        let live = Db::connect(&url("live.db")).await.unwrap();
+        let scratch = Db::connect_scratch(&url("scratch.db")).await.unwrap();
+        let (Db::Sqlite { pool: live, .. }, Db::Sqlite { pool, .. }) = (&live, &scratch) else {
+            unreachable!("SQLite URLs")
+        };
+        assert_eq!(text(live, "pragma journal_mode").await, "wal");
+        assert_eq!(text(pool, "pragma journal_mode").await, "truncate");
+        let synchronous: (i64,) = sqlx::query_as("pragma synchronous")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert_eq!(synchronous.0, 0, "synchronous = off");
+
+        // The projector undoes a failed projection's part of a round with its savepoint.
+        let mut c = pool.acquire().await.unwrap();
+        for statement in [
+            "create table t (x integer)",
+            "begin",
+            "insert into t values (1)",
+            "savepoint part",
+            "insert into t values (2)",
+            "rollback to part",
+            "release part",
+            "commit",
+        ] {
+            sqlx::query(statement).execute(&mut *c).await.unwrap();
+        }
+        let kept: Vec<i64> = sqlx::query_scalar("select x from t")
+            .fetch_all(&mut *c)
+            .await
+            .unwrap();
+        assert_eq!(kept, [1]);
+        assert!(!dir.path().join("scratch.db-wal").exists());
     }
 }

@@ -36,7 +36,7 @@ pub mod stored_files;
 pub mod stream;
 pub mod terms;
 
-pub use db::{now_ms, Db, DbKind, Tx};
+pub use db::{now_ms, Bound, Db, DbKind, Deleted, Tx, DELETE_BATCH_ROWS};
 pub use dead_letters::PoisonPolicy;
 pub use projector::{
     BatchFailure, Projection, ProjectionError, Projector, ProjectorHandle, TableSpec, WaitOutcome,

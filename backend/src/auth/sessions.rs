@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use projections::{now_ms, on_db, Db};
+use projections::{now_ms, on_db, Bound, Db, DELETE_BATCH_ROWS};
 use serde::Serialize;
 
 use super::jwt::Claims;
@@ -394,8 +394,14 @@ const SPENT_RESET_KEPT_MS: i64 = 24 * 3600 * 1000;
 pub async fn purge_ended(db: &Db, retention_days: u32, now: i64) -> Result<u64, sqlx::Error> {
     let before = now - i64::from(retention_days) * 24 * 3600 * 1000;
     let sessions = db
-        .delete_in_batches("sessions", "coalesce(revoked_at, expires_at) < $1", before)
-        .await?;
+        .delete_in_batches(
+            "sessions",
+            "coalesce(revoked_at, expires_at) < $1",
+            &[Bound::Int(before)],
+            DELETE_BATCH_ROWS,
+        )
+        .await?
+        .rows;
     on_db!(db, pool => sqlx::query("delete from password_resets where created_at < $1")
         .bind(now - SPENT_RESET_KEPT_MS).execute(pool).await.map(|r| r.rows_affected()))?;
     Ok(sessions)

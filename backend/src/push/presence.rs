@@ -6,8 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use projections::{now_ms, Db};
-use sqlx::PgPool;
+use projections::{now_ms, Bound, Db, DbKind};
 use tokio_util::sync::CancellationToken;
 
 /// How often a node writes what changed in its sockets' sessions and says it still runs
@@ -124,10 +123,12 @@ impl Presence {
     /// PostgreSQL: keeps this node's sessions in `push_presence` (a round every
     /// [`SYNC_EVERY`]) until `stop`, then removes them.
     pub async fn sync(self: Arc<Self>, db: Db, node_id: String, stop: CancellationToken) {
-        let Db::Postgres { pool } = db else { return };
+        if db.kind() != DbKind::Postgres {
+            return;
+        }
         let mut sync = PresenceSync::new(self, node_id);
         loop {
-            if let Err(e) = sync.round(&pool).await {
+            if let Err(e) = sync.round(&db).await {
                 tracing::warn!(error = %e, "cannot write which sessions have a socket here");
             }
             tokio::select! {
@@ -135,7 +136,7 @@ impl Presence {
                 _ = tokio::time::sleep(SYNC_EVERY) => {}
             }
         }
-        if let Err(e) = sync.leave(&pool).await {
+        if let Err(e) = sync.leave(&db).await {
             tracing::warn!(error = %e, "cannot remove this node's sessions with a socket");
         }
     }
@@ -182,8 +183,12 @@ impl PresenceSync {
 
     /// Refreshes this node's row, writes the sessions that opened or closed since the last
     /// round, and now and then removes nodes gone for [`FORGET_MS`].
-    pub async fn round(&mut self, pool: &PgPool) -> Result<SyncRound, sqlx::Error> {
+    /// PostgreSQL only: on SQLite (one node) it writes nothing.
+    pub async fn round(&mut self, db: &Db) -> Result<SyncRound, sqlx::Error> {
         let mut round = SyncRound::default();
+        let Db::Postgres { pool } = db else {
+            return Ok(round);
+        };
         let refreshed =
             sqlx::query("update push_presence_nodes set seen_at = $2 where node_id = $1")
                 .bind(&self.node_id)
@@ -206,22 +211,16 @@ impl PresenceSync {
             self.written = None;
         }
         if self.written.is_none() {
-            loop {
-                let deleted = sqlx::query(
-                    "delete from push_presence where ctid = any(array(
-                        select ctid from push_presence where node_id = $1 limit $2))",
+            let old = db
+                .delete_in_batches(
+                    "push_presence",
+                    "node_id = $1",
+                    &[Bound::Text(&self.node_id)],
+                    ROWS_PER_TRANSACTION as u64,
                 )
-                .bind(&self.node_id)
-                .bind(ROWS_PER_TRANSACTION as i64)
-                .execute(pool)
-                .await?
-                .rows_affected() as usize;
-                round.deleted += deleted;
-                round.transactions += 1;
-                if deleted < ROWS_PER_TRANSACTION {
-                    break;
-                }
-            }
+                .await?;
+            round.deleted += old.rows as usize;
+            round.transactions += old.statements;
             self.written = Some(HashSet::new());
         }
         let written = self.written.get_or_insert_with(HashSet::new);
@@ -257,49 +256,48 @@ impl PresenceSync {
         }
         if self.forgot_at.is_none_or(|at| at.elapsed() >= FORGET_EVERY) {
             self.forgot_at = Some(Instant::now());
-            round.nodes_forgotten = forget_gone_nodes(pool).await?;
+            round.nodes_forgotten = forget_gone_nodes(db).await?;
         }
         Ok(round)
     }
 
     /// Removes this node: its row first (its sessions stop counting at once), then its rows.
-    pub async fn leave(&mut self, pool: &PgPool) -> Result<(), sqlx::Error> {
+    pub async fn leave(&mut self, db: &Db) -> Result<(), sqlx::Error> {
+        let Db::Postgres { pool } = db else {
+            return Ok(());
+        };
         sqlx::query("delete from push_presence_nodes where node_id = $1")
             .bind(&self.node_id)
             .execute(pool)
             .await?;
         self.written = None;
-        delete_orphan_rows(pool).await?;
+        delete_orphan_rows(db).await?;
         Ok(())
     }
 }
 
 /// Removes the rows of nodes not seen for [`FORGET_MS`] (a node that stopped without leaving).
-async fn forget_gone_nodes(pool: &PgPool) -> Result<usize, sqlx::Error> {
+async fn forget_gone_nodes(db: &Db) -> Result<usize, sqlx::Error> {
+    let Db::Postgres { pool } = db else {
+        return Ok(0);
+    };
     let forgotten = sqlx::query("delete from push_presence_nodes where seen_at < $1")
         .bind(now_ms() - FORGET_MS)
         .execute(pool)
         .await?
         .rows_affected() as usize;
-    delete_orphan_rows(pool).await?;
+    delete_orphan_rows(db).await?;
     Ok(forgotten)
 }
 
 /// Deletes session rows whose node has no row, [`ROWS_PER_TRANSACTION`] at a time.
-async fn delete_orphan_rows(pool: &PgPool) -> Result<(), sqlx::Error> {
-    loop {
-        let deleted = sqlx::query(
-            "delete from push_presence where ctid = any(array(
-                select p.ctid from push_presence p
-                where not exists (select 1 from push_presence_nodes n where n.node_id = p.node_id)
-                limit $1))",
-        )
-        .bind(ROWS_PER_TRANSACTION as i64)
-        .execute(pool)
-        .await?
-        .rows_affected() as usize;
-        if deleted < ROWS_PER_TRANSACTION {
-            return Ok(());
-        }
-    }
+async fn delete_orphan_rows(db: &Db) -> Result<(), sqlx::Error> {
+    db.delete_in_batches(
+        "push_presence",
+        "not exists (select 1 from push_presence_nodes n where n.node_id = push_presence.node_id)",
+        &[],
+        ROWS_PER_TRANSACTION as u64,
+    )
+    .await?;
+    Ok(())
 }

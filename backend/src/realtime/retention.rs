@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use projections::{now_ms, Db};
+use projections::{now_ms, Bound, Db, DELETE_BATCH_ROWS};
 use tokio_util::sync::CancellationToken;
 
 /// Deletes entries created before `cutoff_ms`, except each user's newest, a batch at a time.
@@ -17,9 +17,11 @@ pub async fn purge(db: &Db, cutoff_ms: i64) -> Result<u64, sqlx::Error> {
         "user_feed",
         "created_at < $1
            and seq < (select max(f.seq) from user_feed f where f.user_id = user_feed.user_id)",
-        cutoff_ms,
+        &[Bound::Int(cutoff_ms)],
+        DELETE_BATCH_ROWS,
     )
     .await
+    .map(|deleted| deleted.rows)
 }
 
 /// Purges every tenth of the retention period (between one second and one hour).

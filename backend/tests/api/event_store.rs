@@ -12,7 +12,7 @@ use projections::projector::{Projection, ProjectionError, TableSpec};
 use projections::{on_db, on_tx, Projector, StoredEvent, Tx};
 use serde::{Deserialize, Serialize};
 
-use crate::helpers::{spawn_app, Engine, TestApp};
+use crate::helpers::{spawn_app, Engine, PgDatabase, TestApp};
 
 #[derive(Default, Serialize, Deserialize)]
 struct Counter {
@@ -501,4 +501,33 @@ async fn an_event_behind_an_open_transaction_is_held_back_then_read_postgres() {
         assert!(tokio::time::Instant::now() < deadline, "never readable");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+}
+
+/// `companion replay` rebuilds into a database it throws away: there a commit does not wait for
+/// PostgreSQL's log to reach the disk, where the live database's commits do.
+#[tokio::test]
+async fn a_scratch_database_does_not_wait_for_its_log_postgres() {
+    let Some(database) = PgDatabase::create().await else {
+        return;
+    };
+    // The test databases do without the wait (see `helpers`): back to the cluster's own
+    // setting for the sessions opened below.
+    on_db!(&database.db, pool => sqlx::query(
+        "do $$ begin execute format('alter database %I reset synchronous_commit', current_database()); end $$")
+        .execute(pool).await.map(|_| ()))
+    .unwrap();
+    let live = projections::Db::connect(&database.url()).await.unwrap();
+    let scratch = projections::Db::connect_scratch(&database.url())
+        .await
+        .unwrap();
+    let setting = |db: projections::Db| async move {
+        let value: String = on_db!(&db, pool => sqlx::query_scalar("show synchronous_commit")
+            .fetch_one(pool).await)
+        .unwrap();
+        value
+    };
+    assert_eq!(setting(scratch.clone()).await, "off");
+    assert_eq!(setting(live.clone()).await, "on");
+    scratch.close().await;
+    live.close().await;
 }

@@ -293,6 +293,11 @@ impl PgDatabase {
             .expect("connect to the test database");
         Some(PgDatabase { db, admin, name })
     }
+
+    /// Where it is, for a second connection.
+    pub fn url(&self) -> String {
+        with_database(&self.admin, &self.name)
+    }
 }
 
 impl Drop for PgDatabase {

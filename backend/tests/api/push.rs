@@ -792,19 +792,19 @@ async fn presence_across_nodes_writes_only_what_changed_postgres() {
     .await
     .unwrap();
     let phone = a.enter("phone");
-    let first = sync_a.round(pool).await.unwrap();
+    let first = sync_a.round(&db).await.unwrap();
     assert_eq!((first.inserted, first.deleted), (1, 1), "{first:?}");
     assert!(elsewhere.is_open(&db, "phone").await.unwrap());
     assert!(!elsewhere.is_open(&db, "old").await.unwrap());
 
     // Nothing changed: nothing but the node's own row is written.
-    let steady = sync_a.round(pool).await.unwrap();
+    let steady = sync_a.round(&db).await.unwrap();
     assert_eq!(steady, SyncRound::default());
 
     // Many sockets at once: every session is written, a bounded number of rows a transaction.
     let sessions: Vec<String> = (0..1_000).map(|i| format!("s{i}")).collect();
     let guards: Vec<_> = sessions.iter().map(|s| a.enter(s)).collect();
-    let many = sync_a.round(pool).await.unwrap();
+    let many = sync_a.round(&db).await.unwrap();
     assert_eq!(many.inserted, 1_000);
     assert_eq!(many.transactions, 1_000usize.div_ceil(ROWS_PER_TRANSACTION));
     assert_eq!(rows_of("node-a").await, 1_001);
@@ -814,7 +814,7 @@ async fn presence_across_nodes_writes_only_what_changed_postgres() {
     let phone_again = a.enter("phone");
     drop(phone);
     drop(guards);
-    let closed = sync_a.round(pool).await.unwrap();
+    let closed = sync_a.round(&db).await.unwrap();
     assert_eq!((closed.inserted, closed.deleted), (0, 1_000), "{closed:?}");
     assert!(elsewhere.is_open(&db, "phone").await.unwrap());
     assert!(!elsewhere.is_open(&db, "s0").await.unwrap());
@@ -825,7 +825,7 @@ async fn presence_across_nodes_writes_only_what_changed_postgres() {
         .await
         .unwrap();
     assert!(!elsewhere.is_open(&db, "phone").await.unwrap());
-    sync_a.round(pool).await.unwrap();
+    sync_a.round(&db).await.unwrap();
     assert!(elsewhere.is_open(&db, "phone").await.unwrap());
 
     // Another node gone for longer than FORGET_MS is removed, rows and all, by a node's first
@@ -846,14 +846,14 @@ async fn presence_across_nodes_writes_only_what_changed_postgres() {
         .await
         .unwrap();
     let mut restarted = PresenceSync::new(a.clone(), "node-a".into());
-    let back = restarted.round(pool).await.unwrap();
+    let back = restarted.round(&db).await.unwrap();
     assert_eq!(back.nodes_forgotten, 1, "{back:?}");
     assert_eq!(rows_of("node-b").await, 0);
     assert_eq!(rows_of("node-a").await, 1);
     assert!(elsewhere.is_open(&db, "phone").await.unwrap());
 
     // Leaving: the node's sessions stop counting and its rows go.
-    restarted.leave(pool).await.unwrap();
+    restarted.leave(&db).await.unwrap();
     assert!(!elsewhere.is_open(&db, "phone").await.unwrap());
     assert_eq!(rows_of("node-a").await, 0);
     drop(phone_again);
