@@ -130,6 +130,13 @@ both_dbs! {
         };
         let (_, read_without) = load(&app.state.db, &file, false).await;
         assert_eq!(read_without, 19_999, "the whole stream");
+        // The opens went in beside the commands: the projections apply them before the renames,
+        // whose answers would otherwise wait for all 20,000 within a request's time.
+        let head = projections::stream::head(&app.state.db).await.unwrap().unwrap();
+        assert!(
+            app.state.projector.wait_for(head, std::time::Duration::from_secs(600)).await,
+            "the projections applied the inserted opens"
+        );
 
         // Two renames: the first still reads the whole stream and writes the snapshot, the
         // second reads the snapshot and the events after it.
