@@ -6,7 +6,7 @@
 #   web:    tsc, Vitest, the web app's production build,          ┘
 #           the demo content's generated files (generate.py --check)
 #   then:   rust (the other test binaries, then cargo test on SQLite and PostgreSQL)
-#           │ e2e (Playwright) │ fuzz (the API-types check, then schemathesis)
+#           │ e2e (Playwright, in two parts) │ fuzz (the API-types check, then schemathesis)
 #           │ bench (every bench program for a few seconds, on the Rust suite's build)
 #
 # The browser and fuzz suites need only the server binary: they start as soon as it is built,
@@ -61,10 +61,12 @@ web_checks() {
 
 fuzz_checks() { npm run api:check && backend/tests/fuzz-openapi.sh; }
 
-# The browser suite, or with E2E_SHARDS=N in N parts run side by side, each with its own server
-# and fresh data folder (e2e/global-setup.ts).
+# The browser suite in E2E_SHARDS parts (default 2) run side by side, each with its own server,
+# data folder and Chromium (e2e/global-setup.ts). Its files run one after the other within a part,
+# and the suite is the longest: in one part it keeps a single core busy long after the Rust suite
+# has ended, in two it fills both.
 e2e_tests() {
-  local shards=${E2E_SHARDS:-1} pids=() rc=0 i
+  local shards=${E2E_SHARDS:-2} pids=() rc=0 i
   if [ "$shards" = 1 ]; then
     E2E_SKIP_BUILD=1 npm -w web run e2e
     return
