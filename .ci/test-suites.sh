@@ -132,7 +132,7 @@ wants rust || wants e2e || wants fuzz || wants bench && run build server_build
 wants web && run web web_checks
 [[ " ${order[*]} " == *" build "* ]] && finish build
 if [ "${status[build]:-0}" = 0 ]; then
-  # Phase 2: the suites that need the server binary, side by side, the longest first.
+  # Phase 2: the suites that need the server binary, all started at once and side by side.
   if wants e2e; then
     wants web && finish web
     # The parts share the bundle: built once here when the web suite did not build it.
