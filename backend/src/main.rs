@@ -50,6 +50,17 @@ enum Command {
         #[arg(long = "projection")]
         projections: Vec<String>,
     },
+    /// Rebuilds projections from the first event beside the running server (into a database of
+    /// its own, independent projections side by side), then puts each in place of its live
+    /// tables in one transaction: for a projection whose code or tables changed. Readers keep
+    /// the old rows until then; the live projector pauses only for the swap.
+    Rebuild {
+        #[command(flatten)]
+        config: Config,
+        /// Projections to rebuild (all when none is named).
+        #[arg(long = "projection")]
+        projections: Vec<String>,
+    },
     /// Imports a content folder (catalogue, news, contacts, ...) into the database. Importing
     /// the same folder twice gives the same state; a bad file is refused and changes nothing.
     /// The folder is `--content-dir` (or `CONTENT_DIR`); the database as for `serve`. Every new,
@@ -232,6 +243,10 @@ async fn main() -> anyhow::Result<()> {
             config,
             projections,
         } => replay(config, &projections).await,
+        Command::Rebuild {
+            config,
+            projections,
+        } => rebuild(config, &projections).await,
         Command::Import { config, actor } => import(config, actor).await,
         Command::Publish { what } => publish(what).await,
         Command::Users(command) => users(command).await,
@@ -324,6 +339,15 @@ async fn replay(config: Config, projections: &[String]) -> anyhow::Result<()> {
     if !backend::replay::print(&report) {
         std::process::exit(1);
     }
+    Ok(())
+}
+
+/// `companion rebuild`: exits with an error when a rebuild or a swap fails; a failed swap leaves
+/// its projection's live tables as they were.
+async fn rebuild(config: Config, projections: &[String]) -> anyhow::Result<()> {
+    let (state, _projector) = backend::prepare(config).await?;
+    let (report, swaps) = backend::replay::rebuild(&state.db, &state.config, projections).await?;
+    backend::replay::print_swaps(&report, &swaps);
     Ok(())
 }
 

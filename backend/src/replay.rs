@@ -1,9 +1,13 @@
 //! `companion replay`: rebuild projections from position 0 into a fresh database and compare.
+//! `companion rebuild`: the same rebuild, then put in place of the live tables (blue/green).
 
 use std::sync::Arc;
 
 use anyhow::Context;
-use projections::replay::{rebuild_and_compare_reporting, RebuildProgress, ReplayReport};
+use projections::replay::{
+    rebuild_and_compare_reporting, rebuild_and_swap, RebuildProgress, ReplayReport,
+};
+use projections::swap::SwapReport;
 use projections::{Db, Projection};
 
 use crate::config::Config;
@@ -71,48 +75,103 @@ impl FreshDb {
     }
 }
 
+/// The named projections (all when `names` is empty), in the server's order.
+fn chosen(names: &[String]) -> anyhow::Result<Vec<Arc<dyn Projection>>> {
+    let all = crate::read_models::all();
+    if names.is_empty() {
+        return Ok(all);
+    }
+    let mut chosen = Vec::new();
+    for name in names {
+        let found = all.iter().find(|p| p.name() == name).with_context(|| {
+            let known: Vec<_> = all.iter().map(|p| p.name()).collect();
+            format!("no projection named {name}; known: {}", known.join(", "))
+        })?;
+        chosen.push(found.clone());
+    }
+    Ok(chosen)
+}
+
 /// Rebuilds the named projections (all when `names` is empty) and compares them with `live`.
 pub async fn run(live: &Db, config: &Config, names: &[String]) -> anyhow::Result<ReplayReport> {
-    let all = crate::read_models::all();
-    let chosen: Vec<Arc<dyn Projection>> = if names.is_empty() {
-        all
-    } else {
-        let mut chosen = Vec::new();
-        for name in names {
-            let found = all.iter().find(|p| p.name() == name).with_context(|| {
-                let known: Vec<_> = all.iter().map(|p| p.name()).collect();
-                format!("no projection named {name}; known: {}", known.join(", "))
-            })?;
-            chosen.push(found.clone());
-        }
-        chosen
-    };
+    let chosen = chosen(names)?;
     let fresh = fresh_like(live, config).await?;
     let spill_bytes = config.rebuild_spill_mib.saturating_mul(1 << 20);
     let report =
-        rebuild_and_compare_reporting(live, &fresh.db, chosen, spill_bytes, &print_progress).await;
-    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        eprintln!();
-    }
+        rebuild_and_compare_reporting(live, &fresh.db, chosen, spill_bytes, progress_printer())
+            .await;
+    end_progress();
     fresh.remove().await;
     Ok(report?)
 }
 
-/// One line on standard error per second: rewritten in place on a terminal, one after the
-/// other in a log.
-fn print_progress(p: RebuildProgress) {
+/// Rebuilds the named projections (all when `names` is empty) beside the live projector and
+/// puts each in place of its live tables, one transaction each.
+pub async fn rebuild(
+    live: &Db,
+    config: &Config,
+    names: &[String],
+) -> anyhow::Result<(ReplayReport, Vec<SwapReport>)> {
+    let chosen = chosen(names)?;
+    let fresh = fresh_like(live, config).await?;
+    let spill_bytes = config.rebuild_spill_mib.saturating_mul(1 << 20);
+    let done = rebuild_and_swap(live, &fresh.db, chosen, spill_bytes, progress_printer()).await;
+    end_progress();
+    fresh.remove().await;
+    Ok(done?)
+}
+
+/// Prints what `companion rebuild` did.
+pub fn print_swaps(report: &ReplayReport, swaps: &[SwapReport]) {
+    println!("rebuilt {} events", report.events_applied);
+    for swap in swaps {
+        println!(
+            "{}: swapped in {} rows at position {}, {} events caught up, live projector held {} ms",
+            swap.projection,
+            swap.rows,
+            swap.at.position,
+            swap.caught_up,
+            swap.held.as_millis()
+        );
+    }
+}
+
+fn end_progress() {
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!();
+    }
+}
+
+/// A reporter for the rebuild's lanes: one line for all of them together.
+fn progress_printer() -> projections::replay::Reporter {
+    let seen = std::sync::Mutex::new(std::collections::BTreeMap::new());
+    Arc::new(move |p: RebuildProgress| {
+        let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.insert(p.projection, p);
+        print_progress(seen.values().copied());
+    })
+}
+
+/// One line on standard error per second, naming every projection being rebuilt: rewritten in
+/// place on a terminal, one after the other in a log.
+fn print_progress(rebuilding: impl Iterator<Item = RebuildProgress>) {
     use std::io::{IsTerminal, Write};
-    let percent = p.applied as f64 * 100.0 / p.total.max(1) as f64;
-    let left = p
-        .left()
-        .map_or_else(String::new, |d| format!(", about {} s left", d.as_secs()));
-    let line = format!(
-        "rebuilding {}: {} of {} events ({percent:.0} %), {:.0} events/s{left}",
-        p.projection,
-        p.applied,
-        p.total,
-        p.rate()
-    );
+    let parts: Vec<String> = rebuilding
+        .map(|p| {
+            let percent = p.applied as f64 * 100.0 / p.total.max(1) as f64;
+            let left = p
+                .left()
+                .map_or_else(String::new, |d| format!(", about {} s left", d.as_secs()));
+            format!(
+                "{}: {} of {} events ({percent:.0} %), {:.0} events/s{left}",
+                p.projection,
+                p.applied,
+                p.total,
+                p.rate()
+            )
+        })
+        .collect();
+    let line = format!("rebuilding {}", parts.join("; "));
     let mut err = std::io::stderr();
     let _ = if err.is_terminal() {
         write!(err, "\r\x1b[2K{line}")

@@ -22,6 +22,7 @@ fn help_lists_every_command() {
     for command in [
         "serve",
         "replay",
+        "rebuild",
         "import",
         "publish",
         "feed",

@@ -26,6 +26,11 @@ impl Projection for ItemReadsProjection {
         TABLES
     }
 
+    /// Reads and writes its own table only.
+    fn rebuilds_alone(&self) -> bool {
+        true
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
         if event.aggregate_type != ITEM_TYPE
             || !matches!(event.event_type.as_str(), "Opened" | "Downloaded")

@@ -17,6 +17,8 @@
 //! - [`share_engagement`] - tracked external links: each share's terms, opens, pages, downloads.
 //! - [`library`] - library documents: state, versions, history, holders and purges.
 //! - [`replay`] - rebuilding projections from position 0 and comparing them with the live tables.
+//! - [`rebuild_progress`] - how far the rebuilds running beside the server are, for `/metrics`.
+//! - [`swap`] - putting a rebuilt projection in place of the live one (blue/green).
 
 pub mod catch_up;
 pub mod content;
@@ -30,10 +32,12 @@ pub mod lease;
 pub mod library;
 pub mod notifications;
 pub mod projector;
+pub mod rebuild_progress;
 pub mod replay;
 pub mod share_engagement;
 pub mod stored_files;
 pub mod stream;
+pub mod swap;
 pub mod terms;
 
 pub use db::{now_ms, Bound, Db, DbKind, Deleted, Tx, DELETE_BATCH_ROWS};

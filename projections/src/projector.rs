@@ -147,6 +147,13 @@ pub trait Projection: Send + Sync {
         let _ = spill_bytes;
         None
     }
+    /// Whether a rebuild may run this projection beside the others, on a core of its own: it
+    /// reads no other projection's rows and writes no table another one writes (the users'
+    /// feeds, which the feed writers number in turn). `false`, the default, rebuilds it in the
+    /// shared lane, in turn with the others there, in the order given.
+    fn rebuilds_alone(&self) -> bool {
+        false
+    }
     /// Events per transaction this projection prefers in a rebuild (`None`: the projector's).
     fn rebuild_batch(&self) -> Option<i64> {
         None
@@ -943,6 +950,10 @@ impl Projector {
             metrics::gauge!(metric_names::STOPPED, "projection" => name)
                 .set(if stopped.contains(name) { 1.0 } else { 0.0 });
         }
+        // Rebuilds of these projections running in another process (`companion rebuild`).
+        let names: Vec<&'static str> = self.projections.iter().map(|p| p.name()).collect();
+        let running = crate::rebuild_progress::running(&self.source, now_ms()).await?;
+        crate::rebuild_progress::publish(&names, &running);
         Ok(())
     }
 

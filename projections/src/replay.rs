@@ -1,5 +1,5 @@
-//! Rebuilding projections from position 0 into a fresh database and comparing the result with
-//! the live tables, row by row.
+//! Rebuilding projections from position 0 into a fresh database, then comparing the result
+//! with the live tables row by row, or putting it in their place ([`crate::swap`]).
 
 use std::sync::Arc;
 
@@ -8,6 +8,8 @@ use sqlx::{Column, Row};
 use crate::db::Db;
 use crate::dead_letters::PoisonPolicy;
 use crate::projector::{checkpoint_of, Projection, ProjectionError, Projector, TableSpec};
+use crate::rebuild_progress;
+use crate::swap::{self, SwapError, SwapReport};
 
 /// A difference between a rebuilt table and the live one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,12 +109,18 @@ async fn events_in_stream(db: &Db) -> Result<u64, sqlx::Error> {
     Ok(n.max(0) as u64)
 }
 
-/// Runs a rebuild to its end, calling `report` about once a second.
+/// Where a rebuild reports how far it is, about once a second per projection; called from
+/// every lane at once.
+pub type Reporter = Arc<dyn Fn(RebuildProgress) + Send + Sync>;
+
+/// Runs a rebuild to its end, calling `report` about once a second and recording how far it
+/// is in `live` (for the server's `/metrics`, [`crate::rebuild_progress`]).
 async fn run_reporting(
+    live: &Db,
     projector: &Projector,
     projection: &'static str,
     total: u64,
-    report: &(dyn Fn(RebuildProgress) + Sync),
+    report: &Reporter,
 ) -> Result<usize, ProjectionError> {
     let applied = projector.subscribe_events_applied();
     let started = std::time::Instant::now();
@@ -123,12 +131,19 @@ async fn run_reporting(
     loop {
         tokio::select! {
             done = &mut run => return done,
-            _ = tick.tick() => report(RebuildProgress {
-                projection,
-                applied: *applied.borrow(),
-                total,
-                elapsed: started.elapsed(),
-            }),
+            _ = tick.tick() => {
+                let progress = RebuildProgress {
+                    projection,
+                    applied: *applied.borrow(),
+                    total,
+                    elapsed: started.elapsed(),
+                };
+                report(progress);
+                // Only for the operator's eyes: a failed write does not stop the rebuild.
+                if let Err(e) = rebuild_progress::record(live, &progress, crate::now_ms()).await {
+                    tracing::warn!(projection, error = %e, "rebuild progress not recorded");
+                }
+            }
         }
     }
 }
@@ -140,80 +155,280 @@ pub async fn rebuild_and_compare(
     fresh: &Db,
     projections: Vec<Arc<dyn Projection>>,
 ) -> Result<ReplayReport, ProjectionError> {
-    rebuild_and_compare_reporting(live, fresh, projections, DEFAULT_SPILL_BYTES, &|_| {}).await
+    rebuild_and_compare_reporting(
+        live,
+        fresh,
+        projections,
+        DEFAULT_SPILL_BYTES,
+        Arc::new(|_| {}),
+    )
+    .await
 }
 
 /// What a rebuild holds of the rows it could already write, unless configured
 /// (`REBUILD_SPILL_MIB`).
 pub const DEFAULT_SPILL_BYTES: usize = 16 << 20;
 
+/// The lanes `projections` rebuild in, side by side: first the shared lane (every projection
+/// that does not rebuild alone, in the order given), then one lane for each that does
+/// ([`Projection::rebuilds_alone`]).
+pub fn lanes(projections: Vec<Arc<dyn Projection>>) -> Vec<Vec<Arc<dyn Projection>>> {
+    let (alone, shared): (Vec<_>, Vec<_>) =
+        projections.into_iter().partition(|p| p.rebuilds_alone());
+    std::iter::once(shared)
+        .filter(|lane| !lane.is_empty())
+        .chain(alone.into_iter().map(|p| vec![p]))
+        .collect()
+}
+
 /// [`rebuild_and_compare`], telling `report` how far each rebuild is about once a second.
+/// Projections in different [`lanes`] rebuild at the same time.
 pub async fn rebuild_and_compare_reporting(
     live: &Db,
     fresh: &Db,
     projections: Vec<Arc<dyn Projection>>,
     spill_bytes: usize,
-    report_progress: &(dyn Fn(RebuildProgress) + Sync),
+    report_progress: Reporter,
 ) -> Result<ReplayReport, ProjectionError> {
+    let (report, _) = run_lanes(
+        live,
+        fresh,
+        projections,
+        spill_bytes,
+        report_progress,
+        Mode::Compare,
+    )
+    .await
+    .map_err(into_projection_error)?;
+    Ok(report)
+}
+
+/// Rebuilds `projections` into `fresh` beside the live projector, lanes side by side, and puts
+/// each in place of its live tables as soon as it is rebuilt ([`swap::swap_in`]). The report
+/// counts the events applied; nothing is compared.
+pub async fn rebuild_and_swap(
+    live: &Db,
+    fresh: &Db,
+    projections: Vec<Arc<dyn Projection>>,
+    spill_bytes: usize,
+    report_progress: Reporter,
+) -> Result<(ReplayReport, Vec<SwapReport>), SwapError> {
+    run_lanes(
+        live,
+        fresh,
+        projections,
+        spill_bytes,
+        report_progress,
+        Mode::Swap,
+    )
+    .await
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Compare,
+    Swap,
+}
+
+fn into_projection_error(e: SwapError) -> ProjectionError {
+    match e {
+        SwapError::Projection(e) => e,
+        SwapError::Database(e) => e.into(),
+        other => ProjectionError::Database(sqlx::Error::Protocol(other.to_string())),
+    }
+}
+
+/// One projection's rebuild: what it applied and what its comparison found.
+#[derive(Default)]
+struct Rebuilt {
+    events_applied: usize,
+    tables_compared: usize,
+    rows_compared: usize,
+    differences: Vec<Difference>,
+    swapped: Option<SwapReport>,
+}
+
+async fn run_lanes(
+    live: &Db,
+    fresh: &Db,
+    projections: Vec<Arc<dyn Projection>>,
+    spill_bytes: usize,
+    report_progress: Reporter,
+    mode: Mode,
+) -> Result<(ReplayReport, Vec<SwapReport>), SwapError> {
     let total = events_in_stream(live).await?;
+    let order: Vec<&'static str> = projections.iter().map(|p| p.name()).collect();
+    let mut running = Vec::new();
+    for lane in lanes(projections) {
+        let (live, fresh, report_progress) = (live.clone(), fresh.clone(), report_progress.clone());
+        // A task per lane, so that the lanes' work runs on every core.
+        running.push(tokio::spawn(async move {
+            let mut done = Vec::new();
+            for projection in lane {
+                let rebuilt = rebuild_one(
+                    &live,
+                    &fresh,
+                    &projection,
+                    spill_bytes,
+                    total,
+                    &report_progress,
+                    mode,
+                )
+                .await?;
+                done.push((projection.name(), rebuilt));
+            }
+            Ok::<_, SwapError>(done)
+        }));
+    }
+    let mut all = Vec::new();
+    for lane in running {
+        let done = lane.await.map_err(|e| {
+            SwapError::Projection(ProjectionError::Database(sqlx::Error::Protocol(format!(
+                "a rebuild lane ended abnormally: {e}"
+            ))))
+        })??;
+        all.extend(done);
+    }
+    all.sort_by_key(|(name, _)| order.iter().position(|n| n == name));
     let mut report = ReplayReport::default();
-    for projection in projections {
-        // The same instance for every attempt: once its rebuild is written out, it goes on
-        // batch by batch from where it is.
-        let rebuilder = projection
-            .rebuilder(spill_bytes)
-            .unwrap_or_else(|| projection.clone());
-        // The live projection may move on while we work; compare at a point it had reached, and
-        // try again if it moved during the comparison.
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
-            let live_at = checkpoint_of(live, projection.name()).await?;
-            // A rebuild steps over poison events (recording them in `fresh`), as the live
-            // projection did if it got past them, so both end at the same place.
-            let projector = Projector::rebuilding(
-                live.clone(),
-                fresh.clone(),
-                vec![rebuilder.clone()],
-                Some(live_at),
-            )
-            .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);
-            report.events_applied +=
-                run_reporting(&projector, projection.name(), total, report_progress).await?;
-            let mut differences = Vec::new();
-            let mut rows = 0;
-            for table in projection.tables() {
-                let live_rows = table_rows(live, table).await?;
-                let rebuilt_rows = table_rows(fresh, table).await?;
-                rows += live_rows.len();
-                if live_rows != rebuilt_rows {
-                    let only_live = live_rows
-                        .iter()
-                        .filter(|r| !rebuilt_rows.contains(r))
-                        .cloned()
-                        .collect();
-                    let only_rebuilt = rebuilt_rows
-                        .iter()
-                        .filter(|r| !live_rows.contains(r))
-                        .cloned()
-                        .collect();
-                    differences.push(Difference {
-                        projection: projection.name(),
-                        table: table.name,
-                        only_live,
-                        only_rebuilt,
-                    });
-                }
+    let mut swaps = Vec::new();
+    for (_, rebuilt) in all {
+        report.events_applied += rebuilt.events_applied;
+        report.tables_compared += rebuilt.tables_compared;
+        report.rows_compared += rebuilt.rows_compared;
+        report.differences.extend(rebuilt.differences);
+        swaps.extend(rebuilt.swapped);
+    }
+    Ok((report, swaps))
+}
+
+/// Rebuilds one projection to where the live one is, then compares it or swaps it in.
+async fn rebuild_one(
+    live: &Db,
+    fresh: &Db,
+    projection: &Arc<dyn Projection>,
+    spill_bytes: usize,
+    total: u64,
+    report_progress: &Reporter,
+    mode: Mode,
+) -> Result<Rebuilt, SwapError> {
+    let mut rebuilt = Rebuilt::default();
+    // The same instance for every attempt: once its rebuild is written out, it goes on batch
+    // by batch from where it is.
+    let rebuilder = projection
+        .rebuilder(spill_bytes)
+        .unwrap_or_else(|| projection.clone());
+    // The live projection may move on while we work; compare at a point it had reached, and
+    // try again if it moved during the comparison.
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let live_at = checkpoint_of(live, projection.name()).await?;
+        // A rebuild steps over poison events (recording them in `fresh`), as the live
+        // projection did if it got past them, so both end at the same place.
+        let projector = Projector::rebuilding(
+            live.clone(),
+            fresh.clone(),
+            vec![rebuilder.clone()],
+            Some(live_at),
+        )
+        .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);
+        let applied =
+            run_reporting(live, &projector, projection.name(), total, report_progress).await;
+        if let Err(e) = rebuild_progress::clear(live, projection.name()).await {
+            tracing::warn!(projection = projection.name(), error = %e, "rebuild progress not cleared");
+        }
+        rebuilt.events_applied += applied?;
+        if mode == Mode::Swap {
+            rebuilt.swapped = Some(swap::swap_in(live, fresh, projection, &rebuilder).await?);
+            return Ok(rebuilt);
+        }
+        let mut differences = Vec::new();
+        let mut rows = 0;
+        for table in projection.tables() {
+            let live_rows = table_rows(live, table).await?;
+            let rebuilt_rows = table_rows(fresh, table).await?;
+            rows += live_rows.len();
+            if live_rows != rebuilt_rows {
+                let only_live = live_rows
+                    .iter()
+                    .filter(|r| !rebuilt_rows.contains(r))
+                    .cloned()
+                    .collect();
+                let only_rebuilt = rebuilt_rows
+                    .iter()
+                    .filter(|r| !live_rows.contains(r))
+                    .cloned()
+                    .collect();
+                differences.push(Difference {
+                    projection: projection.name(),
+                    table: table.name,
+                    only_live,
+                    only_rebuilt,
+                });
             }
-            let moved = checkpoint_of(live, projection.name()).await? != live_at;
-            if moved && attempts < 5 {
-                continue;
-            }
-            report.tables_compared += projection.tables().len();
-            report.rows_compared += rows;
-            report.differences.extend(differences);
-            break;
+        }
+        let moved = checkpoint_of(live, projection.name()).await? != live_at;
+        if moved && attempts < 5 {
+            continue;
+        }
+        rebuilt.tables_compared += projection.tables().len();
+        rebuilt.rows_compared += rows;
+        rebuilt.differences.extend(differences);
+        return Ok(rebuilt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Tx;
+    use crate::stream::StoredEvent;
+
+    struct Named(&'static str, bool);
+
+    #[async_trait::async_trait]
+    impl Projection for Named {
+        fn name(&self) -> &'static str {
+            self.0
+        }
+        fn tables(&self) -> &'static [TableSpec] {
+            &[]
+        }
+        fn rebuilds_alone(&self) -> bool {
+            self.1
+        }
+        async fn apply(&self, _tx: &mut Tx, _event: &StoredEvent) -> Result<(), ProjectionError> {
+            Ok(())
         }
     }
-    Ok(report)
+
+    fn names(lanes: &[Vec<Arc<dyn Projection>>]) -> Vec<Vec<&'static str>> {
+        lanes
+            .iter()
+            .map(|lane| lane.iter().map(|p| p.name()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn projections_that_rebuild_alone_get_a_lane_each_and_the_rest_share_one_in_order() {
+        let given: Vec<Arc<dyn Projection>> = vec![
+            Arc::new(Named("notifications", false)),
+            Arc::new(Named("terms", true)),
+            Arc::new(Named("content", false)),
+            Arc::new(Named("item_reads", true)),
+            Arc::new(Named("course_registrations", false)),
+        ];
+        assert_eq!(
+            names(&lanes(given)),
+            [
+                vec!["notifications", "content", "course_registrations"],
+                vec!["terms"],
+                vec!["item_reads"],
+            ]
+        );
+        let alone: Vec<Arc<dyn Projection>> = vec![Arc::new(Named("terms", true))];
+        assert_eq!(names(&lanes(alone)), [vec!["terms"]]);
+        assert!(lanes(Vec::new()).is_empty());
+    }
 }

@@ -52,6 +52,11 @@ impl Projection for StoredFilesProjection {
         TABLES
     }
 
+    /// Reads and writes its own tables only.
+    fn rebuilds_alone(&self) -> bool {
+        true
+    }
+
     /// A skipped upload would leave its file looking like an orphan, which is then deleted.
     fn on_poison(&self) -> crate::PoisonPolicy {
         crate::PoisonPolicy::Stop

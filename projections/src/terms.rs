@@ -24,6 +24,11 @@ impl Projection for TermsProjection {
         TABLES
     }
 
+    /// Reads and writes its own table only.
+    fn rebuilds_alone(&self) -> bool {
+        true
+    }
+
     fn reads(&self, aggregate_type: &str) -> bool {
         aggregate_type == TermsAcceptance::TYPE
     }

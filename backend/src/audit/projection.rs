@@ -357,6 +357,11 @@ impl Projection for AuditProjection {
         TABLES
     }
 
+    /// Reads and writes its own tables only.
+    fn rebuilds_alone(&self) -> bool {
+        true
+    }
+
     fn reads(&self, aggregate_type: &str) -> bool {
         aggregate_type == ITEM_TYPE
     }

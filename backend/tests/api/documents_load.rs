@@ -1,6 +1,7 @@
 //! Documents under load, on both databases: 8 concurrent writers and thousands of commands
 //! leave every event in the read model; a long mixed workload rebuilds from position 0 into a
-//! fresh database with no difference.
+//! fresh database with no difference, and a rebuild swapped in while commands go on replaces
+//! damaged live tables without writing any feed message twice.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -511,4 +512,216 @@ async fn rebuild_equals_live_after_a_long_mixed_workload_postgres() {
         return;
     };
     rebuild_equals_live_after_a_long_mixed_workload(app).await;
+}
+
+/// Every user's feed rows, counted by kind.
+async fn feed_rows(app: &TestApp) -> BTreeMap<String, i64> {
+    let rows: Vec<(String, i64)> = on_db!(&app.state.db, pool => sqlx::query_as(
+        "select kind, count(*) from user_feed group by kind").fetch_all(pool).await)
+    .unwrap();
+    rows.into_iter().collect()
+}
+
+/// `companion rebuild`: every projection rebuilt beside the live projector and swapped in, while
+/// a writer keeps creating folders through the API. Damaged live rows (in the shared lane and in
+/// one that rebuilds alone) are gone afterwards, the live projector went on from the swapped
+/// tables (a rebuild compared with them finds no difference), every command was answered, and
+/// the swap itself wrote no feed message.
+async fn a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on(app: TestApp) {
+    mixed_workload(&app).await;
+    let anna = app.token(crate::helpers::ANNA).await;
+    for damage in [
+        "update doc_items set title = 'tampered' where id = (select min(id) from doc_items)",
+        "delete from doc_shares where item_id = (select min(item_id) from doc_shares)",
+        "update item_reads set opens = opens + 100",
+    ] {
+        let n = on_db!(&app.state.db, pool => sqlx::query(damage)
+            .execute(pool).await.map(|r| r.rows_affected()))
+        .unwrap();
+        assert!(n > 0, "{damage}");
+    }
+    let damaged = backend::replay::run(&app.state.db, &app.state.config, &[])
+        .await
+        .unwrap();
+    let tables: BTreeSet<_> = damaged.differences.iter().map(|d| d.table).collect();
+    assert_eq!(
+        tables,
+        BTreeSet::from(["doc_items", "doc_shares", "item_reads"])
+    );
+
+    // The swap alone writes no feed message: counted with nothing else writing.
+    let feed_before = feed_rows(&app).await;
+    let (report, swaps) = backend::replay::rebuild(&app.state.db, &app.state.config, &[])
+        .await
+        .unwrap();
+    assert!(report.events_applied > 500, "{}", report.events_applied);
+    let names: Vec<_> = swaps.iter().map(|s| s.projection).collect();
+    let all: Vec<_> = backend::read_models::all()
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    assert_eq!(names, all, "one swap per projection, in the server's order");
+    assert_eq!(feed_rows(&app).await, feed_before);
+    let repaired = backend::replay::run(&app.state.db, &app.state.config, &[])
+        .await
+        .unwrap();
+    assert!(
+        repaired.differences.is_empty(),
+        "{:?}",
+        repaired.differences
+    );
+
+    // Again with a writer going on: its commands wait through the swap and are all answered,
+    // and the live projector carries on from the swapped tables.
+    on_db!(&app.state.db, pool => sqlx::query(
+        "update doc_items set title = 'tampered again' where id = (select max(id) from doc_items)")
+        .execute(pool).await.map(|r| r.rows_affected()))
+    .unwrap();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let app = Arc::new(app);
+    let writer = {
+        let (app, stop, anna) = (app.clone(), stop.clone(), anna.clone());
+        tokio::spawn(async move {
+            let mut statuses = Vec::new();
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::Acquire) || n < 5 {
+                let body = serde_json::json!({"name": format!("During the swap {n}"), "type": "my", "parent": null});
+                statuses.push(app.post_json("/folders", Some(&anna), &body).await.status());
+                n += 1;
+            }
+            statuses
+        })
+    };
+    let (_, swaps) =
+        backend::replay::rebuild(&app.state.db, &app.state.config, &["documents".into()])
+            .await
+            .unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Release);
+    let statuses = writer.await.unwrap();
+    assert!(
+        statuses.iter().all(|s| *s == reqwest::StatusCode::CREATED),
+        "{statuses:?}"
+    );
+    assert_eq!(swaps.len(), 1);
+    let folders: i64 = on_db!(&app.state.db, pool => sqlx::query_scalar(
+        "select count(*) from doc_items where title like 'During the swap %'").fetch_one(pool).await)
+    .unwrap();
+    assert_eq!(folders, statuses.len() as i64);
+    let after = backend::replay::run(&app.state.db, &app.state.config, &[])
+        .await
+        .unwrap();
+    assert!(after.differences.is_empty(), "{:?}", after.differences);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on_sqlite() {
+    a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on(
+        spawn_app(Engine::Sqlite).await.unwrap(),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on_postgres() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on(app).await;
+}
+
+/// The value of a gauge of one projection in `/metrics`, when there.
+fn gauge(metrics: &str, name: &str, projection: &str) -> Option<f64> {
+    let prefix = format!("{name}{{projection=\"{projection}\"}} ");
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Polls `/metrics` (the projector samples once a second) until `check` holds.
+async fn metrics_until(app: &TestApp, check: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let metrics = backend::http::metrics::render(&app.state);
+        if check(&metrics) || std::time::Instant::now() > deadline {
+            return metrics;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// A rebuild in another process records how far it is in the live database; the server shows it
+/// in `/metrics` with an estimate, and stops showing it when the row goes or grows stale (its
+/// process killed).
+async fn a_rebuild_beside_the_server_shows_in_metrics(app: TestApp) {
+    use projections::rebuild_progress::{self, metric_names};
+    let db = &app.state.db;
+    let now = projections::now_ms();
+    let progress = projections::replay::RebuildProgress {
+        projection: "documents",
+        applied: 250_000,
+        total: 1_000_000,
+        elapsed: std::time::Duration::from_secs(5),
+    };
+    rebuild_progress::record(db, &progress, now).await.unwrap();
+    // A rebuild of the library last heard of a minute ago: its process is gone.
+    let gone = projections::replay::RebuildProgress {
+        projection: "library",
+        ..progress
+    };
+    rebuild_progress::record(db, &gone, now - 60_000)
+        .await
+        .unwrap();
+    let metrics = metrics_until(&app, |m| {
+        gauge(m, metric_names::RUNNING, "documents") == Some(1.0)
+    })
+    .await;
+    assert_eq!(
+        gauge(&metrics, metric_names::RUNNING, "documents"),
+        Some(1.0),
+        "{metrics}"
+    );
+    assert_eq!(
+        gauge(&metrics, metric_names::EVENTS_APPLIED, "documents"),
+        Some(250_000.0)
+    );
+    assert_eq!(
+        gauge(&metrics, metric_names::EVENTS_TOTAL, "documents"),
+        Some(1_000_000.0)
+    );
+    // 750,000 events left at 50,000 a second.
+    assert_eq!(
+        gauge(&metrics, metric_names::SECONDS_LEFT, "documents"),
+        Some(15.0)
+    );
+    assert_eq!(gauge(&metrics, metric_names::RUNNING, "library"), Some(0.0));
+    assert_eq!(gauge(&metrics, metric_names::RUNNING, "terms"), Some(0.0));
+
+    rebuild_progress::clear(db, "documents").await.unwrap();
+    let metrics = metrics_until(&app, |m| {
+        gauge(m, metric_names::RUNNING, "documents") == Some(0.0)
+    })
+    .await;
+    assert_eq!(
+        gauge(&metrics, metric_names::RUNNING, "documents"),
+        Some(0.0),
+        "{metrics}"
+    );
+    assert_eq!(
+        gauge(&metrics, metric_names::SECONDS_LEFT, "documents"),
+        Some(0.0)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rebuild_beside_the_server_shows_in_metrics_sqlite() {
+    a_rebuild_beside_the_server_shows_in_metrics(spawn_app(Engine::Sqlite).await.unwrap()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rebuild_beside_the_server_shows_in_metrics_postgres() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    a_rebuild_beside_the_server_shows_in_metrics(app).await;
 }

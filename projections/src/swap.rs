@@ -1,0 +1,330 @@
+//! Putting a rebuilt projection in place of the live one (blue/green).
+//!
+//! A rebuild runs beside the live projector, into a database of its own (see [`crate::replay`]),
+//! up to where the live projection was. [`swap_in`] then replaces the live projection's tables
+//! with the rebuilt rows in one transaction of the live database:
+//!
+//! 1. It locks the live projection's checkpoint row. The projector writes a projection's
+//!    checkpoint (compare-and-set) before it reads or writes any of its rows, so a round already
+//!    past that point finishes first, and the next one waits for the swap's commit.
+//! 2. It brings the rebuild up to that checkpoint (the events since the rebuild ended: a few).
+//! 3. It deletes the live rows and writes the rebuilt ones (on PostgreSQL with `COPY` streamed
+//!    from the rebuild's database, on SQLite with the rebuild's file attached), and checks that
+//!    every table holds as many rows as the rebuild's.
+//!
+//! The checkpoint itself does not move: the rebuilt rows are at exactly the live position, so
+//! the live projector carries on from there, and nothing the live projection already wrote
+//! elsewhere (the users' feeds) is written twice. Readers see the old rows until the commit and
+//! the new ones after; only the projector, and the commands that wait on it, pause meanwhile.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use sqlx::Connection;
+
+use crate::db::Db;
+use crate::dead_letters::PoisonPolicy;
+use crate::projector::{Projection, ProjectionError, Projector};
+use crate::stream::Position;
+
+/// What a swap did.
+#[derive(Debug, Clone)]
+pub struct SwapReport {
+    pub projection: &'static str,
+    /// The live checkpoint the rebuilt rows are at.
+    pub at: Position,
+    /// Events the rebuild applied under the lock (written since it first ended).
+    pub caught_up: usize,
+    /// Rows written into the live tables.
+    pub rows: u64,
+    /// How long the live projection's checkpoint was locked.
+    pub held: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SwapError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Projection(#[from] ProjectionError),
+    #[error("the rebuild and the live database are not the same engine")]
+    MixedEngines,
+    #[error("table {table} has no columns in the live database")]
+    UnknownTable { table: String },
+    #[error("table {table}: {written} rows written, the rebuild holds {rebuilt}")]
+    RowCount {
+        table: String,
+        written: u64,
+        rebuilt: u64,
+    },
+    #[error("the rebuild of {projection} is past the live checkpoint")]
+    RebuildAhead { projection: &'static str },
+}
+
+/// Replaces the live tables of `projection` with those `rebuilder` built in `scratch` from the
+/// events of `live` (see the module's comment). `rebuilder` is the instance the rebuild ran,
+/// so that it goes on from where it is.
+pub async fn swap_in(
+    live: &Db,
+    scratch: &Db,
+    projection: &Arc<dyn Projection>,
+    rebuilder: &Arc<dyn Projection>,
+) -> Result<SwapReport, SwapError> {
+    match (live, scratch) {
+        (Db::Sqlite { .. }, Db::Sqlite { .. }) => {
+            swap_sqlite(live, scratch, projection, rebuilder).await
+        }
+        (Db::Postgres { .. }, Db::Postgres { .. }) => {
+            swap_postgres(live, scratch, projection, rebuilder).await
+        }
+        _ => Err(SwapError::MixedEngines),
+    }
+}
+
+/// Applies the events up to `at` that the rebuild has not applied yet.
+async fn catch_up(
+    live: &Db,
+    scratch: &Db,
+    projection: &Arc<dyn Projection>,
+    rebuilder: &Arc<dyn Projection>,
+    at: Position,
+) -> Result<usize, SwapError> {
+    let rebuilt_at = crate::projector::checkpoint_of(scratch, projection.name()).await?;
+    if rebuilt_at > at {
+        return Err(SwapError::RebuildAhead {
+            projection: projection.name(),
+        });
+    }
+    if rebuilt_at == at {
+        return Ok(0);
+    }
+    let projector = Projector::rebuilding(
+        live.clone(),
+        scratch.clone(),
+        vec![rebuilder.clone()],
+        Some(at),
+    )
+    .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);
+    Ok(projector.run_to_end().await?)
+}
+
+/// The checkpoint as the swap's transaction holds it.
+#[derive(sqlx::FromRow)]
+struct CheckpointRow {
+    tx_id: i64,
+    position: i64,
+}
+
+impl From<Option<CheckpointRow>> for Position {
+    fn from(row: Option<CheckpointRow>) -> Self {
+        row.map(|r| Position {
+            tx_id: r.tx_id,
+            position: r.position,
+        })
+        .unwrap_or_default()
+    }
+}
+
+async fn swap_postgres(
+    live: &Db,
+    scratch: &Db,
+    projection: &Arc<dyn Projection>,
+    rebuilder: &Arc<dyn Projection>,
+) -> Result<SwapReport, SwapError> {
+    let (Db::Postgres { pool }, Db::Postgres { pool: scratch_pool }) = (live, scratch) else {
+        return Err(SwapError::MixedEngines);
+    };
+    let name = projection.name();
+    let mut tx = pool.begin().await?;
+    let started = Instant::now();
+    let row: Option<CheckpointRow> = sqlx::query_as(
+        "select tx_id, position from projection_checkpoints where name = $1 for update",
+    )
+    .bind(name)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let at = Position::from(row);
+    let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
+    let mut source = scratch_pool.acquire().await?;
+    let mut rows = 0;
+    for table in projection.tables() {
+        let columns: Vec<String> = sqlx::query_scalar(
+            "select quote_ident(column_name::text) from information_schema.columns
+             where table_schema = current_schema() and table_name = $1
+               and is_generated = 'NEVER' and is_identity = 'NO'
+             order by ordinal_position",
+        )
+        .bind(table.name)
+        .fetch_all(&mut *tx)
+        .await?;
+        if columns.is_empty() {
+            return Err(SwapError::UnknownTable {
+                table: table.name.into(),
+            });
+        }
+        let columns = columns.join(", ");
+        sqlx::query(&format!("delete from {}", table.name))
+            .execute(&mut *tx)
+            .await?;
+        let mut sink = tx
+            .copy_in_raw(&format!("copy {} ({columns}) from stdin", table.name))
+            .await?;
+        let mut rebuilt = source
+            .copy_out_raw(&format!("copy {} ({columns}) to stdout", table.name))
+            .await?;
+        let mut failed = None;
+        while let Some(chunk) = rebuilt.next().await {
+            match chunk {
+                Ok(chunk) => {
+                    if let Err(e) = sink.send(chunk).await {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        drop(rebuilt);
+        if let Some(e) = failed {
+            sink.abort("the rebuilt rows could not be read").await.ok();
+            return Err(e.into());
+        }
+        let written = sink.finish().await?;
+        let expected: i64 = sqlx::query_scalar(&format!("select count(*) from {}", table.name))
+            .fetch_one(&mut *source)
+            .await?;
+        if written != expected as u64 {
+            return Err(SwapError::RowCount {
+                table: table.name.into(),
+                written,
+                rebuilt: expected as u64,
+            });
+        }
+        rows += written;
+    }
+    sqlx::query(TOUCH_CHECKPOINT)
+        .bind(crate::now_ms())
+        .bind(name)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(SwapReport {
+        projection: name,
+        at,
+        caught_up,
+        rows,
+        held: started.elapsed(),
+    })
+}
+
+async fn swap_sqlite(
+    live: &Db,
+    scratch: &Db,
+    projection: &Arc<dyn Projection>,
+    rebuilder: &Arc<dyn Projection>,
+) -> Result<SwapReport, SwapError> {
+    let (
+        Db::Sqlite { pool, .. },
+        Db::Sqlite {
+            pool: scratch_pool, ..
+        },
+    ) = (live, scratch)
+    else {
+        return Err(SwapError::MixedEngines);
+    };
+    let file: String =
+        sqlx::query_scalar("select file from pragma_database_list where name = 'main'")
+            .fetch_one(scratch_pool)
+            .await?;
+    let name = projection.name();
+    // In this process the projector's rounds take the same turn; another process's wait in
+    // SQLite's busy handler.
+    let _writer = live.write_guard().await;
+    let mut conn = pool.acquire().await?;
+    sqlx::query("attach database $1 as rebuilt")
+        .bind(&file)
+        .execute(&mut *conn)
+        .await?;
+    let swapped = async {
+        let mut tx = conn.begin().await?;
+        let started = Instant::now();
+        // A write first: the transaction holds SQLite's write lock before it reads anything.
+        sqlx::query(TOUCH_CHECKPOINT)
+            .bind(crate::now_ms())
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        let row: Option<CheckpointRow> =
+            sqlx::query_as("select tx_id, position from projection_checkpoints where name = $1")
+                .bind(name)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let at = Position::from(row);
+        let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
+        let mut rows = 0;
+        for table in projection.tables() {
+            // `table_xinfo` names generated columns too (hidden 2 and 3): those are left out.
+            let columns: Vec<String> = sqlx::query_scalar(
+                "select '\"' || replace(name, '\"', '\"\"') || '\"'
+                 from pragma_table_xinfo($1, 'main') where hidden = 0 order by cid",
+            )
+            .bind(table.name)
+            .fetch_all(&mut *tx)
+            .await?;
+            if columns.is_empty() {
+                return Err(SwapError::UnknownTable {
+                    table: table.name.into(),
+                });
+            }
+            let columns = columns.join(", ");
+            sqlx::query(&format!("delete from main.{}", table.name))
+                .execute(&mut *tx)
+                .await?;
+            let written = sqlx::query(&format!(
+                "insert into main.{t} ({columns}) select {columns} from rebuilt.{t}",
+                t = table.name
+            ))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            let expected: i64 =
+                sqlx::query_scalar(&format!("select count(*) from rebuilt.{}", table.name))
+                    .fetch_one(&mut *tx)
+                    .await?;
+            if written != expected as u64 {
+                return Err(SwapError::RowCount {
+                    table: table.name.into(),
+                    written,
+                    rebuilt: expected as u64,
+                });
+            }
+            rows += written;
+        }
+        tx.commit().await?;
+        Ok(SwapReport {
+            projection: name,
+            at,
+            caught_up,
+            rows,
+            held: started.elapsed(),
+        })
+    }
+    .await;
+    // A connection that could not let go of the rebuild's file is not given back to the pool.
+    if sqlx::query("detach database rebuilt")
+        .execute(&mut *conn)
+        .await
+        .is_err()
+    {
+        conn.close_on_drop();
+    }
+    swapped
+}
+
+/// Marks the checkpoint row as written by the swap, its position unchanged (on SQLite the
+/// write that takes the lock).
+const TOUCH_CHECKPOINT: &str = "update projection_checkpoints set updated_at = $1 where name = $2";
