@@ -81,8 +81,11 @@ fn chosen(names: &[String]) -> anyhow::Result<Vec<Arc<dyn Projection>>> {
     if names.is_empty() {
         return Ok(all);
     }
-    let mut chosen = Vec::new();
+    let mut chosen: Vec<Arc<dyn Projection>> = Vec::new();
     for name in names {
+        if chosen.iter().any(|p| p.name() == name) {
+            continue;
+        }
         let found = all.iter().find(|p| p.name() == name).with_context(|| {
             let known: Vec<_> = all.iter().map(|p| p.name()).collect();
             format!("no projection named {name}; known: {}", known.join(", "))

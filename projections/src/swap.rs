@@ -8,9 +8,9 @@
 //!    checkpoint (compare-and-set) before it reads or writes any of its rows, so a round already
 //!    past that point finishes first, and the next one waits for the swap's commit.
 //! 2. It brings the rebuild up to that checkpoint (the events since the rebuild ended: a few).
-//! 3. It deletes the live rows and writes the rebuilt ones (on PostgreSQL with `COPY` streamed
-//!    from the rebuild's database, on SQLite with the rebuild's file attached), and checks that
-//!    every table holds as many rows as the rebuild's.
+//! 3. It deletes the live rows (children before parents) and writes the rebuilt ones (on
+//!    PostgreSQL with `COPY` streamed from the rebuild's database, on SQLite with the rebuild's
+//!    file attached), then checks that every table holds as many rows as the rebuild's.
 //!
 //! The checkpoint itself does not move: the rebuilt rows are at exactly the live position, so
 //! the live projector carries on from there, and nothing the live projection already wrote
@@ -58,6 +58,8 @@ pub enum SwapError {
         written: u64,
         rebuilt: u64,
     },
+    #[error("table {table}: column {column:?} is not a plain name")]
+    OddColumn { table: String, column: String },
     #[error("the rebuild of {projection} is past the live checkpoint")]
     RebuildAhead { projection: &'static str },
 }
@@ -147,12 +149,15 @@ async fn swap_postgres(
     let at = Position::from(row);
     let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
     let mut source = scratch_pool.acquire().await?;
-    let mut rows = 0;
-    for table in projection.tables() {
+    let tables = projection.tables();
+    let mut columns_of = Vec::with_capacity(tables.len());
+    for table in tables {
+        // Identity columns are copied as they are (`COPY` writes them like `overriding system
+        // value`); computed ones are computed again.
         let columns: Vec<String> = sqlx::query_scalar(
             "select quote_ident(column_name::text) from information_schema.columns
              where table_schema = current_schema() and table_name = $1
-               and is_generated = 'NEVER' and is_identity = 'NO'
+               and is_generated = 'NEVER'
              order by ordinal_position",
         )
         .bind(table.name)
@@ -163,15 +168,22 @@ async fn swap_postgres(
                 table: table.name.into(),
             });
         }
-        let columns = columns.join(", ");
+        columns_of.push(columns.join(", "));
+    }
+    // Children before parents, so that no cascade reaches rows already written.
+    for table in tables.iter().rev() {
         sqlx::query(&format!("delete from {}", table.name))
             .execute(&mut *tx)
             .await?;
-        let mut sink = tx
-            .copy_in_raw(&format!("copy {} ({columns}) from stdin", table.name))
-            .await?;
+    }
+    let mut rows = 0;
+    for (table, columns) in tables.iter().zip(&columns_of) {
+        // The rebuild's side first: a refusal there leaves no copy open on the live side.
         let mut rebuilt = source
             .copy_out_raw(&format!("copy {} ({columns}) to stdout", table.name))
+            .await?;
+        let mut sink = tx
+            .copy_in_raw(&format!("copy {} ({columns}) from stdin", table.name))
             .await?;
         let mut failed = None;
         while let Some(chunk) = rebuilt.next().await {
@@ -193,18 +205,19 @@ async fn swap_postgres(
             sink.abort("the rebuilt rows could not be read").await.ok();
             return Err(e.into());
         }
-        let written = sink.finish().await?;
-        let expected: i64 = sqlx::query_scalar(&format!("select count(*) from {}", table.name))
-            .fetch_one(&mut *source)
-            .await?;
-        if written != expected as u64 {
+        rows += sink.finish().await?;
+    }
+    for table in tables {
+        let count = format!("select count(*) from {}", table.name);
+        let written: i64 = sqlx::query_scalar(&count).fetch_one(&mut *tx).await?;
+        let rebuilt: i64 = sqlx::query_scalar(&count).fetch_one(&mut *source).await?;
+        if written != rebuilt {
             return Err(SwapError::RowCount {
                 table: table.name.into(),
-                written,
-                rebuilt: expected as u64,
+                written: written as u64,
+                rebuilt: rebuilt as u64,
             });
         }
-        rows += written;
     }
     sqlx::query(TOUCH_CHECKPOINT)
         .bind(crate::now_ms())
@@ -265,44 +278,61 @@ async fn swap_sqlite(
                 .await?;
         let at = Position::from(row);
         let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
-        let mut rows = 0;
-        for table in projection.tables() {
-            // `table_xinfo` names generated columns too (hidden 2 and 3): those are left out.
+        let tables = projection.tables();
+        let mut columns_of = Vec::with_capacity(tables.len());
+        for table in tables {
+            // `table_xinfo` names computed columns too (hidden 2 and 3): computed again.
             let columns: Vec<String> = sqlx::query_scalar(
-                "select '\"' || replace(name, '\"', '\"\"') || '\"'
-                 from pragma_table_xinfo($1, 'main') where hidden = 0 order by cid",
+                "select name from pragma_table_xinfo($1, 'main') where hidden = 0 order by cid",
             )
             .bind(table.name)
             .fetch_all(&mut *tx)
             .await?;
+            // Written bare: SQLite reads a double-quoted name that the other table lacks as a
+            // string, which would fill the column with its own name instead of failing.
+            if let Some(odd) = columns.iter().find(|c| !plain_identifier(c)) {
+                return Err(SwapError::OddColumn {
+                    table: table.name.into(),
+                    column: odd.clone(),
+                });
+            }
             if columns.is_empty() {
                 return Err(SwapError::UnknownTable {
                     table: table.name.into(),
                 });
             }
-            let columns = columns.join(", ");
+            columns_of.push(columns.join(", "));
+        }
+        // Children before parents, so that no cascade reaches rows already written.
+        for table in tables.iter().rev() {
             sqlx::query(&format!("delete from main.{}", table.name))
                 .execute(&mut *tx)
                 .await?;
-            let written = sqlx::query(&format!(
+        }
+        let mut rows = 0;
+        for (table, columns) in tables.iter().zip(&columns_of) {
+            rows += sqlx::query(&format!(
                 "insert into main.{t} ({columns}) select {columns} from rebuilt.{t}",
                 t = table.name
             ))
             .execute(&mut *tx)
             .await?
             .rows_affected();
-            let expected: i64 =
-                sqlx::query_scalar(&format!("select count(*) from rebuilt.{}", table.name))
-                    .fetch_one(&mut *tx)
-                    .await?;
-            if written != expected as u64 {
+        }
+        for table in tables {
+            let (written, rebuilt): (i64, i64) = sqlx::query_as(&format!(
+                "select (select count(*) from main.{t}), (select count(*) from rebuilt.{t})",
+                t = table.name
+            ))
+            .fetch_one(&mut *tx)
+            .await?;
+            if written != rebuilt {
                 return Err(SwapError::RowCount {
                     table: table.name.into(),
-                    written,
-                    rebuilt: expected as u64,
+                    written: written as u64,
+                    rebuilt: rebuilt as u64,
                 });
             }
-            rows += written;
         }
         tx.commit().await?;
         Ok(SwapReport {
@@ -325,6 +355,96 @@ async fn swap_sqlite(
     swapped
 }
 
+/// Letters, digits and underscores, not starting with a digit.
+fn plain_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Marks the checkpoint row as written by the swap, its position unchanged (on SQLite the
 /// write that takes the lock).
 const TOUCH_CHECKPOINT: &str = "update projection_checkpoints set updated_at = $1 where name = $2";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Tx;
+    use crate::projector::TableSpec;
+    use crate::stream::StoredEvent;
+
+    /// Owns `terms_acceptances` and writes nothing: its rebuild is an empty table.
+    struct Empty;
+
+    #[async_trait::async_trait]
+    impl Projection for Empty {
+        fn name(&self) -> &'static str {
+            "empty"
+        }
+        fn tables(&self) -> &'static [TableSpec] {
+            &[TableSpec {
+                name: "terms_acceptances",
+                order_by: "user_id, version",
+            }]
+        }
+        async fn apply(&self, _tx: &mut Tx, _event: &StoredEvent) -> Result<(), ProjectionError> {
+            Ok(())
+        }
+    }
+
+    async fn count(db: &Db) -> i64 {
+        crate::on_db!(db, pool => sqlx::query_scalar("select count(*) from terms_acceptances")
+            .fetch_one(pool).await)
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn sqlite_swaps_the_rows_in_and_refuses_a_live_table_of_another_shape() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = |name: &str| format!("sqlite://{}", dir.path().join(name).display());
+        let live = Db::connect(&url("live.db")).await.unwrap();
+        let scratch = Db::connect_scratch(&url("scratch.db")).await.unwrap();
+        let Db::Sqlite { pool, .. } = &live else {
+            unreachable!("SQLite")
+        };
+        sqlx::query(
+            "insert into terms_acceptances (user_id, version, accepted_at) values ('u', '1', 5)",
+        )
+        .execute(pool)
+        .await
+        .unwrap();
+        let projection: Arc<dyn Projection> = Arc::new(Empty);
+        let report = swap_in(&live, &scratch, &projection, &projection)
+            .await
+            .unwrap();
+        assert_eq!((report.rows, report.caught_up), (0, 0));
+        assert_eq!(count(&live).await, 0, "the rebuilt table is empty");
+
+        sqlx::query(
+            "insert into terms_acceptances (user_id, version, accepted_at) values ('u', '1', 5)",
+        )
+        .execute(pool)
+        .await
+        .unwrap();
+        sqlx::query("alter table terms_acceptances add column note text not null default 'x'")
+            .execute(pool)
+            .await
+            .unwrap();
+        let refused = swap_in(&live, &scratch, &projection, &projection).await;
+        let error = refused
+            .expect_err("the rebuilt table has no `note`")
+            .to_string();
+        assert!(error.contains("note"), "{error}");
+        assert_eq!(count(&live).await, 1, "nothing swapped");
+    }
+
+    #[test]
+    fn only_plain_column_names_are_written_bare() {
+        for plain in ["user_id", "a", "_x9"] {
+            assert!(plain_identifier(plain), "{plain}");
+        }
+        for odd in ["", "9a", "a b", "a\"b", "é", "a;drop"] {
+            assert!(!plain_identifier(odd), "{odd}");
+        }
+    }
+}
