@@ -55,6 +55,11 @@ check "documents_bench" '^commands: ' \
   "$B/documents_bench" --clients 2 --seconds 1 --warmup 0
 check "rebuild_bench" '^ratio: rebuild' \
   "$B/rebuild_bench" --events 2000 --users 20 --rebuilds 1
+SWAP_DIR=$LOGS/swap
+mkdir -p "$SWAP_DIR"
+check "rebuild_bench generate + swap" '^swap events=' \
+  sh -c "\"$B/rebuild_bench\" generate sqlite://$SWAP_DIR/live.db 2000 &&
+    \"$B/rebuild_bench\" swap sqlite://$SWAP_DIR/live.db sqlite://$SWAP_DIR/scratch.db"
 check "search_bench" ' q/s ' \
   "$B/search_bench" --items 2000 --queries 100 --threads 1 --seconds 1
 # The load tools need servers: their drivers start them (and BENCH_BIN is passed on).

@@ -32,6 +32,10 @@
 //! (`Projection::rebuilder`, what `companion replay` uses); `--batched` rebuilds with the live
 //! projection instead, batch after batch, for comparison.
 //!
+//! `rebuild_bench swap LIVE SCRATCH` times the blue/green swap of `companion rebuild` instead:
+//! on a history made with `generate`, the documents projection rebuilt into `SCRATCH` beside
+//! `LIVE` and swapped in, against the database copying the same tables on its own.
+//!
 //! Steps 2 and 3 are repeated `--rebuilds` times, each into a new database. `--profile` adds
 //! the time spent inside the projection against the rest. Bounded: at most 5,000,000 events; the
 //! child is killed once `--timeout` seconds have passed since the first rebuild started. Temporary files and
@@ -41,6 +45,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use cqrs_es::DomainEvent;
 use events::documents::{
     CopyReason, FileFacts, FileFormat, ItemEvent, ItemRef, Kind, Labels, ShareVia, Space, UserRef,
@@ -76,7 +81,8 @@ fn usage() -> ! {
         "usage: rebuild_bench [--events 1000..5000000] [--users 10..100000] [--rebuilds 1..10] \
          [--timeout 60..43200] [--database-url postgres://user@host:port/db] [--profile] [--batched]\n\
          \x20      rebuild_bench rebuild SOURCE_URL TARGET_URL [--profile] [--batched] [--batch EVENTS]   (used by the above)\n\
-         \x20      rebuild_bench generate TARGET_URL EVENTS   (a history kept for other runs)"
+         \x20      rebuild_bench generate TARGET_URL EVENTS   (a history kept for other runs)\n\
+         \x20      rebuild_bench swap LIVE_URL SCRATCH_URL   (`companion rebuild` of documents into SCRATCH, swapped into LIVE)"
     );
     std::process::exit(2);
 }
@@ -929,6 +935,68 @@ impl Projection for Timed {
 
 /// The child: rebuilds the documents projection from `source` into `target` and prints one
 /// `key=value` line.
+/// `swap`: the blue/green swap of `companion rebuild` on a generated history. The live tables
+/// are built first where they are missing (as the live projector would have them), then the
+/// documents projection is rebuilt into `scratch` and swapped in. Baseline, same run: the
+/// database copying the same tables into new ones on its own (`create table .. as select`).
+async fn swap(live: &str, scratch: &str) -> anyhow::Result<()> {
+    let live = Db::connect(live).await?;
+    let name = projections::documents::projection::NAME;
+    let head = projections::stream::head(&live).await?.unwrap_or_default();
+    if projections::projector::checkpoint_of(&live, name).await? < head {
+        let started = Instant::now();
+        let rebuilder = DocumentsProjection
+            .rebuilder(projections::replay::DEFAULT_SPILL_BYTES)
+            .context("the documents projection has a resident rebuilder")?;
+        Projector::rebuilding(live.clone(), live.clone(), vec![rebuilder], Some(head))
+            .run_to_end()
+            .await?;
+        println!(
+            "live tables built in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let scratch = Db::connect_scratch(scratch).await?;
+    let documents: Arc<dyn Projection> = Arc::new(DocumentsProjection);
+    let started = Instant::now();
+    let (report, swaps) = projections::replay::rebuild_and_swap(
+        &live,
+        &scratch,
+        vec![documents.clone()],
+        projections::replay::DEFAULT_SPILL_BYTES,
+        Arc::new(|_| {}),
+    )
+    .await?;
+    let total = started.elapsed().as_secs_f64();
+    let swapped = swaps.first().context("one swap")?;
+    let held = swapped.held.as_secs_f64();
+    // The baseline: the same tables copied by the database itself, outside any lock.
+    let started = Instant::now();
+    for table in documents.tables() {
+        on_db!(&live, pool => sqlx::query(&format!(
+            "create table baseline_{t} as select * from {t}", t = table.name))
+            .execute(pool).await.map(|_| ()))?;
+    }
+    let baseline = started.elapsed().as_secs_f64();
+    for table in documents.tables() {
+        on_db!(&live, pool => sqlx::query(&format!("drop table baseline_{}", table.name))
+            .execute(pool).await.map(|_| ()))?;
+    }
+    println!(
+        "swap events={} rebuild_and_swap_seconds={total:.3} rows={} caught_up={} held_ms={:.1} \
+         baseline_copy_ms={:.1} held_over_copy={:.2}",
+        report.events_applied,
+        swapped.rows,
+        swapped.caught_up,
+        held * 1000.0,
+        baseline * 1000.0,
+        held / baseline.max(1e-9),
+    );
+    live.close().await;
+    scratch.close().await;
+    Ok(())
+}
+
 async fn rebuild_child(
     source: &str,
     target: &str,
@@ -1289,6 +1357,12 @@ fn main() -> anyhow::Result<()> {
             .with_env_filter(tracing_subscriber::EnvFilter::new("warn,sqlx=error"))
             .init();
         return runtime.block_on(rebuild_child(source, target, profile, batched, batch));
+    }
+    if argv.get(1).map(String::as_str) == Some("swap") {
+        let (Some(live), Some(scratch)) = (argv.get(2), argv.get(3)) else {
+            usage()
+        };
+        return runtime.block_on(swap(live, scratch));
     }
     if argv.get(1).map(String::as_str) == Some("generate") {
         let (Some(target), Some(Ok(events))) = (argv.get(2), argv.get(3).map(|n| n.parse::<u64>()))
