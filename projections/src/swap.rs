@@ -8,14 +8,20 @@
 //!    checkpoint (compare-and-set) before it reads or writes any of its rows, so a round already
 //!    past that point finishes first, and the next one waits for the swap's commit.
 //! 2. It brings the rebuild up to that checkpoint (the events since the rebuild ended: a few).
-//! 3. It deletes the live rows (children before parents) and writes the rebuilt ones (on
-//!    PostgreSQL with `COPY` streamed from the rebuild's database, on SQLite with the rebuild's
-//!    file attached), then checks that every table holds as many rows as the rebuild's.
+//! 3. It puts the rebuilt rows in place of the live ones, then checks that every table holds as
+//!    many rows as the rebuild's. On PostgreSQL the rows are streamed (`COPY`) from the
+//!    rebuild's database into new tables of a schema of their own, with no index until they
+//!    are in; keys, indexes and foreign keys are then made as the live tables have them, and
+//!    the live tables are dropped and the new ones moved into their place (index and
+//!    constraint names are per schema, so they keep the migrations' names). On SQLite, with
+//!    the rebuild's file attached, the indexes that are not keys are dropped, the rows deleted
+//!    and copied, and the indexes built again; readers keep the snapshot they started with.
 //!
 //! The checkpoint itself does not move: the rebuilt rows are at exactly the live position, so
 //! the live projector carries on from there, and nothing the live projection already wrote
 //! elsewhere (the users' feeds) is written twice. Readers see the old rows until the commit and
-//! the new ones after; only the projector, and the commands that wait on it, pause meanwhile.
+//! the new ones after; the projector, and the commands that wait on it, pause meanwhile (on
+//! PostgreSQL, readers of the swapped tables wait too, for the last statements only).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -150,10 +156,34 @@ async fn swap_postgres(
     let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
     let mut source = scratch_pool.acquire().await?;
     let tables = projection.tables();
-    let mut columns_of = Vec::with_capacity(tables.len());
+    let live_schema: String = sqlx::query_scalar("select current_schema()::text")
+        .fetch_one(&mut *tx)
+        .await?;
+    // The rebuilt tables are written into new tables of a schema of their own, with no
+    // index until their rows are in (an index built at once from sorted rows costs a fraction
+    // of one kept up row by row). Readers keep reading the live tables meanwhile; those are
+    // dropped and the new ones moved into their place only at the end. Index and constraint
+    // names are per schema, so the moved tables keep the names the migrations gave.
+    let staging = staging_schema(name);
+    let live_schema = quote_ident(&live_schema);
+    sqlx::query(&format!("create schema {staging}"))
+        .execute(&mut *tx)
+        .await?;
+    let mut rows = 0;
     for table in tables {
-        // Identity columns are copied as they are (`COPY` writes them like `overriding system
-        // value`); computed ones are computed again.
+        let identity: i64 = sqlx::query_scalar(
+            "select count(*) from information_schema.columns
+             where table_schema = current_schema() and table_name = $1 and is_identity = 'YES'",
+        )
+        .bind(table.name)
+        .fetch_one(&mut *tx)
+        .await?;
+        if identity > 0 {
+            return Err(SwapError::OddColumn {
+                table: table.name.into(),
+                column: "an identity column (its sequence would not follow the rows)".into(),
+            });
+        }
         let columns: Vec<String> = sqlx::query_scalar(
             "select quote_ident(column_name::text) from information_schema.columns
              where table_schema = current_schema() and table_name = $1
@@ -168,22 +198,24 @@ async fn swap_postgres(
                 table: table.name.into(),
             });
         }
-        columns_of.push(columns.join(", "));
-    }
-    // Children before parents, so that no cascade reaches rows already written.
-    for table in tables.iter().rev() {
-        sqlx::query(&format!("delete from {}", table.name))
-            .execute(&mut *tx)
-            .await?;
-    }
-    let mut rows = 0;
-    for (table, columns) in tables.iter().zip(&columns_of) {
+        let columns = columns.join(", ");
+        // Columns, defaults, not-null and check constraints; keys and indexes come after.
+        sqlx::query(&format!(
+            "create table {staging}.{t} (like {live_schema}.{t} including defaults \
+             including constraints including generated including storage)",
+            t = table.name
+        ))
+        .execute(&mut *tx)
+        .await?;
         // The rebuild's side first: a refusal there leaves no copy open on the live side.
         let mut rebuilt = source
             .copy_out_raw(&format!("copy {} ({columns}) to stdout", table.name))
             .await?;
         let mut sink = tx
-            .copy_in_raw(&format!("copy {} ({columns}) from stdin", table.name))
+            .copy_in_raw(&format!(
+                "copy {staging}.{} ({columns}) from stdin",
+                table.name
+            ))
             .await?;
         let mut failed = None;
         while let Some(chunk) = rebuilt.next().await {
@@ -207,9 +239,66 @@ async fn swap_postgres(
         }
         rows += sink.finish().await?;
     }
+    // Keys and indexes as the live tables have them, by the same names. Foreign keys are named
+    // as seen from the live schema, so the staging schema is looked in first: one that names
+    // another swapped table points at its new copy.
+    for table in tables {
+        let constraints: Vec<(String, String, String)> = sqlx::query_as(
+            "select conname::text, contype::text, pg_get_constraintdef(c.oid)
+             from pg_constraint c
+             where conrelid = format('%I.%I', current_schema(), $1::text)::regclass
+               and contype in ('p', 'u', 'f', 'x')
+             order by contype = 'f', conname",
+        )
+        .bind(table.name)
+        .fetch_all(&mut *tx)
+        .await?;
+        let indexes: Vec<String> = sqlx::query_scalar(
+            "select pg_get_indexdef(i.indexrelid)
+             from pg_index i
+             where i.indrelid = format('%I.%I', current_schema(), $1::text)::regclass
+               and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)",
+        )
+        .bind(table.name)
+        .fetch_all(&mut *tx)
+        .await?;
+        sqlx::query("select set_config('search_path', $1, true)")
+            .bind(format!("{staging}, {live_schema}"))
+            .execute(&mut *tx)
+            .await?;
+        for (constraint, _kind, definition) in &constraints {
+            sqlx::query(&format!(
+                "alter table {staging}.{} add constraint {} {definition}",
+                table.name,
+                quote_ident(constraint)
+            ))
+            .execute(&mut *tx)
+            .await?;
+        }
+        for index in &indexes {
+            let qualified = format!(" ON {live_schema}.{} ", table.name);
+            let moved = index.replacen(&qualified, &format!(" ON {staging}.{} ", table.name), 1);
+            if moved == *index {
+                return Err(SwapError::UnknownTable {
+                    table: format!("{} (index {index})", table.name),
+                });
+            }
+            sqlx::query(&moved).execute(&mut *tx).await?;
+        }
+        sqlx::query("select set_config('search_path', $1, true)")
+            .bind(&live_schema)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(&format!("analyze {staging}.{}", table.name))
+            .execute(&mut *tx)
+            .await?;
+    }
     for table in tables {
         let count = format!("select count(*) from {}", table.name);
-        let written: i64 = sqlx::query_scalar(&count).fetch_one(&mut *tx).await?;
+        let written: i64 =
+            sqlx::query_scalar(&format!("select count(*) from {staging}.{}", table.name))
+                .fetch_one(&mut *tx)
+                .await?;
         let rebuilt: i64 = sqlx::query_scalar(&count).fetch_one(&mut *source).await?;
         if written != rebuilt {
             return Err(SwapError::RowCount {
@@ -219,6 +308,24 @@ async fn swap_postgres(
             });
         }
     }
+    // The swap itself: children before parents (a table another one still references cannot
+    // go; a reference from outside the projection refuses the swap).
+    for table in tables.iter().rev() {
+        sqlx::query(&format!("drop table {live_schema}.{}", table.name))
+            .execute(&mut *tx)
+            .await?;
+    }
+    for table in tables {
+        sqlx::query(&format!(
+            "alter table {staging}.{} set schema {live_schema}",
+            table.name
+        ))
+        .execute(&mut *tx)
+        .await?;
+    }
+    sqlx::query(&format!("drop schema {staging}"))
+        .execute(&mut *tx)
+        .await?;
     sqlx::query(TOUCH_CHECKPOINT)
         .bind(crate::now_ms())
         .bind(name)
@@ -303,6 +410,27 @@ async fn swap_sqlite(
             }
             columns_of.push(columns.join(", "));
         }
+        // The indexes that are not keys go while the rows are written, and are built again
+        // after, at once from the rows (readers keep the snapshot they started with).
+        let mut indexes = Vec::new();
+        for table in tables {
+            let found: Vec<(String, String)> = sqlx::query_as(
+                "select name, sql from main.sqlite_master
+                 where type = 'index' and tbl_name = $1 and sql is not null",
+            )
+            .bind(table.name)
+            .fetch_all(&mut *tx)
+            .await?;
+            for (index, create) in found {
+                sqlx::query(&format!(
+                    "drop index main.\"{}\"",
+                    index.replace('"', "\"\"")
+                ))
+                .execute(&mut *tx)
+                .await?;
+                indexes.push(create);
+            }
+        }
         // Children before parents, so that no cascade reaches rows already written.
         for table in tables.iter().rev() {
             sqlx::query(&format!("delete from main.{}", table.name))
@@ -318,6 +446,9 @@ async fn swap_sqlite(
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        }
+        for create in &indexes {
+            sqlx::query(create).execute(&mut *tx).await?;
         }
         for table in tables {
             let (written, rebuilt): (i64, i64) = sqlx::query_as(&format!(
@@ -353,6 +484,26 @@ async fn swap_sqlite(
         conn.close_on_drop();
     }
     swapped
+}
+
+/// The schema a swap writes its new tables into: the projection's name and the time, short
+/// enough for PostgreSQL's 63-byte names.
+fn staging_schema(projection: &str) -> String {
+    let clean: String = projection
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .take(24)
+        .collect();
+    format!("swap_{}_{}", clean.to_ascii_lowercase(), crate::now_ms())
+}
+
+/// `name` as a PostgreSQL identifier, quoted when it is not a plain lower-case one.
+fn quote_ident(name: &str) -> String {
+    if plain_identifier(name) && !name.chars().any(|c| c.is_ascii_uppercase()) {
+        name.to_string()
+    } else {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    }
 }
 
 /// Letters, digits and underscores, not starting with a digit.

@@ -522,6 +522,53 @@ async fn feed_rows(app: &TestApp) -> BTreeMap<String, i64> {
     rows.into_iter().collect()
 }
 
+/// The projections' tables as the database describes them: columns, keys, indexes and foreign
+/// keys with their names and definitions.
+async fn projection_schema(app: &TestApp) -> Vec<String> {
+    let tables: Vec<String> = backend::read_models::all()
+        .iter()
+        .flat_map(|p| p.tables().iter().map(|t| t.name.to_string()))
+        .collect();
+    let rows: Vec<(String, String)> = match &app.state.db {
+        projections::Db::Sqlite { pool, .. } => {
+            let mut rows = Vec::new();
+            for table in &tables {
+                rows.extend(
+                    sqlx::query_as::<_, (String, String)>(
+                        "select name, coalesce(sql, 'automatic') from sqlite_master
+                         where tbl_name = $1 and type in ('table', 'index')",
+                    )
+                    .bind(table)
+                    .fetch_all(pool)
+                    .await
+                    .unwrap(),
+                );
+            }
+            rows
+        }
+        projections::Db::Postgres { pool } => sqlx::query_as(
+            "select c.relname::text || '.' || k.conname::text, pg_get_constraintdef(k.oid)
+             from pg_constraint k join pg_class c on c.oid = k.conrelid
+             where c.relname = any($1) and c.relnamespace = current_schema()::regnamespace
+             union all
+             select indexname::text, indexdef from pg_indexes
+             where tablename = any($1) and schemaname = current_schema()
+             union all
+             select table_name::text || '.' || column_name::text,
+                    data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '')
+             from information_schema.columns
+             where table_name = any($1) and table_schema = current_schema()",
+        )
+        .bind(&tables)
+        .fetch_all(pool)
+        .await
+        .unwrap(),
+    };
+    let mut rows: Vec<String> = rows.into_iter().map(|(n, d)| format!("{n}: {d}")).collect();
+    rows.sort();
+    rows
+}
+
 /// `companion rebuild`: every projection rebuilt beside the live projector and swapped in, while
 /// a writer keeps creating folders through the API. Damaged live rows (in the shared lane and in
 /// one that rebuilds alone) are gone afterwards, the live projector went on from the swapped
@@ -551,6 +598,8 @@ async fn a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on(app: 
 
     // The swap alone writes no feed message: counted with nothing else writing.
     let feed_before = feed_rows(&app).await;
+    let schema_before = projection_schema(&app).await;
+    assert!(schema_before.len() > 40, "{schema_before:?}");
     let (report, swaps) = backend::replay::rebuild(&app.state.db, &app.state.config, &[])
         .await
         .unwrap();
@@ -562,6 +611,11 @@ async fn a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on(app: 
         .collect();
     assert_eq!(names, all, "one swap per projection, in the server's order");
     assert_eq!(feed_rows(&app).await, feed_before);
+    assert_eq!(
+        projection_schema(&app).await,
+        schema_before,
+        "every column, key, index and foreign key as before, by the same names"
+    );
     let repaired = backend::replay::run(&app.state.db, &app.state.config, &[])
         .await
         .unwrap();
