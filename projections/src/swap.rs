@@ -134,6 +134,10 @@ impl From<Option<CheckpointRow>> for Position {
     }
 }
 
+/// How often the swap stages the rebuilt tables without holding the live checkpoint, in the
+/// hope that no event of the projection arrives meanwhile, before it stages them holding it.
+const STAGED_TRIES: usize = 3;
+
 async fn swap_postgres(
     live: &Db,
     scratch: &Db,
@@ -144,20 +148,114 @@ async fn swap_postgres(
         return Err(SwapError::MixedEngines);
     };
     let name = projection.name();
+    // First without the lock: the rebuild brought to the live checkpoint, its tables staged,
+    // then the checkpoint locked. If it has not moved meanwhile, the staged tables are the
+    // live projection at that point and are moved into place at once.
+    for _ in 0..STAGED_TRIES {
+        let at = crate::projector::checkpoint_of(live, name).await?;
+        let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
+        let mut tx = pool.begin().await?;
+        let staged = stage(&mut tx, scratch_pool, projection).await;
+        let staged = match staged {
+            Ok(staged) => {
+                tx.commit().await?;
+                staged
+            }
+            Err(e) => {
+                tx.rollback().await.ok();
+                return Err(e);
+            }
+        };
+        let mut tx = pool.begin().await?;
+        let started = Instant::now();
+        let now_at = lock_checkpoint(&mut tx, name).await?;
+        if now_at == at {
+            let moved = move_in(&mut tx, &staged, projection.tables()).await;
+            if let Err(e) = moved {
+                tx.rollback().await.ok();
+                drop_staging(pool, &staged.schema).await;
+                return Err(e);
+            }
+            touch(&mut tx, name).await?;
+            tx.commit().await?;
+            return Ok(SwapReport {
+                projection: name,
+                at,
+                caught_up,
+                rows: staged.rows,
+                held: started.elapsed(),
+            });
+        }
+        tx.rollback().await?;
+        drop_staging(pool, &staged.schema).await;
+    }
+    // The projection kept moving: staged while holding the checkpoint.
     let mut tx = pool.begin().await?;
     let started = Instant::now();
+    let at = lock_checkpoint(&mut tx, name).await?;
+    let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
+    let staged = stage(&mut tx, scratch_pool, projection).await?;
+    move_in(&mut tx, &staged, projection.tables()).await?;
+    touch(&mut tx, name).await?;
+    tx.commit().await?;
+    Ok(SwapReport {
+        projection: name,
+        at,
+        caught_up,
+        rows: staged.rows,
+        held: started.elapsed(),
+    })
+}
+
+/// Locks the live checkpoint row of `name` until the transaction ends and reads it.
+async fn lock_checkpoint(c: &mut sqlx::PgConnection, name: &str) -> Result<Position, SwapError> {
     let row: Option<CheckpointRow> = sqlx::query_as(
         "select tx_id, position from projection_checkpoints where name = $1 for update",
     )
     .bind(name)
-    .fetch_optional(&mut *tx)
+    .fetch_optional(&mut *c)
     .await?;
-    let at = Position::from(row);
-    let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
+    Ok(Position::from(row))
+}
+
+async fn touch(c: &mut sqlx::PgConnection, name: &str) -> Result<(), SwapError> {
+    sqlx::query(TOUCH_CHECKPOINT)
+        .bind(crate::now_ms())
+        .bind(name)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// Removes a staging schema left by a swap that did not go through.
+async fn drop_staging(pool: &sqlx::PgPool, schema: &str) {
+    if let Err(e) = sqlx::query(&format!("drop schema if exists {schema} cascade"))
+        .execute(pool)
+        .await
+    {
+        tracing::warn!(schema, error = %e, "a swap's staging schema was not removed");
+    }
+}
+
+/// Rebuilt tables written into a schema of their own.
+struct Staged {
+    schema: String,
+    live_schema: String,
+    rows: u64,
+}
+
+/// Writes the rebuilt tables of `projection` into new tables of a new schema, with the keys,
+/// indexes and foreign keys of the live ones.
+async fn stage(
+    c: &mut sqlx::PgConnection,
+    scratch_pool: &sqlx::PgPool,
+    projection: &Arc<dyn Projection>,
+) -> Result<Staged, SwapError> {
+    let name = projection.name();
     let mut source = scratch_pool.acquire().await?;
     let tables = projection.tables();
     let live_schema: String = sqlx::query_scalar("select current_schema()::text")
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut *c)
         .await?;
     // The rebuilt tables are written into new tables of a schema of their own, with no
     // index until their rows are in (an index built at once from sorted rows costs a fraction
@@ -167,7 +265,7 @@ async fn swap_postgres(
     let staging = staging_schema(name);
     let live_schema = quote_ident(&live_schema);
     sqlx::query(&format!("create schema {staging}"))
-        .execute(&mut *tx)
+        .execute(&mut *c)
         .await?;
     let mut rows = 0;
     for table in tables {
@@ -176,7 +274,7 @@ async fn swap_postgres(
              where table_schema = current_schema() and table_name = $1 and is_identity = 'YES'",
         )
         .bind(table.name)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut *c)
         .await?;
         if identity > 0 {
             return Err(SwapError::OddColumn {
@@ -191,7 +289,7 @@ async fn swap_postgres(
              order by ordinal_position",
         )
         .bind(table.name)
-        .fetch_all(&mut *tx)
+        .fetch_all(&mut *c)
         .await?;
         if columns.is_empty() {
             return Err(SwapError::UnknownTable {
@@ -205,13 +303,13 @@ async fn swap_postgres(
              including constraints including generated including storage)",
             t = table.name
         ))
-        .execute(&mut *tx)
+        .execute(&mut *c)
         .await?;
         // The rebuild's side first: a refusal there leaves no copy open on the live side.
         let mut rebuilt = source
             .copy_out_raw(&format!("copy {} ({columns}) to stdout", table.name))
             .await?;
-        let mut sink = tx
+        let mut sink = c
             .copy_in_raw(&format!(
                 "copy {staging}.{} ({columns}) from stdin",
                 table.name
@@ -251,7 +349,7 @@ async fn swap_postgres(
              order by contype = 'f', conname",
         )
         .bind(table.name)
-        .fetch_all(&mut *tx)
+        .fetch_all(&mut *c)
         .await?;
         let indexes: Vec<String> = sqlx::query_scalar(
             "select pg_get_indexdef(i.indexrelid)
@@ -260,11 +358,11 @@ async fn swap_postgres(
                and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)",
         )
         .bind(table.name)
-        .fetch_all(&mut *tx)
+        .fetch_all(&mut *c)
         .await?;
         sqlx::query("select set_config('search_path', $1, true)")
             .bind(format!("{staging}, {live_schema}"))
-            .execute(&mut *tx)
+            .execute(&mut *c)
             .await?;
         for (constraint, _kind, definition) in &constraints {
             sqlx::query(&format!(
@@ -272,7 +370,7 @@ async fn swap_postgres(
                 table.name,
                 quote_ident(constraint)
             ))
-            .execute(&mut *tx)
+            .execute(&mut *c)
             .await?;
         }
         for index in &indexes {
@@ -283,21 +381,21 @@ async fn swap_postgres(
                     table: format!("{} (index {index})", table.name),
                 });
             }
-            sqlx::query(&moved).execute(&mut *tx).await?;
+            sqlx::query(&moved).execute(&mut *c).await?;
         }
         sqlx::query("select set_config('search_path', $1, true)")
             .bind(&live_schema)
-            .execute(&mut *tx)
+            .execute(&mut *c)
             .await?;
         sqlx::query(&format!("analyze {staging}.{}", table.name))
-            .execute(&mut *tx)
+            .execute(&mut *c)
             .await?;
     }
     for table in tables {
         let count = format!("select count(*) from {}", table.name);
         let written: i64 =
             sqlx::query_scalar(&format!("select count(*) from {staging}.{}", table.name))
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut *c)
                 .await?;
         let rebuilt: i64 = sqlx::query_scalar(&count).fetch_one(&mut *source).await?;
         if written != rebuilt {
@@ -308,11 +406,25 @@ async fn swap_postgres(
             });
         }
     }
+    Ok(Staged {
+        schema: staging,
+        live_schema,
+        rows,
+    })
+}
+
+/// Drops the live tables and moves the staged ones into their place.
+async fn move_in(
+    c: &mut sqlx::PgConnection,
+    staged: &Staged,
+    tables: &[crate::projector::TableSpec],
+) -> Result<(), SwapError> {
+    let (staging, live_schema) = (&staged.schema, &staged.live_schema);
     // The swap itself: children before parents (a table another one still references cannot
     // go; a reference from outside the projection refuses the swap).
     for table in tables.iter().rev() {
         sqlx::query(&format!("drop table {live_schema}.{}", table.name))
-            .execute(&mut *tx)
+            .execute(&mut *c)
             .await?;
     }
     for table in tables {
@@ -320,25 +432,13 @@ async fn swap_postgres(
             "alter table {staging}.{} set schema {live_schema}",
             table.name
         ))
-        .execute(&mut *tx)
+        .execute(&mut *c)
         .await?;
     }
     sqlx::query(&format!("drop schema {staging}"))
-        .execute(&mut *tx)
+        .execute(&mut *c)
         .await?;
-    sqlx::query(TOUCH_CHECKPOINT)
-        .bind(crate::now_ms())
-        .bind(name)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    Ok(SwapReport {
-        projection: name,
-        at,
-        caught_up,
-        rows,
-        held: started.elapsed(),
-    })
+    Ok(())
 }
 
 async fn swap_sqlite(
@@ -439,8 +539,21 @@ async fn swap_sqlite(
         }
         let mut rows = 0;
         for (table, columns) in tables.iter().zip(&columns_of) {
+            // In key order, each row lands after the last one in the key's index instead of
+            // somewhere in the middle of it.
+            let key: Vec<String> = sqlx::query_scalar(
+                "select name from pragma_table_info($1, 'main') where pk > 0 order by pk",
+            )
+            .bind(table.name)
+            .fetch_all(&mut *tx)
+            .await?;
+            let order = if key.is_empty() || !key.iter().all(|k| plain_identifier(k)) {
+                String::new()
+            } else {
+                format!(" order by {}", key.join(", "))
+            };
             rows += sqlx::query(&format!(
-                "insert into main.{t} ({columns}) select {columns} from rebuilt.{t}",
+                "insert into main.{t} ({columns}) select {columns} from rebuilt.{t}{order}",
                 t = table.name
             ))
             .execute(&mut *tx)

@@ -522,6 +522,19 @@ async fn feed_rows(app: &TestApp) -> BTreeMap<String, i64> {
     rows.into_iter().collect()
 }
 
+/// Staging schemas a swap left behind (PostgreSQL; none on SQLite).
+async fn staging_schemas_left(app: &TestApp) -> i64 {
+    match &app.state.db {
+        projections::Db::Postgres { pool } => {
+            sqlx::query_scalar("select count(*) from pg_namespace where nspname like 'swap\\_%'")
+                .fetch_one(pool)
+                .await
+                .unwrap()
+        }
+        projections::Db::Sqlite { .. } => 0,
+    }
+}
+
 /// The projections' tables as the database describes them: columns, keys, indexes and foreign
 /// keys with their names and definitions.
 async fn projection_schema(app: &TestApp) -> Vec<String> {
@@ -665,6 +678,7 @@ async fn a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on(app: 
         .await
         .unwrap();
     assert!(after.differences.is_empty(), "{:?}", after.differences);
+    assert_eq!(staging_schemas_left(&app).await, 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
