@@ -66,6 +66,8 @@ pub enum SwapError {
     },
     #[error("table {table}: column {column:?} is not a plain name")]
     OddColumn { table: String, column: String },
+    #[error("the rebuild of {projection} could not reach the live checkpoint")]
+    ShortOfLive { projection: &'static str },
     #[error("the rebuild of {projection} is past the live checkpoint")]
     RebuildAhead { projection: &'static str },
 }
@@ -114,8 +116,23 @@ async fn catch_up(
         Some(at),
     )
     .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);
-    Ok(projector.run_to_end().await?)
+    let mut applied = projector.run_to_end().await?;
+    // On PostgreSQL an event is read only once the older transactions of the cluster have
+    // ended; the rows go in at exactly `at`, or not at all.
+    for _ in 0..CATCH_UP_TRIES {
+        if crate::projector::checkpoint_of(scratch, projection.name()).await? == at {
+            return Ok(applied);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        applied += projector.run_to_end().await?;
+    }
+    Err(SwapError::ShortOfLive {
+        projection: projection.name(),
+    })
 }
+
+/// How often a catch-up that stopped short of the live checkpoint is tried again (20 ms apart).
+const CATCH_UP_TRIES: usize = 100;
 
 /// The checkpoint as the swap's transaction holds it.
 #[derive(sqlx::FromRow)]
