@@ -1,3 +1,5 @@
+//! Over 600 lines: the two engines' swaps share the catch-up, the checks and their tests.
+//!
 //! Putting a rebuilt projection in place of the live one (blue/green).
 //!
 //! A rebuild runs beside the live projector, into a database of its own (see [`crate::replay`]),

@@ -1,3 +1,4 @@
+// Over 600 lines: the load, rebuild and swap scenarios share one workload and its helpers.
 //! Documents under load, on both databases: 8 concurrent writers and thousands of commands
 //! leave every event in the read model; a long mixed workload rebuilds from position 0 into a
 //! fresh database with no difference, and a rebuild swapped in while commands go on replaces
