@@ -1088,22 +1088,28 @@ impl Projector {
     }
 }
 
+/// A row of `projection_checkpoints`, as read with `select tx_id, position`; none is the start.
 #[derive(sqlx::FromRow)]
-struct CheckpointRow {
+pub(crate) struct CheckpointRow {
     tx_id: i64,
     position: i64,
+}
+
+impl From<Option<CheckpointRow>> for Position {
+    fn from(row: Option<CheckpointRow>) -> Self {
+        row.map(|r| Position {
+            tx_id: r.tx_id,
+            position: r.position,
+        })
+        .unwrap_or_default()
+    }
 }
 
 pub async fn checkpoint_of(db: &Db, name: &str) -> Result<Position, sqlx::Error> {
     let row: Option<CheckpointRow> = crate::on_db!(db, pool => sqlx::query_as(
         "select tx_id, position from projection_checkpoints where name = $1")
         .bind(name).fetch_optional(pool).await)?;
-    Ok(row
-        .map(|r| Position {
-            tx_id: r.tx_id,
-            position: r.position,
-        })
-        .unwrap_or_default())
+    Ok(Position::from(row))
 }
 
 /// The lowest checkpoint among `names` (a projection without one has reached nothing yet).

@@ -22,7 +22,6 @@ pub mod metric_names {
     /// Gauge: estimated seconds until the rebuild has applied them all, at its speed so far
     /// (0 when none runs).
     pub const SECONDS_LEFT: &str = "companion_rebuild_seconds_left";
-    pub const ALL: &[&str] = &[RUNNING, EVENTS_APPLIED, EVENTS_TOTAL, SECONDS_LEFT];
 }
 
 /// Records how far a rebuild is (`now_ms` is when it was measured).

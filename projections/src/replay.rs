@@ -9,6 +9,7 @@ use crate::db::Db;
 use crate::dead_letters::PoisonPolicy;
 use crate::projector::{checkpoint_of, Projection, ProjectionError, Projector, TableSpec};
 use crate::rebuild_progress;
+use crate::stream::Position;
 use crate::swap::{self, SwapError, SwapReport};
 
 /// A difference between a rebuilt table and the live one.
@@ -302,6 +303,25 @@ async fn run_lanes(
     Ok((report, swaps))
 }
 
+/// The projector that brings `rebuilder` (the rebuild of `projection` in `fresh`) up to `to`.
+/// A rebuild steps over poison events (recording them in `fresh`), as the live projection did
+/// if it got past them, so both end at the same place.
+pub(crate) fn rebuild_projector(
+    live: &Db,
+    fresh: &Db,
+    projection: &Arc<dyn Projection>,
+    rebuilder: &Arc<dyn Projection>,
+    to: Position,
+) -> Projector {
+    Projector::rebuilding(
+        live.clone(),
+        fresh.clone(),
+        vec![rebuilder.clone()],
+        Some(to),
+    )
+    .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)])
+}
+
 /// Rebuilds one projection to where the live one is, then compares it or swaps it in.
 async fn rebuild_one(
     live: &Db,
@@ -324,15 +344,7 @@ async fn rebuild_one(
     loop {
         attempts += 1;
         let live_at = checkpoint_of(live, projection.name()).await?;
-        // A rebuild steps over poison events (recording them in `fresh`), as the live
-        // projection did if it got past them, so both end at the same place.
-        let projector = Projector::rebuilding(
-            live.clone(),
-            fresh.clone(),
-            vec![rebuilder.clone()],
-            Some(live_at),
-        )
-        .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);
+        let projector = rebuild_projector(live, fresh, projection, &rebuilder, live_at);
         let applied =
             run_reporting(live, &projector, projection.name(), total, report_progress).await;
         if let Err(e) = rebuild_progress::clear(live, projection.name()).await {

@@ -32,8 +32,7 @@ use futures::StreamExt;
 use sqlx::Connection;
 
 use crate::db::Db;
-use crate::dead_letters::PoisonPolicy;
-use crate::projector::{Projection, ProjectionError, Projector};
+use crate::projector::{CheckpointRow, Projection, ProjectionError};
 use crate::stream::Position;
 
 /// What a swap did.
@@ -84,11 +83,11 @@ pub async fn swap_in(
     rebuilder: &Arc<dyn Projection>,
 ) -> Result<SwapReport, SwapError> {
     match (live, scratch) {
-        (Db::Sqlite { .. }, Db::Sqlite { .. }) => {
-            swap_sqlite(live, scratch, projection, rebuilder).await
+        (Db::Sqlite { pool, .. }, Db::Sqlite { pool: from, .. }) => {
+            swap_sqlite(live, scratch, (pool, from), projection, rebuilder).await
         }
-        (Db::Postgres { .. }, Db::Postgres { .. }) => {
-            swap_postgres(live, scratch, projection, rebuilder).await
+        (Db::Postgres { pool }, Db::Postgres { pool: from }) => {
+            swap_postgres(live, scratch, (pool, from), projection, rebuilder).await
         }
         _ => Err(SwapError::MixedEngines),
     }
@@ -111,13 +110,7 @@ async fn catch_up(
     if rebuilt_at == at {
         return Ok(0);
     }
-    let projector = Projector::rebuilding(
-        live.clone(),
-        scratch.clone(),
-        vec![rebuilder.clone()],
-        Some(at),
-    )
-    .with_poison_policies(&[(projection.name().to_string(), PoisonPolicy::Skip)]);
+    let projector = crate::replay::rebuild_projector(live, scratch, projection, rebuilder, at);
     let mut applied = projector.run_to_end().await?;
     // On PostgreSQL an event is read only once the older transactions of the cluster have
     // ended; the rows go in at exactly `at`, or not at all.
@@ -136,36 +129,18 @@ async fn catch_up(
 /// How often a catch-up that stopped short of the live checkpoint is tried again (20 ms apart).
 const CATCH_UP_TRIES: usize = 100;
 
-/// The checkpoint as the swap's transaction holds it.
-#[derive(sqlx::FromRow)]
-struct CheckpointRow {
-    tx_id: i64,
-    position: i64,
-}
-
-impl From<Option<CheckpointRow>> for Position {
-    fn from(row: Option<CheckpointRow>) -> Self {
-        row.map(|r| Position {
-            tx_id: r.tx_id,
-            position: r.position,
-        })
-        .unwrap_or_default()
-    }
-}
-
 /// How often the swap stages the rebuilt tables without holding the live checkpoint, in the
 /// hope that no event of the projection arrives meanwhile, before it stages them holding it.
 const STAGED_TRIES: usize = 3;
 
+/// `pools`: the live database's, and the rebuild's.
 async fn swap_postgres(
     live: &Db,
     scratch: &Db,
+    (pool, scratch_pool): (&sqlx::PgPool, &sqlx::PgPool),
     projection: &Arc<dyn Projection>,
     rebuilder: &Arc<dyn Projection>,
 ) -> Result<SwapReport, SwapError> {
-    let (Db::Postgres { pool }, Db::Postgres { pool: scratch_pool }) = (live, scratch) else {
-        return Err(SwapError::MixedEngines);
-    };
     let name = projection.name();
     // First without the lock: the rebuild brought to the live checkpoint, its tables staged,
     // then the checkpoint locked. If it has not moved meanwhile, the staged tables are the
@@ -356,12 +331,13 @@ async fn stage(
         }
         rows += sink.finish().await?;
     }
-    // Keys and indexes as the live tables have them, by the same names. Foreign keys are named
-    // as seen from the live schema, so the staging schema is looked in first: one that names
-    // another swapped table points at its new copy.
+    // Keys and indexes as the live tables have them, by the same names. Their definitions are
+    // read first, as seen from the live schema; they are made with the staging schema looked in
+    // first, so that a foreign key naming another swapped table points at its new copy.
+    let mut definitions = Vec::with_capacity(tables.len());
     for table in tables {
-        let constraints: Vec<(String, String, String)> = sqlx::query_as(
-            "select conname::text, contype::text, pg_get_constraintdef(c.oid)
+        let constraints: Vec<(String, String)> = sqlx::query_as(
+            "select conname::text, pg_get_constraintdef(c.oid)
              from pg_constraint c
              where conrelid = format('%I.%I', current_schema(), $1::text)::regclass
                and contype in ('p', 'u', 'f', 'x')
@@ -379,11 +355,14 @@ async fn stage(
         .bind(table.name)
         .fetch_all(&mut *c)
         .await?;
-        sqlx::query("select set_config('search_path', $1, true)")
-            .bind(format!("{staging}, {live_schema}"))
-            .execute(&mut *c)
-            .await?;
-        for (constraint, _kind, definition) in &constraints {
+        definitions.push((table, constraints, indexes));
+    }
+    sqlx::query("select set_config('search_path', $1, true)")
+        .bind(format!("{staging}, {live_schema}"))
+        .execute(&mut *c)
+        .await?;
+    for (table, constraints, indexes) in &definitions {
+        for (constraint, definition) in constraints {
             sqlx::query(&format!(
                 "alter table {staging}.{} add constraint {} {definition}",
                 table.name,
@@ -392,7 +371,7 @@ async fn stage(
             .execute(&mut *c)
             .await?;
         }
-        for index in &indexes {
+        for index in indexes {
             let qualified = format!(" ON {live_schema}.{} ", table.name);
             let moved = index.replacen(&qualified, &format!(" ON {staging}.{} ", table.name), 1);
             if moved == *index {
@@ -402,14 +381,14 @@ async fn stage(
             }
             sqlx::query(&moved).execute(&mut *c).await?;
         }
-        sqlx::query("select set_config('search_path', $1, true)")
-            .bind(&live_schema)
-            .execute(&mut *c)
-            .await?;
         sqlx::query(&format!("analyze {staging}.{}", table.name))
             .execute(&mut *c)
             .await?;
     }
+    sqlx::query("select set_config('search_path', $1, true)")
+        .bind(&live_schema)
+        .execute(&mut *c)
+        .await?;
     for table in tables {
         let count = format!("select count(*) from {}", table.name);
         let written: i64 =
@@ -460,21 +439,14 @@ async fn move_in(
     Ok(())
 }
 
+/// `pools`: the live database's, and the rebuild's.
 async fn swap_sqlite(
     live: &Db,
     scratch: &Db,
+    (pool, scratch_pool): (&sqlx::SqlitePool, &sqlx::SqlitePool),
     projection: &Arc<dyn Projection>,
     rebuilder: &Arc<dyn Projection>,
 ) -> Result<SwapReport, SwapError> {
-    let (
-        Db::Sqlite { pool, .. },
-        Db::Sqlite {
-            pool: scratch_pool, ..
-        },
-    ) = (live, scratch)
-    else {
-        return Err(SwapError::MixedEngines);
-    };
     let file: String =
         sqlx::query_scalar("select file from pragma_database_list where name = 'main'")
             .fetch_one(scratch_pool)
@@ -505,21 +477,27 @@ async fn swap_sqlite(
         let at = Position::from(row);
         let caught_up = catch_up(live, scratch, projection, rebuilder, at).await?;
         let tables = projection.tables();
+        // Per table: its columns, and its key's columns in key order.
         let mut columns_of = Vec::with_capacity(tables.len());
         for table in tables {
             // `table_xinfo` names computed columns too (hidden 2 and 3): computed again.
-            let columns: Vec<String> = sqlx::query_scalar(
-                "select name from pragma_table_xinfo($1, 'main') where hidden = 0 order by cid",
+            let found: Vec<(String, i64, i64)> = sqlx::query_as(
+                "select name, hidden, pk from pragma_table_xinfo($1, 'main') order by cid",
             )
             .bind(table.name)
             .fetch_all(&mut *tx)
             .await?;
+            let columns: Vec<&str> = found
+                .iter()
+                .filter(|(_, hidden, _)| *hidden == 0)
+                .map(|(name, _, _)| name.as_str())
+                .collect();
             // Written bare: SQLite reads a double-quoted name that the other table lacks as a
             // string, which would fill the column with its own name instead of failing.
             if let Some(odd) = columns.iter().find(|c| !plain_identifier(c)) {
                 return Err(SwapError::OddColumn {
                     table: table.name.into(),
-                    column: odd.clone(),
+                    column: odd.to_string(),
                 });
             }
             if columns.is_empty() {
@@ -527,7 +505,14 @@ async fn swap_sqlite(
                     table: table.name.into(),
                 });
             }
-            columns_of.push(columns.join(", "));
+            let mut key: Vec<(i64, &str)> = found
+                .iter()
+                .filter(|(_, _, pk)| *pk > 0)
+                .map(|(name, _, pk)| (*pk, name.as_str()))
+                .collect();
+            key.sort_unstable();
+            let key: Vec<&str> = key.into_iter().map(|(_, name)| name).collect();
+            columns_of.push((columns.join(", "), key.join(", ")));
         }
         // The indexes that are not keys go while the rows are written, and are built again
         // after, at once from the rows (readers keep the snapshot they started with).
@@ -557,19 +542,13 @@ async fn swap_sqlite(
                 .await?;
         }
         let mut rows = 0;
-        for (table, columns) in tables.iter().zip(&columns_of) {
+        for (table, (columns, key)) in tables.iter().zip(&columns_of) {
             // In key order, each row lands after the last one in the key's index instead of
             // somewhere in the middle of it.
-            let key: Vec<String> = sqlx::query_scalar(
-                "select name from pragma_table_info($1, 'main') where pk > 0 order by pk",
-            )
-            .bind(table.name)
-            .fetch_all(&mut *tx)
-            .await?;
-            let order = if key.is_empty() || !key.iter().all(|k| plain_identifier(k)) {
+            let order = if key.is_empty() {
                 String::new()
             } else {
-                format!(" order by {}", key.join(", "))
+                format!(" order by {key}")
             };
             rows += sqlx::query(&format!(
                 "insert into main.{t} ({columns}) select {columns} from rebuilt.{t}{order}",
