@@ -933,6 +933,18 @@ impl Batch {
         out
     }
 
+    /// Whether `item` is shared with `user` directly (its shares loaded): whether `user` is
+    /// among [`Batch::shares_on`] of it, without copying them.
+    pub fn is_shared_with(&self, item: &str, user: &str) -> bool {
+        self.by_item
+            .get(item)
+            .is_some_and(|users| users.contains(user))
+            && self
+                .shares
+                .get(&Pair(item, user))
+                .is_some_and(|s| s.now.is_some())
+    }
+
     /// The items shared with `user` directly.
     pub async fn shares_of(
         &mut self,
@@ -1612,21 +1624,13 @@ impl Batch {
             .filter(|v| v.valid_to.is_some())
             .collect();
         writes += write_share_versions(tx, &shares, self.resident).await?;
-        self.item_versions.retain(|v| v.valid_to.is_none());
+        // The open rows stay; their places move down. The maps keep their keys (a resident
+        // rebuild holds every live item's: copying them at each spill cost more than the spill).
+        let moved = keep_open(&mut self.item_versions, |v| v.valid_to.is_none());
+        renumber(&mut self.open_item_version, &moved);
+        let moved = keep_open(&mut self.share_versions, |v| v.valid_to.is_none());
+        renumber(&mut self.open_share_version, &moved);
         self.closed_versions = (0, 0);
-        self.open_item_version = self
-            .item_versions
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.item.id.clone(), i))
-            .collect();
-        self.share_versions.retain(|v| v.valid_to.is_none());
-        self.open_share_version = self
-            .share_versions
-            .iter()
-            .enumerate()
-            .map(|(i, v)| ((v.item_id.clone(), v.user_id.clone()), i))
-            .collect();
         self.statements.writes += writes;
         Ok(())
     }
@@ -1673,6 +1677,34 @@ impl Batch {
         .await?;
         Ok(writes)
     }
+}
+
+/// Keeps the rows of `rows` that are `open`, in order; returns each old place's new place
+/// (`usize::MAX` for a row dropped).
+fn keep_open<T>(rows: &mut Vec<T>, open: impl Fn(&T) -> bool) -> Vec<usize> {
+    let mut places = Vec::with_capacity(rows.len());
+    let mut next = 0;
+    for row in rows.iter() {
+        if open(row) {
+            places.push(next);
+            next += 1;
+        } else {
+            places.push(usize::MAX);
+        }
+    }
+    rows.retain(|row| open(row));
+    places
+}
+
+/// Points each entry of `index` at its row's new place (see [`keep_open`]).
+fn renumber<K>(index: &mut HashMap<K, usize>, places: &[usize]) {
+    index.retain(|_, at| match places.get(*at) {
+        Some(&to) if to != usize::MAX => {
+            *at = to;
+            true
+        }
+        _ => false,
+    });
 }
 
 /// Writes `doc_item_versions` rows.
@@ -1824,8 +1856,11 @@ async fn write_rows(
     };
     let kind = tx.kind();
     if shape == RowShape::Copy {
-        if let Tx::Postgres(c) = tx {
-            return copy_rows(c, head, rows).await;
+        match tx {
+            Tx::Postgres(c) => return copy_rows(c, head, rows).await,
+            Tx::Sqlite(c) => {
+                return insert_rows_sqlite(c, head, &format!("{tail}{suffix}"), rows).await
+            }
         }
     }
     let mut statements = 0;
@@ -1876,6 +1911,63 @@ async fn write_rows(
             }
             q.execute(c).await.map(|r| r.rows_affected())
         })?;
+        statements += 1;
+    }
+    Ok(statements)
+}
+
+/// A rebuild's new rows on SQLite: multi-row `INSERT`s of up to [`PARAMS_PER_STATEMENT`]
+/// parameters (full ones kept prepared), `after` (a conflict clause) at the end. Each statement's values are copied for SQLite's
+/// connection thread while it still runs the statement before, instead of after it, so the
+/// two threads work at once. Returns how many statements ran.
+async fn insert_rows_sqlite(
+    c: &mut sqlx::SqliteConnection,
+    head: &str,
+    after: &str,
+    rows: &[Vec<Value<'_>>],
+) -> Result<u64> {
+    let Some(width) = rows.first().map(Vec::len) else {
+        return Ok(0);
+    };
+    let full = (PARAMS_PER_STATEMENT / width).max(1);
+    let text = |n: usize| {
+        let row = format!("({})", vec!["?"; width].join(", "));
+        format!("{head}{}{after}", vec![row.as_str(); n].join(", "))
+    };
+    let full_text = text(full);
+    let tail_text = text(rows.len() % full);
+    // Owned values: what sqlx copies for its connection thread anyway, copied here instead.
+    let statement = |chunk: &[Vec<Value<'_>>]| {
+        let keep = chunk.len() == full;
+        let sql = if keep { &full_text } else { &tail_text };
+        let mut q = sqlx::query(sql).persistent(keep);
+        for row in chunk {
+            for value in row {
+                q = match *value {
+                    Value::Text(v) => q.bind(v.map(str::to_owned)),
+                    Value::Int(v) => q.bind(v),
+                    Value::Bool(v) => q.bind(v),
+                };
+            }
+        }
+        q
+    };
+    let mut chunks = rows.chunks(full);
+    let mut next = chunks.next().map(statement);
+    let mut statements = 0;
+    while let Some(query) = next.take() {
+        let mut running = std::pin::pin!(query.execute(&mut *c));
+        // The first poll hands the statement to the connection's thread; the next one is
+        // made while it runs.
+        let first = std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(std::future::Future::poll(running.as_mut(), cx))
+        })
+        .await;
+        next = chunks.next().map(statement);
+        match first {
+            std::task::Poll::Ready(done) => done?,
+            std::task::Poll::Pending => running.await?,
+        };
         statements += 1;
     }
     Ok(statements)
@@ -1971,6 +2063,28 @@ fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spilled_rows_leave_the_open_ones_found_at_their_new_places() {
+        let mut rows = vec![
+            ("a", true),
+            ("b", false),
+            ("c", true),
+            ("d", false),
+            ("e", true),
+        ];
+        let mut index: HashMap<&str, usize> = [("a", 0), ("c", 2), ("e", 4)].into_iter().collect();
+        // An entry that points at a closed row (none should) is dropped, not kept pointing
+        // at another row.
+        index.insert("stale", 1);
+        let moved = keep_open(&mut rows, |r| r.1);
+        renumber(&mut index, &moved);
+        assert_eq!(rows, vec![("a", true), ("c", true), ("e", true)]);
+        for (key, at) in &index {
+            assert_eq!(rows[*at].0, *key);
+        }
+        assert_eq!(index.len(), 3);
+    }
 
     #[test]
     fn copy_text_escapes_what_the_text_format_reads_as_separators() {

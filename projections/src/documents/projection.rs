@@ -957,7 +957,7 @@ async fn opened(tx: &mut Tx, b: &mut Batch, id: &str, user: &str, at: i64) -> Re
     // Only an item shared with the user directly counts in their badge; the mark of any other
     // item can go without a recount.
     b.load_item_shares(tx, &[id]).await?;
-    let direct = b.shares_on(&[id]).iter().any(|(u, _)| u == user);
+    let direct = b.is_shared_with(id, user);
     let counted = direct && b.is_unread(tx, user, id).await?;
     b.clear_unread(user, &[id]);
     // A US item is marked seen (US items are unread for US users until opened).
