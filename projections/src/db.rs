@@ -138,12 +138,17 @@ impl Db {
                 // pages all over the feed's key, and the journal would hold each of them.
                 Durability::Scratch => (SqliteJournalMode::Truncate, SqliteSynchronous::Off),
             };
-            let options = SqliteConnectOptions::from_str(url)?
+            let mut options = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
                 .journal_mode(journal)
                 .synchronous(synchronous)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true);
+            if durability == Durability::Scratch {
+                // A rebuild builds its indexes at the end: SQLite may sort them on the other
+                // core too.
+                options = options.pragma("threads", "2");
+            }
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
                 .connect_with(options)
