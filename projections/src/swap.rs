@@ -164,14 +164,23 @@ async fn swap_postgres(
         let started = Instant::now();
         let now_at = lock_checkpoint(&mut tx, name).await?;
         if now_at == at {
-            let moved = move_in(&mut tx, &staged, projection.tables()).await;
-            if let Err(e) = moved {
-                tx.rollback().await.ok();
+            let moved = async {
+                move_in(&mut tx, &staged, projection.tables()).await?;
+                touch(&mut tx, name).await
+            }
+            .await;
+            let finished = match moved {
+                Ok(()) => tx.commit().await.map_err(SwapError::from),
+                Err(e) => {
+                    tx.rollback().await.ok();
+                    Err(e)
+                }
+            };
+            // Whatever failed, the staged tables are not left behind.
+            if let Err(e) = finished {
                 drop_staging(pool, &staged.schema).await;
                 return Err(e);
             }
-            touch(&mut tx, name).await?;
-            tx.commit().await?;
             return Ok(SwapReport {
                 projection: name,
                 at,

@@ -1856,51 +1856,27 @@ async fn write_rows(
         return Ok(0);
     };
     let kind = tx.kind();
+    let after = format!("{tail}{suffix}");
     if shape == RowShape::Copy {
         match tx {
             Tx::Postgres(c) => return copy_rows(c, head, rows).await,
-            Tx::Sqlite(c) => {
-                return insert_rows_sqlite(c, head, &format!("{tail}{suffix}"), rows).await
-            }
+            Tx::Sqlite(c) => return insert_rows_sqlite(c, head, &after, rows).await,
         }
     }
-    let mut statements = 0;
     let full = (PARAMS_PER_STATEMENT / width).max(1);
+    let full_text = statement_text(kind, shape, head, full, width, &after);
+    let tail_text = statement_text(kind, shape, head, rows.len() % full, width, &after);
+    let mut statements = 0;
     for chunk in rows.chunks(full) {
-        let mut sql = String::with_capacity(head.len() + chunk.len() * width * 6 + suffix.len());
-        sql.push_str(head);
-        let mut n = 0;
-        for (r, _) in chunk.iter().enumerate() {
-            if r > 0 {
-                sql.push_str(", ");
-            }
-            if shape != RowShape::List {
-                sql.push('(');
-            }
-            for c in 0..width {
-                if c > 0 {
-                    sql.push_str(", ");
-                }
-                n += 1;
-                let p = param(kind, n);
-                if shape == RowShape::CastTuples && c == width - 1 {
-                    sql.push_str(&format!("cast({p} as bigint)"));
-                } else {
-                    sql.push_str(&p);
-                }
-            }
-            if shape != RowShape::List {
-                sql.push(')');
-            }
-        }
-        sql.push_str(tail);
-        sql.push_str(suffix);
-        // A rebuild's bulk rows (SQLite) send the same full-chunk text hundreds of times: kept
-        // prepared. Anything else is prepared once and dropped, so a live connection does not
-        // keep statements of thousands of parameters.
-        let keep = shape == RowShape::Copy && chunk.len() == full;
+        let sql = if chunk.len() == full {
+            &full_text
+        } else {
+            &tail_text
+        };
+        // Prepared once and dropped: a live connection keeps no statement of thousands of
+        // parameters.
         on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql).persistent(keep);
+            let mut q = sqlx::query(sql).persistent(false);
             for row in chunk {
                 for value in row {
                     q = match *value {
@@ -1917,10 +1893,51 @@ async fn write_rows(
     Ok(statements)
 }
 
+/// `head`, then `rows` rows of `width` parameters in `shape`, then `after`: the text of one
+/// multi-row statement (parameters numbered from 1).
+fn statement_text(
+    kind: DbKind,
+    shape: RowShape,
+    head: &str,
+    rows: usize,
+    width: usize,
+    after: &str,
+) -> String {
+    let mut sql = String::with_capacity(head.len() + rows * width * 6 + after.len());
+    sql.push_str(head);
+    let mut n = 0;
+    for r in 0..rows {
+        if r > 0 {
+            sql.push_str(", ");
+        }
+        if shape != RowShape::List {
+            sql.push('(');
+        }
+        for c in 0..width {
+            if c > 0 {
+                sql.push_str(", ");
+            }
+            n += 1;
+            let p = param(kind, n);
+            if shape == RowShape::CastTuples && c == width - 1 {
+                sql.push_str(&format!("cast({p} as bigint)"));
+            } else {
+                sql.push_str(&p);
+            }
+        }
+        if shape != RowShape::List {
+            sql.push(')');
+        }
+    }
+    sql.push_str(after);
+    sql
+}
+
 /// A rebuild's new rows on SQLite: multi-row `INSERT`s of up to [`PARAMS_PER_STATEMENT`]
-/// parameters (full ones kept prepared), `after` (a conflict clause) at the end. Each statement's values are copied for SQLite's
-/// connection thread while it still runs the statement before, instead of after it, so the
-/// two threads work at once. Returns how many statements ran.
+/// parameters, `after` (a conflict clause) at the end. The full statement is sent hundreds of
+/// times and kept prepared. Each statement's values are copied for SQLite's connection thread
+/// while it still runs the statement before, so the two threads work at once. Returns how
+/// many statements ran.
 async fn insert_rows_sqlite(
     c: &mut sqlx::SqliteConnection,
     head: &str,
@@ -1931,10 +1948,7 @@ async fn insert_rows_sqlite(
         return Ok(0);
     };
     let full = (PARAMS_PER_STATEMENT / width).max(1);
-    let text = |n: usize| {
-        let row = format!("({})", vec!["?"; width].join(", "));
-        format!("{head}{}{after}", vec![row.as_str(); n].join(", "))
-    };
+    let text = |n| statement_text(DbKind::Sqlite, RowShape::Tuples, head, n, width, after);
     let full_text = text(full);
     let tail_text = text(rows.len() % full);
     // Owned values: what sqlx copies for its connection thread anyway, copied here instead.
