@@ -80,6 +80,23 @@ pub struct Deleted {
 /// The PostgreSQL pool's size unless the server says otherwise (`DATABASE_POOL_SIZE`).
 pub const POSTGRES_POOL_SIZE: u32 = 32;
 
+/// Statements whose text grows with their rows (`in (…)` lists, multi-row inserts) stay
+/// prepared on their connection up to this many rows, the size of a live round: on PostgreSQL a
+/// prepared statement runs in one round trip, where one prepared for a single use takes two
+/// (prepare, then run). There is one text per size, so few are kept; a larger statement (a
+/// rebuild's, up to thousands of parameters) is prepared for its one use and dropped.
+pub const PREPARED_UP_TO_ROWS: usize = 4;
+
+/// Whether a statement of `rows` rows (or listed values) stays prepared; see
+/// [`PREPARED_UP_TO_ROWS`].
+pub fn keep_prepared(rows: usize) -> bool {
+    rows <= PREPARED_UP_TO_ROWS
+}
+
+/// Prepared statements each connection keeps (sqlx's default is 100): the server's own
+/// statements plus the small sizes of the statements above.
+const STATEMENT_CACHE: usize = 250;
+
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
@@ -115,7 +132,8 @@ impl Db {
             // A node frozen inside a transaction (a stuck VM) must not hold its row and
             // advisory locks for ever: PostgreSQL ends such a session after a while.
             let mut options = PgConnectOptions::from_str(url)?
-                .options([("idle_in_transaction_session_timeout", "10s")]);
+                .options([("idle_in_transaction_session_timeout", "10s")])
+                .statement_cache_capacity(STATEMENT_CACHE);
             if durability == Durability::Scratch {
                 options = options.options([("synchronous_commit", "off")]);
             }
@@ -143,7 +161,8 @@ impl Db {
                 .journal_mode(journal)
                 .synchronous(synchronous)
                 .busy_timeout(Duration::from_secs(10))
-                .foreign_keys(true);
+                .foreign_keys(true)
+                .statement_cache_capacity(STATEMENT_CACHE);
             if durability == Durability::Scratch {
                 // A rebuild builds its indexes at the end: SQLite may sort them on the other
                 // core too.

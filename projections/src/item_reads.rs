@@ -32,9 +32,7 @@ impl Projection for ItemReadsProjection {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
-        if event.aggregate_type != ITEM_TYPE
-            || !matches!(event.event_type.as_str(), "Opened" | "Downloaded")
-        {
+        if !self.applies_to(event) {
             return Ok(());
         }
         let (user, opens, downloads) = match event
@@ -58,6 +56,11 @@ impl Projection for ItemReadsProjection {
 
     fn reads(&self, aggregate_type: &str) -> bool {
         aggregate_type == ITEM_TYPE
+    }
+
+    fn applies_to(&self, event: &StoredEvent) -> bool {
+        event.aggregate_type == ITEM_TYPE
+            && matches!(event.event_type.as_str(), "Opened" | "Downloaded")
     }
 }
 

@@ -252,6 +252,11 @@ impl Projection for ShareEngagementProjection {
     fn reads(&self, aggregate_type: &str) -> bool {
         aggregate_type == ITEM_TYPE || aggregate_type == SHARE_TYPE
     }
+
+    fn applies_to(&self, event: &StoredEvent) -> bool {
+        (event.aggregate_type == ITEM_TYPE && event.event_type == "SharedExternally")
+            || event.aggregate_type == SHARE_TYPE
+    }
 }
 
 // ---- reads ----

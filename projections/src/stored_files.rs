@@ -66,6 +66,12 @@ impl Projection for StoredFilesProjection {
         aggregate_type == ITEM_TYPE || aggregate_type == LIBRARY_TYPE
     }
 
+    fn applies_to(&self, event: &StoredEvent) -> bool {
+        (event.aggregate_type == LIBRARY_TYPE && event.event_type == "VersionUploaded")
+            || (event.aggregate_type == ITEM_TYPE
+                && FILE_EVENTS.contains(&event.event_type.as_str()))
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
         if event.aggregate_type == LIBRARY_TYPE && event.event_type == "VersionUploaded" {
             return library_version(tx, event).await;

@@ -254,7 +254,7 @@ impl Batch {
                 placeholders(kind, 0, chunk.len())
             );
             let rows: Vec<ItemRow> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as::<_, ItemRow>(&sql).persistent(false);
+                let mut q = sqlx::query_as::<_, ItemRow>(&sql).persistent(projections::db::keep_prepared(chunk.len()));
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -332,7 +332,7 @@ async fn write_rows(
         let sql = format!("{head}{}{tail}", tuples.join(", "));
         // Not kept prepared: each number of rows is another statement text.
         on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql).persistent(false);
+            let mut q = sqlx::query(&sql).persistent(projections::db::keep_prepared(chunk.len()));
             for row in chunk {
                 for value in row {
                     q = match *value {

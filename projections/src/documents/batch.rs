@@ -453,7 +453,7 @@ impl Batch {
                 placeholders(tx.kind(), chunk.len())
             );
             let rows: Vec<Item> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as::<_, Item>(&sql).persistent(false);
+                let mut q = sqlx::query_as::<_, Item>(&sql).persistent(crate::db::keep_prepared(chunk.len()));
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -504,7 +504,7 @@ impl Batch {
                 placeholders(tx.kind(), chunk.len())
             );
             let rows: Vec<(String, String, String, String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(false);
+                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -571,7 +571,7 @@ impl Batch {
                  from doc_shares s where s.user_id in ({list})"
             );
             let rows: Vec<(String, String, String, String, i64, bool)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(false);
+                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -586,7 +586,7 @@ impl Batch {
             let sql =
                 format!("select user_id, shared_unread from doc_badges where user_id in ({list})");
             let badges: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(false);
+                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -634,7 +634,7 @@ impl Batch {
                 list.join(", ")
             );
             let rows: Vec<(String, Option<i64>)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(false);
+                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -766,7 +766,7 @@ impl Batch {
                 placeholders(tx.kind(), chunk.len())
             );
             let rows: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(false);
+                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
                 for id in chunk {
                     q = q.bind(*id);
                 }
@@ -813,7 +813,7 @@ impl Batch {
                 tuples.join(", ")
             );
             let rows: Vec<(String, String)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(false);
+                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
                 for (user, item) in chunk {
                     q = q.bind(*user).bind(*item);
                 }
@@ -1873,10 +1873,10 @@ async fn write_rows(
         } else {
             &tail_text
         };
-        // Prepared once and dropped: a live connection keeps no statement of thousands of
-        // parameters.
+        // A live round's few rows stay prepared; a large statement is prepared once and
+        // dropped, so a live connection keeps no statement of thousands of parameters.
         on_tx!(tx, c => {
-            let mut q = sqlx::query(sql).persistent(false);
+            let mut q = sqlx::query(sql).persistent(crate::db::keep_prepared(chunk.len()));
             for row in chunk {
                 for value in row {
                     q = match *value {
