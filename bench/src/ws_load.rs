@@ -239,17 +239,14 @@ fn tag_of(frame: &Frame<'_>) -> Tag {
             Ok(BenchPayload {
                 round: Some(round),
                 sent_us: Some(sent_us),
-            }) if broadcast => Tag::Broadcast {
-                round: round as usize,
-                sent_us,
-            },
-            Ok(BenchPayload {
-                round: Some(round),
-                sent_us: Some(sent_us),
-            }) => Tag::Direct {
-                round: round as usize,
-                sent_us,
-            },
+            }) => {
+                let round = round as usize;
+                if broadcast {
+                    Tag::Broadcast { round, sent_us }
+                } else {
+                    Tag::Direct { round, sent_us }
+                }
+            }
             _ => Tag::Other,
         },
         Some("notification") => serde_json::from_str::<NotificationPayload>(payload)

@@ -1277,10 +1277,12 @@ mod tests {
         );
     }
 
-    /// A test projection that reads one aggregate type and counts what it is given.
+    /// A test projection that reads one aggregate type (applying only the events of type
+    /// `applies`, when given) and counts every event it is given.
     struct Reader {
         name: &'static str,
         reads: &'static str,
+        applies: Option<&'static str>,
         given: std::sync::atomic::AtomicUsize,
     }
 
@@ -1289,6 +1291,17 @@ mod tests {
             Arc::new(Self {
                 name,
                 reads,
+                applies: None,
+                given: Default::default(),
+            })
+        }
+
+        /// Reads `reads` but applies only its events of type `applies`.
+        fn picky(name: &'static str, reads: &'static str, applies: &'static str) -> Arc<Self> {
+            Arc::new(Self {
+                name,
+                reads,
+                applies: Some(applies),
                 given: Default::default(),
             })
         }
@@ -1313,15 +1326,24 @@ mod tests {
         fn reads(&self, aggregate_type: &str) -> bool {
             aggregate_type == self.reads
         }
+        fn applies_to(&self, event: &StoredEvent) -> bool {
+            self.reads(&event.aggregate_type) && self.applies.is_none_or(|t| event.event_type == t)
+        }
+    }
+
+    /// A fresh SQLite database in its own folder.
+    async fn fresh_db() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
+            .await
+            .unwrap();
+        (dir, db)
     }
 
     /// A fresh SQLite database and a projector over readers "a", "b" and "c" of the aggregate
     /// types "A", "B" and "C".
     async fn three_readers() -> (tempfile::TempDir, Db, [Arc<Reader>; 3], Projector) {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
-            .await
-            .unwrap();
+        let (dir, db) = fresh_db().await;
         let readers = [
             Reader::new("a", "A"),
             Reader::new("b", "B"),
@@ -1336,10 +1358,14 @@ mod tests {
     }
 
     async fn append(db: &Db, aggregate_type: &str, sequence: i64) {
+        append_typed(db, aggregate_type, sequence, "Happened").await;
+    }
+
+    async fn append_typed(db: &Db, aggregate_type: &str, sequence: i64, event_type: &str) {
         on_db!(db, pool => sqlx::query(
             "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-             values ($1, 'x', $2, 'Happened', '1.0', '{}', '{}')")
-            .bind(aggregate_type).bind(sequence)
+             values ($1, 'x', $2, $3, '1.0', '{}', '{}')")
+            .bind(aggregate_type).bind(sequence).bind(event_type)
             .execute(pool).await.map(|_| ())).unwrap();
     }
 
@@ -1409,58 +1435,24 @@ mod tests {
         db.close().await;
     }
 
-    /// A projection that reads type "A" but applies only its `Wanted` events; counts every
-    /// event it is given.
-    struct Picky {
-        given: std::sync::atomic::AtomicUsize,
-    }
-
-    #[async_trait]
-    impl Projection for Picky {
-        fn name(&self) -> &'static str {
-            "picky"
-        }
-        fn tables(&self) -> &'static [TableSpec] {
-            &[]
-        }
-        async fn apply(&self, _tx: &mut Tx, _event: &StoredEvent) -> Result<(), ProjectionError> {
-            self.given.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        }
-        fn reads(&self, aggregate_type: &str) -> bool {
-            aggregate_type == "A"
-        }
-        fn applies_to(&self, event: &StoredEvent) -> bool {
-            event.aggregate_type == "A" && event.event_type == "Wanted"
-        }
-    }
-
     /// A round whose events a projection reads by type but applies none of is an idle round
     /// for it: no savepoint, its checkpoint moved with the others; a round with one it applies
     /// runs it as before.
     #[tokio::test]
     async fn a_round_of_events_a_projection_does_not_apply_only_moves_its_checkpoint() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("p.db").display()))
-            .await
-            .unwrap();
-        let picky = Arc::new(Picky {
-            given: Default::default(),
-        });
+        let (_dir, db) = fresh_db().await;
+        let picky = Reader::picky("picky", "A", "Wanted");
         let projector = Projector::new(db.clone(), vec![picky.clone() as Arc<dyn Projection>]);
         append(&db, "A", 1).await;
         projector.run_to_end().await.unwrap();
         append(&db, "A", 2).await;
         projector.run_to_end().await.unwrap();
         // Never given the two `Happened` events, yet past them.
-        assert_eq!(picky.given.load(Ordering::Relaxed), 0);
+        assert_eq!(picky.given(), 0);
         assert_eq!(checkpoint_of(&db, "picky").await.unwrap().position, 2);
-        on_db!(&db, pool => sqlx::query(
-            "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-             values ('A', 'x', 3, 'Wanted', '1.0', '{}', '{}')")
-            .execute(pool).await.map(|_| ())).unwrap();
+        append_typed(&db, "A", 3, "Wanted").await;
         projector.run_to_end().await.unwrap();
-        assert_eq!(picky.given.load(Ordering::Relaxed), 1);
+        assert_eq!(picky.given(), 1);
         assert_eq!(checkpoint_of(&db, "picky").await.unwrap().position, 3);
         db.close().await;
     }

@@ -240,12 +240,12 @@ impl Projection for ShareEngagementProjection {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
-        if event.aggregate_type == ITEM_TYPE && event.event_type == "SharedExternally" {
-            record_share(tx, event).await
+        if !self.applies_to(event) {
+            Ok(())
         } else if event.aggregate_type == SHARE_TYPE {
             record_engagement(tx, event).await
         } else {
-            Ok(())
+            record_share(tx, event).await
         }
     }
 

@@ -73,11 +73,11 @@ impl Projection for StoredFilesProjection {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
-        if event.aggregate_type == LIBRARY_TYPE && event.event_type == "VersionUploaded" {
-            return library_version(tx, event).await;
-        }
-        if event.aggregate_type != ITEM_TYPE || !FILE_EVENTS.contains(&event.event_type.as_str()) {
+        if !self.applies_to(event) {
             return Ok(());
+        }
+        if event.aggregate_type == LIBRARY_TYPE {
+            return library_version(tx, event).await;
         }
         let item: ItemEvent = event
             .decode()
