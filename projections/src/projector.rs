@@ -236,6 +236,22 @@ pub struct Projector {
     held_back: AtomicBool,
 }
 
+/// What a committed round did.
+struct Round<'a, 'e> {
+    /// Events the checkpoints moved past, summed over the projections.
+    applied: usize,
+    /// The parts that held a poison event, rolled back, to be applied on their own.
+    failed: Vec<&'a Behind<'a, 'e>>,
+    /// Every part's checkpoint was moved by this round (none by another projector).
+    moved_all: bool,
+}
+
+/// How a round ended: events applied, and whether it read a full batch (more may be waiting).
+struct RoundEnd {
+    applied: usize,
+    full: bool,
+}
+
 /// How one try at a batch ended.
 enum Attempt {
     /// Committed: the checkpoint moved past this many events (0: another projector's batch won).
@@ -575,11 +591,54 @@ impl Projector {
             .collect())
     }
 
+    /// Every projection's checkpoint, in the order of `self.projections`, and the projections
+    /// stopped on a poison event: one query, at the start of each round.
+    async fn checkpoints_and_stopped(
+        &self,
+    ) -> Result<(Vec<Position>, BTreeSet<String>), ProjectionError> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            name: String,
+            tx_id: i64,
+            position: i64,
+            stopped: i64,
+        }
+        let rows: Vec<Row> = crate::on_db!(&self.target, pool => sqlx::query_as(
+            "select name, tx_id, position, cast(0 as bigint) as stopped from projection_checkpoints
+             union all
+             select distinct projection, cast(0 as bigint), cast(0 as bigint), cast(1 as bigint)
+             from projection_dead_letters where status = 'stopped'")
+            .fetch_all(pool).await)?;
+        let (stopped, checkpoints): (Vec<Row>, Vec<Row>) =
+            rows.into_iter().partition(|r| r.stopped == 1);
+        let at: HashMap<&str, Position> = checkpoints
+            .iter()
+            .map(|r| {
+                let at = Position {
+                    tx_id: r.tx_id,
+                    position: r.position,
+                };
+                (r.name.as_str(), at)
+            })
+            .collect();
+        let checkpoints = self
+            .projections
+            .iter()
+            .map(|p| at.get(p.name()).copied().unwrap_or_default())
+            .collect();
+        Ok((checkpoints, stopped.into_iter().map(|r| r.name).collect()))
+    }
+
     /// Applies at most one batch to each running projection that is behind. Returns how many
     /// events were applied (or stepped over) in all.
     pub async fn run_once(&self) -> Result<usize, ProjectionError> {
+        Ok(self.run_round().await?.applied)
+    }
+
+    /// One round (see [`Projector::run_once`]), and whether it read a full batch.
+    async fn run_round(&self) -> Result<RoundEnd, ProjectionError> {
         self.held_back.store(false, Ordering::Release);
-        let stopped = dead_letters::stopped(&self.target).await?;
+        let (checkpoints, stopped) = self.checkpoints_and_stopped().await?;
         self.stopped.send_if_modified(|s| {
             if *s != stopped {
                 *s = stopped.clone();
@@ -588,14 +647,17 @@ impl Projector {
                 false
             }
         });
-        let checkpoints = self.checkpoints().await?;
         let running: Vec<(&Arc<dyn Projection>, Position)> = self
             .projections
             .iter()
-            .zip(checkpoints)
+            .zip(checkpoints.iter().copied())
             .filter(|(p, _)| !stopped.contains(p.name()))
             .collect();
         let mut applied = 0;
+        let mut full = false;
+        // Every checkpoint once the round has committed, when the round itself moved each one it
+        // tried to (the usual case): then nothing needs reading back to publish the progress.
+        let mut reached = Some(checkpoints.clone());
         let mut held_back_after = None;
         if let Some(lowest) = running.iter().map(|(_, c)| *c).min() {
             let ahead = self.read_ahead.lock().await.take();
@@ -606,7 +668,7 @@ impl Projector {
             // A rebuild reads its next batch while it applies this one (the stream after the
             // last event read only grows at its end, so that read stays right).
             let next_after = events.last().map(|e| e.at);
-            let full = events.len() as i64 == self.batch;
+            full = events.len() as i64 == self.batch;
             // The live projector read to the end of what it can read: anything committed after
             // that is held back by an older transaction, and is looked for again soon (asked
             // once the round is published, so no command waits on the question).
@@ -628,16 +690,31 @@ impl Projector {
                         })
                     })
                     .collect();
-                let (mut applied, failed) = self.apply_round(&behind).await?;
+                let round = self.apply_round(&behind).await?;
+                let mut applied = round.applied;
+                let moved_all = round.moved_all && round.failed.is_empty();
                 // A projection whose part held a poison event goes the careful way alone.
-                for b in failed {
+                for b in round.failed {
                     applied += self
                         .apply_batch(b.projection, b.checkpoint, &b.pending)
                         .await?;
                 }
-                Ok::<usize, ProjectionError>(applied)
+                let reached = moved_all.then(|| {
+                    self.projections
+                        .iter()
+                        .zip(&checkpoints)
+                        .map(|(p, at)| {
+                            behind
+                                .iter()
+                                .find(|b| b.projection.name() == p.name())
+                                .and_then(|b| b.pending.last())
+                                .map_or(*at, |e| e.at)
+                        })
+                        .collect::<Vec<Position>>()
+                });
+                Ok::<_, ProjectionError>((applied, reached))
             };
-            applied = match next_after.filter(|_| full && self.stop_at.is_some()) {
+            (applied, reached) = match next_after.filter(|_| full && self.stop_at.is_some()) {
                 Some(after) => {
                     // A task of its own, so reading and parsing the next batch runs on another
                     // core while this one is applied.
@@ -658,39 +735,106 @@ impl Projector {
                 None => apply.await?,
             };
         }
-        self.publish_progress().await?;
+        self.publish_progress(reached).await?;
         if let Some(after) = held_back_after {
             let held_back = stream::held_back(&self.source, after).await?;
             self.held_back.store(held_back, Ordering::Release);
         }
-        Ok(applied)
+        Ok(RoundEnd { applied, full })
     }
 
     /// Applies every projection's pending events in one transaction (one commit for the round,
-    /// however many projections there are), each in a savepoint with its checkpoint: a poison
-    /// event rolls back only its projection's part, returned to be applied on its own (see
-    /// [`Projector::apply_batch`]). A failure of the moment rolls back the whole round.
-    /// Returns how many events the checkpoints moved past, and the parts left to do.
+    /// however many projections there are). The round is first tried at once: every checkpoint
+    /// in one compare-and-set statement, then each part with no savepoint. A poison event rolls
+    /// that try back, and the round is done again part by part, each in a savepoint (see
+    /// [`Projector::apply_round_in_parts`]). A failure of the moment rolls back the whole round.
     async fn apply_round<'a, 'e>(
         &self,
         behind: &'a [Behind<'a, 'e>],
-    ) -> Result<(usize, Vec<&'a Behind<'a, 'e>>), ProjectionError> {
+    ) -> Result<Round<'a, 'e>, ProjectionError> {
         if behind.is_empty() {
-            return Ok((0, Vec::new()));
+            return Ok(Round {
+                applied: 0,
+                failed: Vec::new(),
+                moved_all: true,
+            });
         }
         let _guard = self.target.write_guard().await;
+        match self.apply_round_at_once(behind).await? {
+            Some(round) => Ok(round),
+            None => self.apply_round_in_parts(behind).await,
+        }
+    }
+
+    /// The round in one go, with no savepoint: `None` when a part held a poison event (nothing
+    /// is written; the caller does the round again part by part).
+    async fn apply_round_at_once<'a, 'e>(
+        &self,
+        behind: &'a [Behind<'a, 'e>],
+    ) -> Result<Option<Round<'a, 'e>>, ProjectionError> {
         let mut tx = Tx::begin(&self.target).await?;
-        let mut done: Vec<(&dyn Projection, usize)> = Vec::new();
-        let mut failed = Vec::new();
+        // Every checkpoint first: on SQLite that takes the write lock before any read, so the
+        // transaction never upgrades from a stale snapshot.
+        let all: Vec<&Behind> = behind.iter().collect();
+        let done = move_checkpoints(&mut tx, &all).await?;
+        let moved_all = done.len() == behind.len();
+        for b in behind {
+            // A part whose checkpoint another projector moved since we read it is left to it.
+            let moved = done.iter().any(|(p, _)| p.name() == b.projection.name());
+            if !moved || !b.pending.iter().any(|e| b.projection.applies_to(e)) {
+                continue;
+            }
+            match b.projection.apply_all(&mut tx, &b.pending).await {
+                Ok(()) => {}
+                Err(failure) if !failure.error.is_poison() => {
+                    tx.rollback().await?;
+                    return Err(failure.error);
+                }
+                Err(failure) => {
+                    tracing::debug!(
+                        projection = b.projection.name(),
+                        error = %failure.error,
+                        "poison event in a round: done again part by part"
+                    );
+                    tx.rollback().await?;
+                    return Ok(None);
+                }
+            }
+        }
+        if !self.fenced_in(&mut tx, "every projection").await? {
+            tx.rollback().await?;
+            return Ok(Some(Round {
+                applied: 0,
+                failed: Vec::new(),
+                moved_all: false,
+            }));
+        }
+        tx.commit().await?;
+        Ok(Some(Round {
+            applied: self.applied_all(done).await?,
+            failed: Vec::new(),
+            moved_all,
+        }))
+    }
+
+    /// The round with each projection's part in a savepoint with its checkpoint: a poison
+    /// event rolls back only its projection's part, returned to be applied on its own (see
+    /// [`Projector::apply_batch`]). The caller holds the write guard.
+    async fn apply_round_in_parts<'a, 'e>(
+        &self,
+        behind: &'a [Behind<'a, 'e>],
+    ) -> Result<Round<'a, 'e>, ProjectionError> {
+        let mut tx = Tx::begin(&self.target).await?;
+        let mut moved_all = true;
         // A projection that applies none of the round's events only has its checkpoint moved:
         // all such checkpoints in one statement, with no savepoint (nothing of theirs to undo).
         // Written first, like every checkpoint (see below).
         let (idle, busy): (Vec<&Behind>, Vec<&Behind>) = behind
             .iter()
             .partition(|b| !b.pending.iter().any(|e| b.projection.applies_to(e)));
-        for (projection, moved) in move_idle_checkpoints(&mut tx, &idle).await? {
-            done.push((projection, moved));
-        }
+        let mut done = move_checkpoints(&mut tx, &idle).await?;
+        moved_all &= done.len() == idle.len();
+        let mut failed = Vec::new();
         for b in busy {
             let Some(last) = b.pending.last().map(|e| e.at) else {
                 continue;
@@ -705,6 +849,7 @@ impl Projector {
                     "checkpoint moved by another projector"
                 );
                 undo_part(&mut tx).await?;
+                moved_all = false;
                 continue;
             }
             match b.projection.apply_all(&mut tx, &b.pending).await {
@@ -724,14 +869,30 @@ impl Projector {
         }
         if !self.fenced_in(&mut tx, "every projection").await? {
             tx.rollback().await?;
-            return Ok((0, Vec::new()));
+            return Ok(Round {
+                applied: 0,
+                failed: Vec::new(),
+                moved_all: false,
+            });
         }
         tx.commit().await?;
+        Ok(Round {
+            applied: self.applied_all(done).await?,
+            failed,
+            moved_all,
+        })
+    }
+
+    /// Counts what a committed round moved past, projection by projection.
+    async fn applied_all(
+        &self,
+        done: Vec<(&dyn Projection, usize)>,
+    ) -> Result<usize, ProjectionError> {
         let mut applied = 0;
         for (projection, moved) in done {
             applied += self.applied(projection, moved).await?;
         }
-        Ok((applied, failed))
+        Ok(applied)
     }
 
     /// Applies `pending` to one projection in one transaction with its checkpoint; a poison
@@ -913,13 +1074,18 @@ impl Projector {
         Ok(moved)
     }
 
-    /// Publishes the lowest checkpoint of the running projections.
-    async fn publish_progress(&self) -> Result<(), ProjectionError> {
+    /// Publishes the lowest checkpoint of the running projections: from `known` (every
+    /// projection's, in order) when the round knows them, else read.
+    async fn publish_progress(&self, known: Option<Vec<Position>>) -> Result<(), ProjectionError> {
         let stopped = self.stopped.borrow().clone();
+        let checkpoints = match known {
+            Some(known) => known,
+            None => self.checkpoints().await?,
+        };
         let reached = self
             .projections
             .iter()
-            .zip(self.checkpoints().await?)
+            .zip(checkpoints)
             .filter(|(p, _)| !stopped.contains(p.name()))
             .map(|(_, c)| c)
             .min()
@@ -1068,8 +1234,11 @@ impl Projector {
         tokio::pin!(shutdown);
         let mut held_back_pause = HELD_BACK_FIRST;
         loop {
-            match self.run_once().await {
-                Ok(n) if n > 0 => continue,
+            match self.run_round().await {
+                // A round that read a full batch goes on at once. One that read to the end of
+                // what it could has nothing more unless a command wakes it, another node
+                // notifies, or events are held back (all three end the wait below).
+                Ok(round) if round.full && round.applied > 0 => continue,
                 Ok(_) => {}
                 Err(e) => {
                     tracing::error!(error = %e, "projection batch failed; retrying");
@@ -1162,17 +1331,17 @@ async fn undo_part(tx: &mut Tx) -> Result<(), sqlx::Error> {
     savepoint(tx, "release savepoint projection").await
 }
 
-/// Moves the checkpoints of the projections of `idle` (which read none of their pending events)
-/// past those events: one compare-and-set statement for all that were at the same place (the
-/// usual case: they move together), each alone otherwise. Returns the projections moved and
-/// how many events each passed; one missing was moved by another projector first.
-async fn move_idle_checkpoints<'a>(
+/// Moves the checkpoints of the projections of `parts` past their pending events: one
+/// compare-and-set statement for all that were at the same place (the usual case: they move
+/// together), each alone otherwise. Returns the projections moved and how many events each
+/// passed; one missing was moved by another projector first.
+async fn move_checkpoints<'a>(
     tx: &mut Tx,
-    idle: &[&Behind<'a, '_>],
+    parts: &[&Behind<'a, '_>],
 ) -> Result<Vec<(&'a dyn Projection, usize)>, sqlx::Error> {
     let mut moved = Vec::new();
     let mut groups: Vec<(Position, Position, Vec<&Behind<'a, '_>>)> = Vec::new();
-    for b in idle {
+    for b in parts {
         let Some(last) = b.pending.last().map(|e| e.at) else {
             continue;
         };
@@ -1278,11 +1447,13 @@ mod tests {
     }
 
     /// A test projection that reads one aggregate type (applying only the events of type
-    /// `applies`, when given) and counts every event it is given.
+    /// `applies`, when given), counts every event it is given, and refuses as unreadable the
+    /// events of type `refuses`, when given.
     struct Reader {
         name: &'static str,
         reads: &'static str,
         applies: Option<&'static str>,
+        refuses: Option<&'static str>,
         given: std::sync::atomic::AtomicUsize,
     }
 
@@ -1292,6 +1463,7 @@ mod tests {
                 name,
                 reads,
                 applies: None,
+                refuses: None,
                 given: Default::default(),
             })
         }
@@ -1302,6 +1474,18 @@ mod tests {
                 name,
                 reads,
                 applies: Some(applies),
+                refuses: None,
+                given: Default::default(),
+            })
+        }
+
+        /// Reads `reads` and refuses its events of type `refuses` (a poison event).
+        fn refusing(name: &'static str, reads: &'static str, refuses: &'static str) -> Arc<Self> {
+            Arc::new(Self {
+                name,
+                reads,
+                applies: None,
+                refuses: Some(refuses),
                 given: Default::default(),
             })
         }
@@ -1319,8 +1503,11 @@ mod tests {
         fn tables(&self) -> &'static [TableSpec] {
             &[]
         }
-        async fn apply(&self, _tx: &mut Tx, _event: &StoredEvent) -> Result<(), ProjectionError> {
+        async fn apply(&self, _tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
             self.given.fetch_add(1, Ordering::Relaxed);
+            if self.refuses == Some(event.event_type.as_str()) {
+                return Err(ProjectionError::bad_event(event, "refused"));
+            }
             Ok(())
         }
         fn reads(&self, aggregate_type: &str) -> bool {
@@ -1486,12 +1673,54 @@ mod tests {
                 pending: pending.clone(),
             })
             .collect();
-        let (applied, failed) = projector.apply_round(&behind).await.unwrap();
-        assert!(failed.is_empty());
-        assert_eq!(applied, 2, "a (busy) and b (idle) moved; c was not");
+        let round = projector.apply_round(&behind).await.unwrap();
+        assert!(round.failed.is_empty());
+        assert_eq!(round.applied, 2, "a (busy) and b (idle) moved; c was not");
+        assert!(!round.moved_all, "the progress is read back, not assumed");
         assert_eq!(checkpoint_of(&db, "a").await.unwrap().position, 2);
         assert_eq!(checkpoint_of(&db, "b").await.unwrap().position, 2);
         assert_eq!(checkpoint_of(&db, "c").await.unwrap().position, 9);
+        projector.publish_progress(None).await.unwrap();
+        assert_eq!(projector.handle().progress().position, 2);
+        db.close().await;
+    }
+
+    /// A round is tried at once, with no savepoint; a poison event in one projection's part
+    /// rolls that try back, and the round is done again part by part: the other projections'
+    /// parts commit, the refused event is set aside as a dead letter of its projection alone.
+    #[tokio::test]
+    async fn a_poison_event_in_a_round_at_once_is_done_again_part_by_part() {
+        let (_dir, db) = fresh_db().await;
+        let good = Reader::new("good", "A");
+        let bad = Reader::refusing("bad", "A", "Unreadable");
+        let projector = Projector::new(
+            db.clone(),
+            vec![
+                good.clone() as Arc<dyn Projection>,
+                bad.clone() as Arc<dyn Projection>,
+            ],
+        );
+        append(&db, "A", 1).await;
+        projector.run_to_end().await.unwrap();
+        assert_eq!((good.given(), bad.given()), (1, 1), "one try, at once");
+        append(&db, "A", 2).await;
+        append_typed(&db, "A", 3, "Unreadable").await;
+        append(&db, "A", 4).await;
+        projector.run_to_end().await.unwrap();
+        // At once (rolled back on the third event), then part by part: "good" in its savepoint,
+        // "bad" rolled back there and applied on its own (twice: as a batch, then singly).
+        assert_eq!(good.given(), 1 + 3 + 3);
+        assert_eq!(checkpoint_of(&db, "good").await.unwrap().position, 4);
+        assert_eq!(
+            checkpoint_of(&db, "bad").await.unwrap().position,
+            4,
+            "stepped over"
+        );
+        let letters = dead_letters::list(&db, 10).await.unwrap();
+        assert_eq!(letters.len(), 1);
+        assert_eq!(letters[0].projection, "bad");
+        assert_eq!(letters[0].event_type, "Unreadable");
+        assert_eq!(projector.handle().progress().position, 4);
         db.close().await;
     }
 

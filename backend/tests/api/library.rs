@@ -282,8 +282,11 @@ both_dbs! {
         // what must hold is that nothing is released before its time (checked on the history below).
         let (_, body) = step(&app, &approver, id, "approve", json!({})).await;
         assert!(body["status"] == "approved" || body["status"] == "released", "{body}");
-        let body = eventually(&app, &approver, id, 8, |b| b["status"] == "released").await;
-        assert_eq!(body["status"], "released", "{body}");
+        // Released, or already expired when the machine is slow enough to miss the two seconds
+        // between: the history below shows each happened once, each at or after its time.
+        let released_or_later = |b: &Value| b["status"] == "released" || b["status"] == "expired";
+        let body = eventually(&app, &approver, id, 8, released_or_later).await;
+        assert!(released_or_later(&body), "{body}");
         // Extra sweeps alongside the server's own record nothing more.
         let sweeps = (0..4).map(|_| {
             let library = app.state.library.clone();
