@@ -565,30 +565,13 @@ impl Projector {
 
     /// Every projection's checkpoint, in the order of `self.projections` (one query).
     async fn checkpoints(&self) -> Result<Vec<Position>, ProjectionError> {
-        #[derive(sqlx::FromRow)]
-        struct Row {
-            name: String,
-            tx_id: i64,
-            position: i64,
-        }
-        let rows: Vec<Row> = crate::on_db!(&self.target, pool => sqlx::query_as(
+        let rows: Vec<NamedCheckpoint> = crate::on_db!(&self.target, pool => sqlx::query_as(
             "select name, tx_id, position from projection_checkpoints")
             .fetch_all(pool).await)?;
-        let at: HashMap<&str, Position> = rows
-            .iter()
-            .map(|r| {
-                let at = Position {
-                    tx_id: r.tx_id,
-                    position: r.position,
-                };
-                (r.name.as_str(), at)
-            })
-            .collect();
-        Ok(self
-            .projections
-            .iter()
-            .map(|p| at.get(p.name()).copied().unwrap_or_default())
-            .collect())
+        Ok(in_order_of(
+            &rows,
+            self.projections.iter().map(|p| p.name()),
+        ))
     }
 
     /// Every projection's checkpoint, in the order of `self.projections`, and the projections
@@ -598,9 +581,9 @@ impl Projector {
     ) -> Result<(Vec<Position>, BTreeSet<String>), ProjectionError> {
         #[derive(sqlx::FromRow)]
         struct Row {
-            name: String,
-            tx_id: i64,
-            position: i64,
+            #[sqlx(flatten)]
+            checkpoint: NamedCheckpoint,
+            /// 1: the row names a stopped projection, not a checkpoint.
             stopped: i64,
         }
         let rows: Vec<Row> = crate::on_db!(&self.target, pool => sqlx::query_as(
@@ -609,24 +592,17 @@ impl Projector {
              select distinct projection, cast(0 as bigint), cast(0 as bigint), cast(1 as bigint)
              from projection_dead_letters where status = 'stopped'")
             .fetch_all(pool).await)?;
-        let (stopped, checkpoints): (Vec<Row>, Vec<Row>) =
-            rows.into_iter().partition(|r| r.stopped == 1);
-        let at: HashMap<&str, Position> = checkpoints
-            .iter()
-            .map(|r| {
-                let at = Position {
-                    tx_id: r.tx_id,
-                    position: r.position,
-                };
-                (r.name.as_str(), at)
-            })
-            .collect();
-        let checkpoints = self
-            .projections
-            .iter()
-            .map(|p| at.get(p.name()).copied().unwrap_or_default())
-            .collect();
-        Ok((checkpoints, stopped.into_iter().map(|r| r.name).collect()))
+        let mut checkpoints = Vec::new();
+        let mut stopped = BTreeSet::new();
+        for row in rows {
+            if row.stopped == 1 {
+                stopped.insert(row.checkpoint.name);
+            } else {
+                checkpoints.push(row.checkpoint);
+            }
+        }
+        let in_order = in_order_of(&checkpoints, self.projections.iter().map(|p| p.name()));
+        Ok((in_order, stopped))
     }
 
     /// Applies at most one batch to each running projection that is behind. Returns how many
@@ -1288,28 +1264,41 @@ pub async fn checkpoint_of(db: &Db, name: &str) -> Result<Position, sqlx::Error>
 
 /// The lowest checkpoint among `names` (a projection without one has reached nothing yet).
 async fn lowest_checkpoint(db: &Db, names: &[&'static str]) -> Result<Position, sqlx::Error> {
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        name: String,
-        tx_id: i64,
-        position: i64,
-    }
-    let rows: Vec<Row> = on_db!(db, pool => sqlx::query_as(
+    let rows: Vec<NamedCheckpoint> = on_db!(db, pool => sqlx::query_as(
         "select name, tx_id, position from projection_checkpoints")
         .fetch_all(pool).await)?;
-    Ok(names
-        .iter()
+    Ok(in_order_of(&rows, names.iter().copied())
+        .into_iter()
+        .min()
+        .unwrap_or_default())
+}
+
+/// A row of `projection_checkpoints` with its projection's name.
+#[derive(sqlx::FromRow)]
+struct NamedCheckpoint {
+    name: String,
+    tx_id: i64,
+    position: i64,
+}
+
+/// The checkpoint of each of `names`, in their order, from `rows` (a name without a row has
+/// reached nothing yet).
+fn in_order_of<'n>(
+    rows: &[NamedCheckpoint],
+    names: impl IntoIterator<Item = &'n str>,
+) -> Vec<Position> {
+    names
+        .into_iter()
         .map(|name| {
             rows.iter()
-                .find(|r| r.name == *name)
+                .find(|r| r.name == name)
                 .map(|r| Position {
                     tx_id: r.tx_id,
                     position: r.position,
                 })
                 .unwrap_or_default()
         })
-        .min()
-        .unwrap_or_default())
+        .collect()
 }
 
 /// One projection's part of a round: its checkpoint and the events after it.
