@@ -1,10 +1,14 @@
 //! Commands through cqrs-es on either database, with read-your-own-write.
 //!
-//! Events are appended by postgres-es or sqlite-es with optimistic concurrency. A conflicting
-//! append is retried against the fresh state a few times, then answered 409; nothing is ever
-//! half-applied. After a successful command the caller waits until the projections have applied
-//! its events, so the response and the next read show the change.
+//! Events are appended with optimistic concurrency. A conflicting append is retried against the
+//! fresh state a few times, then answered 409; nothing is ever half-applied. Where the live
+//! projector runs, a command's events are committed by the projector's loop, with other
+//! commands' and with the projections applied to them, in one transaction (see
+//! `projections::projector::group_commit`); elsewhere postgres-es or sqlite-es append them. Either
+//! way the caller answers only once the projections have applied its events, so the response and
+//! the next read show the change.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use cqrs_es::persist::{
@@ -13,6 +17,7 @@ use cqrs_es::persist::{
 };
 use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
 use postgres_es::PostgresEventRepository;
+use projections::projector::{Append, CommitError, Committed, NewEvent, SnapshotUpdate};
 use projections::stream::last_position_of;
 use projections::{Db, Position, ProjectorHandle, WaitOutcome};
 use serde_json::Value;
@@ -20,8 +25,10 @@ use sqlite_es::SqliteEventRepository;
 
 use crate::error::AppError;
 
-type SqliteCqrs<A> = CqrsFramework<A, PersistedEventStore<SerializedSqliteAppends, A>>;
-type PostgresCqrs<A> = CqrsFramework<A, PersistedEventStore<PostgresEventRepository, A>>;
+type SqliteCqrs<A> =
+    CqrsFramework<A, PersistedEventStore<CommitWithProjections<SerializedSqliteAppends>, A>>;
+type PostgresCqrs<A> =
+    CqrsFramework<A, PersistedEventStore<CommitWithProjections<PostgresEventRepository>, A>>;
 
 enum Framework<A: Aggregate> {
     Sqlite(SqliteCqrs<A>),
@@ -118,23 +125,27 @@ where
         projector: Option<ProjectorHandle>,
         snapshot_every: Option<usize>,
     ) -> Self {
-        let framework = match (db, snapshot_every) {
-            (Db::Sqlite { pool, .. }, None) => {
-                let repo = SerializedSqliteAppends::new(pool, db);
-                let store = PersistedEventStore::new_event_store(repo);
+        let framework = match db {
+            Db::Sqlite { pool, .. } => {
+                let repo = CommitWithProjections {
+                    inner: SerializedSqliteAppends::new(pool, db),
+                    projector: projector.clone(),
+                };
+                let store = match snapshot_every {
+                    None => PersistedEventStore::new_event_store(repo),
+                    Some(every) => PersistedEventStore::new_snapshot_store(repo, every),
+                };
                 Framework::Sqlite(CqrsFramework::new(store, vec![], services))
             }
-            (Db::Postgres { pool }, None) => {
-                Framework::Postgres(postgres_es::postgres_cqrs(pool.clone(), vec![], services))
-            }
-            (Db::Sqlite { pool, .. }, Some(every)) => {
-                let repo = SerializedSqliteAppends::new(pool, db);
-                let store = PersistedEventStore::new_snapshot_store(repo, every);
-                Framework::Sqlite(CqrsFramework::new(store, vec![], services))
-            }
-            (Db::Postgres { pool }, Some(every)) => {
-                let repo = PostgresEventRepository::new(pool.clone());
-                let store = PersistedEventStore::new_snapshot_store(repo, every);
+            Db::Postgres { pool } => {
+                let repo = CommitWithProjections {
+                    inner: PostgresEventRepository::new(pool.clone()),
+                    projector: projector.clone(),
+                };
+                let store = match snapshot_every {
+                    None => PersistedEventStore::new_event_store(repo),
+                    Some(every) => PersistedEventStore::new_snapshot_store(repo, every),
+                };
                 Framework::Postgres(CqrsFramework::new(store, vec![], services))
             }
         };
@@ -155,20 +166,26 @@ where
     ) -> Result<Position, AppError> {
         let metadata = metadata.into_map();
         let mut attempt = 0;
-        loop {
+        let committed = loop {
             attempt += 1;
-            let result = match &self.framework {
-                Framework::Sqlite(f) => {
-                    f.execute_with_metadata(id, command.clone(), metadata.clone())
-                        .await
-                }
-                Framework::Postgres(f) => {
-                    f.execute_with_metadata(id, command.clone(), metadata.clone())
-                        .await
-                }
-            };
+            // The loop's answer for the append, when the projector's loop committed it.
+            let (result, committed) = COMMITTED
+                .scope(Cell::new(None), async {
+                    let result = match &self.framework {
+                        Framework::Sqlite(f) => {
+                            f.execute_with_metadata(id, command.clone(), metadata.clone())
+                                .await
+                        }
+                        Framework::Postgres(f) => {
+                            f.execute_with_metadata(id, command.clone(), metadata.clone())
+                                .await
+                        }
+                    };
+                    (result, COMMITTED.with(Cell::get))
+                })
+                .await;
             match result {
-                Ok(()) => break,
+                Ok(()) => break committed,
                 Err(AggregateError::UserError(e)) => return Err(e.into()),
                 Err(AggregateError::AggregateConflict) if attempt <= CONFLICT_RETRIES => {
                     tracing::debug!(
@@ -191,10 +208,24 @@ where
                     )));
                 }
             }
-        }
-        // A command that recorded nothing leaves nothing to wait for.
-        let Some(position) = last_position_of(&self.db, A::TYPE, id).await? else {
-            return Ok(Position::default());
+        };
+        let position = match committed {
+            // Committed with the projections: read-your-own-write holds already, unless a
+            // projection of these events is stopped (answered below, as for any command).
+            Some(c) if c.projected => match &self.projector {
+                Some(projector) if projector.stopped_reader_of(A::TYPE).is_none() => {
+                    return Ok(c.at);
+                }
+                _ => c.at,
+            },
+            Some(c) => c.at,
+            None => {
+                // A command that recorded nothing leaves nothing to wait for.
+                match last_position_of(&self.db, A::TYPE, id).await? {
+                    Some(position) => position,
+                    None => return Ok(Position::default()),
+                }
+            }
         };
         let Some(projector) = &self.projector else {
             return Ok(position);
@@ -223,6 +254,101 @@ where
             }
         }
         Ok(position)
+    }
+}
+
+tokio::task_local! {
+    /// Set by [`CommitWithProjections::persist`] when the projector's loop committed the append
+    /// of the command [`EventStore::execute`] is running.
+    static COMMITTED: Cell<Option<Committed>>;
+}
+
+/// A command store's repository: appends are handed to the live projector's loop, committed
+/// there with other commands' and with the projections applied to them; where no loop takes
+/// them (another node runs the projector, or none runs), `inner` appends them on its own.
+/// Reads go to `inner`.
+pub struct CommitWithProjections<R> {
+    inner: R,
+    projector: Option<ProjectorHandle>,
+}
+
+impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProjections<R> {
+    async fn get_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        self.inner.get_events::<A>(aggregate_id).await
+    }
+
+    async fn get_last_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+        last_sequence: usize,
+    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        self.inner
+            .get_last_events::<A>(aggregate_id, last_sequence)
+            .await
+    }
+
+    async fn get_snapshot<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Option<SerializedSnapshot>, PersistenceError> {
+        self.inner.get_snapshot::<A>(aggregate_id).await
+    }
+
+    async fn persist<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+        snapshot_update: Option<(String, Value, usize)>,
+    ) -> Result<(), PersistenceError> {
+        if let (Some(projector), Some(last)) = (&self.projector, events.last()) {
+            let append = Append {
+                events: events
+                    .iter()
+                    .map(|e| NewEvent {
+                        aggregate_type: A::TYPE.to_string(),
+                        aggregate_id: e.aggregate_id.clone(),
+                        sequence: e.sequence as i64,
+                        event_type: e.event_type.clone(),
+                        event_version: e.event_version.clone(),
+                        payload: e.payload.to_string(),
+                        metadata: e.metadata.to_string(),
+                    })
+                    .collect(),
+                snapshot: snapshot_update
+                    .as_ref()
+                    .map(|(aggregate_id, aggregate, current)| SnapshotUpdate {
+                        aggregate_type: A::TYPE.to_string(),
+                        aggregate_id: aggregate_id.clone(),
+                        last_sequence: last.sequence as i64,
+                        current_snapshot: *current as i64,
+                        payload: aggregate.to_string(),
+                    }),
+            };
+            match projector.commit(append).await {
+                Ok(committed) => {
+                    // Outside `EventStore::execute` (no scope) there is nobody to tell.
+                    let _ = COMMITTED.try_with(|c| c.set(Some(committed)));
+                    return Ok(());
+                }
+                Err(CommitError::NotTaken) => {}
+                Err(CommitError::Conflict) => return Err(PersistenceError::OptimisticLockError),
+                Err(e) => return Err(PersistenceError::ConnectionError(Box::new(e))),
+            }
+        }
+        self.inner.persist::<A>(events, snapshot_update).await
+    }
+
+    async fn stream_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<ReplayStream, PersistenceError> {
+        self.inner.stream_events::<A>(aggregate_id).await
+    }
+
+    async fn stream_all_events<A: Aggregate>(&self) -> Result<ReplayStream, PersistenceError> {
+        self.inner.stream_all_events::<A>().await
     }
 }
 

@@ -141,6 +141,16 @@ fn describe() {
         lease::FENCED_BATCHES_TOTAL,
         "Projector batches refused because this node had lost the lease"
     );
+    use projections::projector::group_commit_metric_names as group_commit;
+    metrics::describe_counter!(
+        group_commit::GROUP_COMMITS_TOTAL,
+        "Transactions of commands committed by the projector's loop, by whether the projections \
+         were applied in them (projected)"
+    );
+    metrics::describe_counter!(
+        group_commit::GROUP_COMMIT_COMMANDS_TOTAL,
+        "Commands committed in those transactions"
+    );
     metrics::describe_counter!(
         projections::documents::projection::STATEMENTS_TOTAL,
         "Statements the documents projection ran for its batches, by kind (read, write)"

@@ -30,6 +30,13 @@ use crate::lease::{self, Fence};
 use crate::stream::{self, Position, StoredEvent, StreamError};
 use crate::{now_ms, on_db, on_tx};
 
+mod group_commit;
+use group_commit::CommitGate;
+pub use group_commit::{
+    metric_names as group_commit_metric_names, Append, CommitError, Committed, NewEvent,
+    SnapshotUpdate, COMMANDS_PER_BATCH,
+};
+
 /// The PostgreSQL `NOTIFY` channel that asks the node running the projector to look for new
 /// events now (sent by commands on the other nodes).
 pub const WAKE_CHANNEL: &str = "companion_events";
@@ -234,6 +241,8 @@ pub struct Projector {
     /// be read yet ([`stream::held_back`]): the projector looks again soon instead of waiting
     /// for its next wake-up or poll.
     held_back: AtomicBool,
+    /// Where commands are handed to the live loop, to be committed with the projections.
+    commits: CommitGate,
 }
 
 /// What a committed round did.
@@ -243,6 +252,13 @@ struct Round<'a, 'e> {
     /// The parts that held a poison event, rolled back, to be applied on their own.
     failed: Vec<&'a Behind<'a, 'e>>,
     /// Every part's checkpoint was moved by this round (none by another projector).
+    moved_all: bool,
+}
+
+/// What [`Projector::apply_parts_at_once`] wrote: the projections whose checkpoints moved, with
+/// the events each passed, and whether that was every part.
+struct PartsWritten<'a> {
+    done: Vec<(&'a dyn Projection, usize)>,
     moved_all: bool,
 }
 
@@ -272,6 +288,7 @@ pub struct ProjectorHandle {
     projections: Arc<[Arc<dyn Projection>]>,
     stopped: watch::Receiver<BTreeSet<String>>,
     command_wait: Duration,
+    commits: CommitGate,
 }
 
 /// How long a command waits for its own write to be projected unless the server says otherwise.
@@ -289,6 +306,19 @@ impl ProjectorHandle {
     /// How long a command's response waits for the projections (the server's setting).
     pub fn command_wait(&self) -> Duration {
         self.command_wait
+    }
+
+    /// Appends a command's events in the live projector's next transaction, with the
+    /// projections applied to them there (see `group_commit`). [`CommitError::NotTaken`]: no
+    /// live projector runs in this process; nothing was written and the caller appends itself.
+    pub async fn commit(&self, append: Append) -> Result<Committed, CommitError> {
+        self.commits.submit(append).await
+    }
+
+    /// A running projection that reads `aggregate_type` and is stopped on a poison event, as
+    /// this node's projector last saw them.
+    pub fn stopped_reader_of(&self, aggregate_type: &str) -> Option<String> {
+        self.stopped_reader(&self.stopped.borrow(), Some(aggregate_type))
     }
 
     /// Tells the projector new events were appended.
@@ -497,6 +527,7 @@ impl Projector {
             read_ahead: tokio::sync::Mutex::new(None),
             held_back: AtomicBool::new(false),
             speeds: Default::default(),
+            commits: CommitGate::default(),
         }
     }
 
@@ -553,6 +584,7 @@ impl Projector {
             projections: self.projections.iter().cloned().collect(),
             stopped: self.stopped.subscribe(),
             command_wait: self.command_wait,
+            commits: self.commits.clone(),
         }
     }
 
@@ -579,19 +611,25 @@ impl Projector {
     async fn checkpoints_and_stopped(
         &self,
     ) -> Result<(Vec<Position>, BTreeSet<String>), ProjectionError> {
-        #[derive(sqlx::FromRow)]
-        struct Row {
-            #[sqlx(flatten)]
-            checkpoint: NamedCheckpoint,
-            /// 1: the row names a stopped projection, not a checkpoint.
-            stopped: i64,
-        }
-        let rows: Vec<Row> = crate::on_db!(&self.target, pool => sqlx::query_as(
-            "select name, tx_id, position, cast(0 as bigint) as stopped from projection_checkpoints
-             union all
-             select distinct projection, cast(0 as bigint), cast(0 as bigint), cast(1 as bigint)
-             from projection_dead_letters where status = 'stopped'")
-            .fetch_all(pool).await)?;
+        let rows: Vec<CheckpointOrStopped> = crate::on_db!(&self.target, pool =>
+            sqlx::query_as(CHECKPOINTS_AND_STOPPED).fetch_all(pool).await)?;
+        Ok(self.sort_checkpoints(rows))
+    }
+
+    /// [`Projector::checkpoints_and_stopped`] inside `tx`.
+    async fn checkpoints_and_stopped_in(
+        &self,
+        tx: &mut Tx,
+    ) -> Result<(Vec<Position>, BTreeSet<String>), ProjectionError> {
+        let rows: Vec<CheckpointOrStopped> = on_tx!(tx, conn =>
+            sqlx::query_as(CHECKPOINTS_AND_STOPPED).fetch_all(conn).await)?;
+        Ok(self.sort_checkpoints(rows))
+    }
+
+    fn sort_checkpoints(
+        &self,
+        rows: Vec<CheckpointOrStopped>,
+    ) -> (Vec<Position>, BTreeSet<String>) {
         let mut checkpoints = Vec::new();
         let mut stopped = BTreeSet::new();
         for row in rows {
@@ -602,7 +640,7 @@ impl Projector {
             }
         }
         let in_order = in_order_of(&checkpoints, self.projections.iter().map(|p| p.name()));
-        Ok((in_order, stopped))
+        (in_order, stopped)
     }
 
     /// Applies at most one batch to each running projection that is behind. Returns how many
@@ -675,19 +713,7 @@ impl Projector {
                         .apply_batch(b.projection, b.checkpoint, &b.pending)
                         .await?;
                 }
-                let reached = moved_all.then(|| {
-                    self.projections
-                        .iter()
-                        .zip(&checkpoints)
-                        .map(|(p, at)| {
-                            behind
-                                .iter()
-                                .find(|b| b.projection.name() == p.name())
-                                .and_then(|b| b.pending.last())
-                                .map_or(*at, |e| e.at)
-                        })
-                        .collect::<Vec<Position>>()
-                });
+                let reached = moved_all.then(|| self.reached_after(&checkpoints, &behind));
                 Ok::<_, ProjectionError>((applied, reached))
             };
             (applied, reached) = match next_after.filter(|_| full && self.stop_at.is_some()) {
@@ -717,6 +743,22 @@ impl Projector {
             self.held_back.store(held_back, Ordering::Release);
         }
         Ok(RoundEnd { applied, full })
+    }
+
+    /// Every projection's checkpoint once `behind` is applied, in the order of
+    /// `self.projections`, from where they were (`checkpoints`).
+    fn reached_after(&self, checkpoints: &[Position], behind: &[Behind]) -> Vec<Position> {
+        self.projections
+            .iter()
+            .zip(checkpoints)
+            .map(|(p, at)| {
+                behind
+                    .iter()
+                    .find(|b| b.projection.name() == p.name())
+                    .and_then(|b| b.pending.last())
+                    .map_or(*at, |e| e.at)
+            })
+            .collect()
     }
 
     /// Applies every projection's pending events in one transaction (one commit for the round,
@@ -749,34 +791,17 @@ impl Projector {
         behind: &'a [Behind<'a, 'e>],
     ) -> Result<Option<Round<'a, 'e>>, ProjectionError> {
         let mut tx = Tx::begin(&self.target).await?;
-        // Every checkpoint first: on SQLite that takes the write lock before any read, so the
-        // transaction never upgrades from a stale snapshot.
-        let all: Vec<&Behind> = behind.iter().collect();
-        let done = move_checkpoints(&mut tx, &all).await?;
-        let moved_all = done.len() == behind.len();
-        for b in behind {
-            // A part whose checkpoint another projector moved since we read it is left to it.
-            let moved = done.iter().any(|(p, _)| p.name() == b.projection.name());
-            if !moved || !b.pending.iter().any(|e| b.projection.applies_to(e)) {
-                continue;
+        let parts = match self.apply_parts_at_once(&mut tx, behind).await {
+            Ok(Some(parts)) => parts,
+            Ok(None) => {
+                tx.rollback().await?;
+                return Ok(None);
             }
-            match b.projection.apply_all(&mut tx, &b.pending).await {
-                Ok(()) => {}
-                Err(failure) if !failure.error.is_poison() => {
-                    tx.rollback().await?;
-                    return Err(failure.error);
-                }
-                Err(failure) => {
-                    tracing::debug!(
-                        projection = b.projection.name(),
-                        error = %failure.error,
-                        "poison event in a round: done again part by part"
-                    );
-                    tx.rollback().await?;
-                    return Ok(None);
-                }
+            Err(e) => {
+                tx.rollback().await?;
+                return Err(e);
             }
-        }
+        };
         if !self.fenced_in(&mut tx, "every projection").await? {
             tx.rollback().await?;
             return Ok(Some(Round {
@@ -787,10 +812,44 @@ impl Projector {
         }
         tx.commit().await?;
         Ok(Some(Round {
-            applied: self.applied_all(done).await?,
+            applied: self.applied_all(parts.done).await?,
             failed: Vec::new(),
-            moved_all,
+            moved_all: parts.moved_all,
         }))
+    }
+
+    /// Every part of a round written in `tx`: every checkpoint in one compare-and-set
+    /// statement, then each part with no savepoint. `None` when a part held a poison event
+    /// (the caller undoes what was written); an error of the moment is returned as such.
+    async fn apply_parts_at_once<'p>(
+        &self,
+        tx: &mut Tx,
+        behind: &[Behind<'p, '_>],
+    ) -> Result<Option<PartsWritten<'p>>, ProjectionError> {
+        // Every checkpoint first: on SQLite that takes the write lock before any read, so the
+        // transaction never upgrades from a stale snapshot.
+        let all: Vec<&Behind> = behind.iter().collect();
+        let done = move_checkpoints(tx, &all).await?;
+        let moved_all = done.len() == behind.len();
+        for b in behind {
+            // A part whose checkpoint another projector moved since we read it is left to it.
+            let moved = done.iter().any(|(p, _)| p.name() == b.projection.name());
+            if !moved || !b.pending.iter().any(|e| b.projection.applies_to(e)) {
+                continue;
+            }
+            if let Err(failure) = b.projection.apply_all(tx, &b.pending).await {
+                if !failure.error.is_poison() {
+                    return Err(failure.error);
+                }
+                tracing::debug!(
+                    projection = b.projection.name(),
+                    error = %failure.error,
+                    "poison event in a round: done again part by part"
+                );
+                return Ok(None);
+            }
+        }
+        Ok(Some(PartsWritten { done, moved_all }))
     }
 
     /// The round with each projection's part in a savepoint with its checkpoint: a poison
@@ -1208,19 +1267,47 @@ impl Projector {
     /// on `shutdown` between rounds (a round under way is finished).
     async fn run_rounds(&self, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
+        // Commands are taken while this loop runs; queued ones are dropped with the receiver
+        // when it ends, and append on their own.
+        struct Closing<'a>(&'a CommitGate);
+        impl Drop for Closing<'_> {
+            fn drop(&mut self) {
+                self.0.close();
+            }
+        }
+        let mut commits = self.commits.open();
+        let _closing = Closing(&self.commits);
+        let mut requests = Vec::with_capacity(COMMANDS_PER_BATCH);
         let mut held_back_pause = HELD_BACK_FIRST;
+        let mut round_needed = true;
         loop {
-            match self.run_round().await {
-                // A round that read a full batch goes on at once. One that read to the end of
-                // what it could has nothing more unless a command wakes it, another node
-                // notifies, or events are held back (all three end the wait below).
-                Ok(round) if round.full && round.applied > 0 => continue,
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::error!(error = %e, "projection batch failed; retrying");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
+            if round_needed {
+                match self.run_round().await {
+                    // A round that read a full batch goes on at once, after appending the
+                    // commands waiting meanwhile (a backlog does not hold them back). One that
+                    // read to the end of what it could has nothing more unless a command wakes
+                    // it or hands it its events, another node notifies, or events are held
+                    // back (all four end the wait below).
+                    Ok(round) if round.full && round.applied > 0 => {
+                        while requests.len() < COMMANDS_PER_BATCH {
+                            match commits.try_recv() {
+                                Ok(request) => requests.push(request),
+                                Err(_) => break,
+                            }
+                        }
+                        if !requests.is_empty() {
+                            self.commit_batch(std::mem::take(&mut requests)).await;
+                        }
+                        continue;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::error!(error = %e, "projection batch failed; retrying");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
                 }
             }
+            round_needed = true;
             let pause = if self.held_back.load(Ordering::Acquire) {
                 let pause = held_back_pause;
                 held_back_pause = (held_back_pause * 2).min(HELD_BACK_MAX);
@@ -1231,11 +1318,33 @@ impl Projector {
             };
             tokio::select! {
                 _ = &mut shutdown => return,
+                taken = commits.recv_many(&mut requests, COMMANDS_PER_BATCH) => {
+                    if taken > 0 {
+                        // Projected with their commit: no round is needed for them.
+                        round_needed = !self.commit_batch(std::mem::take(&mut requests)).await;
+                    }
+                }
                 _ = self.wake.notified() => {}
                 _ = tokio::time::sleep(pause) => {}
             }
         }
     }
+}
+
+/// Every checkpoint and every stopped projection, in one query.
+const CHECKPOINTS_AND_STOPPED: &str =
+    "select name, tx_id, position, cast(0 as bigint) as stopped from projection_checkpoints
+     union all
+     select distinct projection, cast(0 as bigint), cast(0 as bigint), cast(1 as bigint)
+     from projection_dead_letters where status = 'stopped'";
+
+/// A row of [`CHECKPOINTS_AND_STOPPED`].
+#[derive(sqlx::FromRow)]
+struct CheckpointOrStopped {
+    #[sqlx(flatten)]
+    checkpoint: NamedCheckpoint,
+    /// 1: the row names a stopped projection, not a checkpoint.
+    stopped: i64,
 }
 
 /// A row of `projection_checkpoints`, as read with `select tx_id, position`; none is the start.
@@ -1802,5 +1911,267 @@ mod tests {
             Some(&DebugValue::Gauge(0.0.into())),
             "one sample tells no speed"
         );
+    }
+
+    /// One event of aggregate `aggregate_type` "x"…, as a command hands it to the loop.
+    fn one_event(aggregate_type: &str, id: &str, sequence: i64, event_type: &str) -> Append {
+        Append {
+            events: vec![NewEvent {
+                aggregate_type: aggregate_type.into(),
+                aggregate_id: id.into(),
+                sequence,
+                event_type: event_type.into(),
+                event_version: "1.0".into(),
+                payload: r#"{"Happened":{"n":1}}"#.into(),
+                metadata: r#"{"user_id":"u"}"#.into(),
+            }],
+            snapshot: None,
+        }
+    }
+
+    async fn events_stored(db: &Db) -> i64 {
+        on_db!(db, pool => sqlx::query_scalar("select count(*) from events").fetch_one(pool).await)
+            .unwrap()
+    }
+
+    /// The live loop, running until the returned sender is dropped or sent to.
+    fn run_loop(
+        projector: &Arc<Projector>,
+    ) -> (
+        tokio::sync::oneshot::Sender<()>,
+        tokio::task::JoinHandle<()>,
+    ) {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let running = tokio::spawn({
+            let projector = projector.clone();
+            async move {
+                projector
+                    .run_until_shutdown(async {
+                        let _ = stopped.await;
+                    })
+                    .await
+            }
+        });
+        (stop, running)
+    }
+
+    /// A command handed to the running loop is stored and projected in one transaction: its
+    /// answer comes with its place in the stream, the projection has applied it, and the
+    /// published progress is there already (nothing left for a round to do).
+    #[tokio::test]
+    async fn a_command_handed_to_the_loop_is_stored_and_projected_in_one_commit() {
+        let (_dir, db, [a, b, _c], projector) = three_readers().await;
+        let projector = Arc::new(projector);
+        let handle = projector.handle();
+        let (stop, running) = run_loop(&projector);
+        let mut committed = None;
+        // The loop opens its gate as it starts.
+        for _ in 0..500 {
+            match handle.commit(one_event("A", "x", 1, "Happened")).await {
+                Err(CommitError::NotTaken) => tokio::time::sleep(Duration::from_millis(2)).await,
+                other => {
+                    committed = Some(other.unwrap());
+                    break;
+                }
+            }
+        }
+        let committed = committed.expect("the loop took the command");
+        assert!(committed.projected);
+        assert_eq!(committed.at.position, 1);
+        assert_eq!((a.given(), b.given()), (1, 0));
+        assert_eq!(checkpoint_of(&db, "a").await.unwrap(), committed.at);
+        assert_eq!(checkpoint_of(&db, "b").await.unwrap(), committed.at);
+        assert_eq!(handle.progress(), committed.at);
+        let stored: (String, String) = on_db!(&db, pool => sqlx::query_as(
+            "select payload, metadata from events where aggregate_id = 'x'").fetch_one(pool).await)
+        .unwrap();
+        assert_eq!(
+            stored,
+            (
+                r#"{"Happened":{"n":1}}"#.into(),
+                r#"{"user_id":"u"}"#.into()
+            )
+        );
+        let _ = stop.send(());
+        running.await.unwrap();
+        // The loop has ended: the next command appends on its own.
+        assert!(matches!(
+            handle.commit(one_event("A", "x", 2, "Happened")).await,
+            Err(CommitError::NotTaken)
+        ));
+        assert_eq!(events_stored(&db).await, 1);
+        db.close().await;
+    }
+
+    /// With no loop running, nothing is written and the command is told to append itself.
+    #[tokio::test]
+    async fn with_no_loop_running_a_command_is_not_taken() {
+        let (_dir, db, _readers, projector) = three_readers().await;
+        assert!(matches!(
+            projector
+                .handle()
+                .commit(one_event("A", "x", 1, "Happened"))
+                .await,
+            Err(CommitError::NotTaken)
+        ));
+        assert_eq!(events_stored(&db).await, 0);
+        db.close().await;
+    }
+
+    /// Commands taken together: each in its savepoint, so the one that lost its sequence to an
+    /// earlier one is refused alone, and the others commit, projected, in one transaction.
+    #[tokio::test]
+    async fn commands_taken_together_commit_once_and_a_conflict_fails_alone() {
+        let (_dir, db, [a, b, _c], projector) = three_readers().await;
+        let handle = projector.handle();
+        let mut queue = projector.commits.open();
+        let sent: Vec<_> = [
+            one_event("A", "x", 1, "Happened"),
+            one_event("A", "x", 1, "Happened"),
+            one_event("B", "y", 1, "Happened"),
+        ]
+        .into_iter()
+        .map(|append| {
+            let handle = handle.clone();
+            tokio::spawn(async move { handle.commit(append).await })
+        })
+        .collect();
+        let mut requests = Vec::new();
+        while requests.len() < 3 {
+            queue.recv_many(&mut requests, 10).await;
+        }
+        assert!(projector.commit_batch(requests).await, "projected");
+        let mut answers = Vec::new();
+        for task in sent {
+            answers.push(task.await.unwrap());
+        }
+        let refused = answers
+            .iter()
+            .filter(|a| matches!(a, Err(CommitError::Conflict)))
+            .count();
+        let committed: Vec<Committed> = answers.into_iter().filter_map(Result::ok).collect();
+        assert_eq!((refused, committed.len()), (1, 2));
+        assert!(committed.iter().all(|c| c.projected));
+        assert_eq!(events_stored(&db).await, 2);
+        // One round for both commands: each reader is given both events (and skips the other's).
+        assert_eq!((a.given(), b.given()), (2, 2));
+        let last = committed.iter().map(|c| c.at).max().unwrap();
+        assert_eq!(projector.handle().progress(), last);
+        db.close().await;
+    }
+
+    /// A command alone that lost its sequence is refused, nothing of it stays, and the loop's
+    /// next transaction is not affected.
+    #[tokio::test]
+    async fn a_conflict_alone_rolls_back_and_the_next_command_commits() {
+        let (_dir, db, [a, _b, _c], projector) = three_readers().await;
+        append(&db, "A", 1).await;
+        let handle = projector.handle();
+        let mut queue = projector.commits.open();
+        for (sequence, expected_ok) in [(1, false), (2, true)] {
+            let task = tokio::spawn({
+                let handle = handle.clone();
+                async move {
+                    handle
+                        .commit(one_event("A", "x", sequence, "Happened"))
+                        .await
+                }
+            });
+            let request = queue.recv().await.unwrap();
+            projector.commit_batch(vec![request]).await;
+            let answer = task.await.unwrap();
+            assert_eq!(answer.is_ok(), expected_ok, "{answer:?}");
+            if !expected_ok {
+                assert!(matches!(answer, Err(CommitError::Conflict)));
+            }
+        }
+        assert_eq!(events_stored(&db).await, 2);
+        assert_eq!(
+            a.given(),
+            2,
+            "the event appended before, and the second command's"
+        );
+        db.close().await;
+    }
+
+    /// A command whose event a projection refuses: the command's events commit without the
+    /// projections (it is answered, not projected), and the projector's own round deals with
+    /// the poison event as with any other (a dead letter, the checkpoint stepped over).
+    #[tokio::test]
+    async fn a_poison_event_commits_the_command_and_is_left_to_the_round() {
+        let (_dir, db) = fresh_db().await;
+        let good = Reader::new("good", "A");
+        let bad = Reader::refusing("bad", "A", "Unreadable");
+        let projector = Projector::new(
+            db.clone(),
+            vec![
+                good.clone() as Arc<dyn Projection>,
+                bad.clone() as Arc<dyn Projection>,
+            ],
+        );
+        let handle = projector.handle();
+        let mut queue = projector.commits.open();
+        let task =
+            tokio::spawn(async move { handle.commit(one_event("A", "x", 1, "Unreadable")).await });
+        let request = queue.recv().await.unwrap();
+        assert!(!projector.commit_batch(vec![request]).await);
+        let committed = task.await.unwrap().unwrap();
+        assert!(!committed.projected);
+        assert_eq!(events_stored(&db).await, 1);
+        assert_eq!(
+            checkpoint_of(&db, "good").await.unwrap(),
+            Position::default()
+        );
+        projector.run_to_end().await.unwrap();
+        assert_eq!(checkpoint_of(&db, "good").await.unwrap(), committed.at);
+        assert_eq!(checkpoint_of(&db, "bad").await.unwrap(), committed.at);
+        let letters = dead_letters::list(&db, 10).await.unwrap();
+        assert_eq!(letters.len(), 1);
+        assert_eq!(letters[0].projection, "bad");
+        db.close().await;
+    }
+
+    /// A snapshot is written with its command's events: the first inserted, a later one only
+    /// over the one before it; a command that meets a snapshot moved by another is refused
+    /// whole (its events too).
+    #[tokio::test]
+    async fn a_snapshot_moves_with_its_command_or_the_command_is_refused() {
+        let (_dir, db, _readers, projector) = three_readers().await;
+        let handle = projector.handle();
+        let mut queue = projector.commits.open();
+        let with_snapshot = |sequence: i64, current_snapshot: i64| {
+            let mut append = one_event("A", "x", sequence, "Happened");
+            append.snapshot = Some(SnapshotUpdate {
+                aggregate_type: "A".into(),
+                aggregate_id: "x".into(),
+                last_sequence: sequence,
+                current_snapshot,
+                payload: format!(r#"{{"total":{sequence}}}"#),
+            });
+            append
+        };
+        for (append, expected_ok) in [
+            (with_snapshot(1, 1), true),
+            (with_snapshot(2, 2), true),
+            // Its events' sequence is free, but the snapshot it replaces is not the current one.
+            (with_snapshot(3, 2), false),
+            (with_snapshot(3, 3), true),
+        ] {
+            let task = tokio::spawn({
+                let handle = handle.clone();
+                async move { handle.commit(append).await }
+            });
+            let request = queue.recv().await.unwrap();
+            projector.commit_batch(vec![request]).await;
+            let answer = task.await.unwrap();
+            assert_eq!(answer.is_ok(), expected_ok, "{answer:?}");
+        }
+        let snapshot: (i64, i64, String) = on_db!(&db, pool => sqlx::query_as(
+            "select last_sequence, current_snapshot, payload from snapshots where aggregate_id = 'x'")
+            .fetch_one(pool).await)
+            .unwrap();
+        assert_eq!(snapshot, (3, 3, r#"{"total":3}"#.into()));
+        assert_eq!(events_stored(&db).await, 3);
+        db.close().await;
     }
 }

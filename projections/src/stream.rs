@@ -8,7 +8,7 @@
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::db::Db;
+use crate::db::{Db, Tx};
 
 /// A place in the global stream: the writing transaction and the event's position.
 /// On SQLite the transaction is always 0.
@@ -172,6 +172,48 @@ pub async fn read_after(
                 .bind(after.position)
                 .bind(limit)
                 .fetch_all(pool)
+                .await?
+        }
+    };
+    Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())
+}
+
+/// What [`read_after_in`] reads on PostgreSQL: the events of finished transactions and of this
+/// one, and nothing while an older transaction of the cluster is still open.
+const POSTGRES_READ_IN: &str = "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
+        event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at
+    from events
+    where (tx_id, global_position) > ($1::text::xid8, $2)
+      and tx_id <= pg_current_xact_id()
+      and pg_snapshot_xmin(pg_current_snapshot()) = pg_current_xact_id()
+    order by events.tx_id, events.global_position limit $3";
+
+/// Like [`read_after`], inside `tx`, which has just appended events: they are read with the
+/// events committed before them.
+///
+/// On PostgreSQL that is safe only while no older transaction of the cluster is open: one
+/// could still commit events that sort before this transaction's, and a checkpoint moved past
+/// this transaction would skip them. Then nothing is read (an empty list): the caller leaves
+/// its events to the projector, which reads them once every older transaction has ended.
+pub async fn read_after_in(
+    tx: &mut Tx,
+    after: Position,
+    limit: i64,
+) -> Result<Vec<StoredEvent>, StreamError> {
+    let rows: Vec<EventRow> = match tx {
+        Tx::Sqlite(conn) => {
+            sqlx::query_as(SQLITE_READ)
+                .bind(after.position)
+                .bind(limit)
+                .fetch_all(&mut **conn)
+                .await?
+        }
+        Tx::Postgres(conn) => {
+            sqlx::query_as(POSTGRES_READ_IN)
+                .bind(after.tx_id.to_string())
+                .bind(after.position)
+                .bind(limit)
+                .fetch_all(&mut **conn)
                 .await?
         }
     };

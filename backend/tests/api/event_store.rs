@@ -531,3 +531,125 @@ async fn a_scratch_database_does_not_wait_for_its_log_postgres() {
     scratch.close().await;
     live.close().await;
 }
+
+/// The value of a counter in `/metrics` (0 when absent).
+fn counter(metrics: &str, series: &str) -> f64 {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// Where the projector runs, a command's events are committed by the projector's loop with the
+/// projections applied in the same transaction: through the real API a new folder is answered
+/// and listed, and the loop's counters show the command committed and projected there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
+    use crate::helpers::{json_of, ANNA};
+    use projections::projector::group_commit_metric_names as names;
+    let Some(app) = spawn_app(Engine::Sqlite).await else {
+        return;
+    };
+    let anna = app.token(ANNA).await;
+    let before = backend::http::metrics::render(&app.state);
+    let (status, body) = json_of(
+        app.post_json(
+            "/folders",
+            Some(&anna),
+            &serde_json::json!({ "name": "Visit notes", "type": "my", "parent": null }),
+        )
+        .await,
+    )
+    .await;
+    assert!(status.is_success(), "{status} {body}");
+    let after = backend::http::metrics::render(&app.state);
+    let projected = format!("{}{{projected=\"true\"}}", names::GROUP_COMMITS_TOTAL);
+    assert!(
+        counter(&after, &projected) > counter(&before, &projected),
+        "{after}"
+    );
+    assert!(
+        counter(&after, names::GROUP_COMMIT_COMMANDS_TOTAL)
+            > counter(&before, names::GROUP_COMMIT_COMMANDS_TOTAL)
+    );
+    let folder = body["id"].as_str().expect("the new folder's id");
+    let listed: i64 = on_db!(&app.state.db, pool => sqlx::query_scalar(
+        "select count(*) from doc_items where id = $1").bind(folder).fetch_one(pool).await)
+    .unwrap();
+    assert_eq!(listed, 1, "projected before the answer");
+}
+
+/// On PostgreSQL a command committed while an older transaction of the cluster is open is
+/// stored at once, but not projected in its commit (that transaction could still commit events
+/// that sort before it): the projector applies it once the older transaction has ended, and only
+/// then is the command answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_behind_an_open_transaction_is_stored_then_projected_postgres() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    let db = app.state.db.clone();
+    create_tables(&db).await;
+    let projections::Db::Postgres { pool } = &db else {
+        panic!("a PostgreSQL app");
+    };
+    let projection: Arc<dyn Projection> = Arc::new(SeenProjection);
+    let projector = Projector::new(db.clone(), vec![projection])
+        .with_command_wait(std::time::Duration::from_secs(120));
+    let store = Arc::new(EventStore::<Counter>::new(&db, (), projector.handle()));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(projector.run(async {
+        let _ = stopped.await;
+    }));
+    store
+        .execute("first", CounterCommand::Add(1), Metadata::by("w"))
+        .await
+        .unwrap();
+    let count = |table: &'static str, id: &'static str| {
+        let db = db.clone();
+        async move {
+            let sql = match table {
+                "events" => "select count(*) from events where aggregate_type = 'test_counter' and aggregate_id = $1",
+                _ => "select count(*) from test_seen where aggregate_id = $1",
+            };
+            let n: i64 =
+                on_db!(&db, pool => sqlx::query_scalar(sql).bind(id).fetch_one(pool).await)
+                    .unwrap();
+            n
+        }
+    };
+    assert_eq!(count("test_seen", "first").await, 1);
+
+    // An older transaction with an id of its own, still open.
+    let mut older = pool.begin().await.unwrap();
+    sqlx::query("select pg_current_xact_id()")
+        .execute(&mut *older)
+        .await
+        .unwrap();
+    let command = tokio::spawn({
+        let store = store.clone();
+        async move {
+            store
+                .execute("behind", CounterCommand::Add(2), Metadata::by("w"))
+                .await
+        }
+    });
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    while count("events", "behind").await == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "never stored");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!command.is_finished(), "answered before it was projected");
+    assert_eq!(
+        count("test_seen", "behind").await,
+        0,
+        "projected past an open older transaction"
+    );
+
+    older.rollback().await.unwrap();
+    command.await.unwrap().expect("answered once projected");
+    assert_eq!(count("test_seen", "behind").await, 1);
+    let _ = stop.send(());
+    running.await.unwrap();
+}

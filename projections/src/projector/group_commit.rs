@@ -1,0 +1,426 @@
+//! Commands that share one transaction, and one commit, with the projections (group commit).
+//!
+//! Where the projector runs, a command's events are not appended in a transaction of their
+//! own: they are handed to the projector's loop ([`ProjectorHandle::commit`]), which takes every
+//! command waiting (up to [`COMMANDS_PER_BATCH`]), appends each one's events in a savepoint of
+//! one transaction, applies the projections to them in the same transaction and commits once.
+//! A command is answered after that commit, so an answer means stored (a crash loses nothing
+//! answered) and, in the usual case, projected: the command reads its own write without a
+//! second transaction and without waking the projector.
+//!
+//! What stays as before, by construction:
+//! - A command that loses an optimistic-concurrency race (its sequence is taken, or its
+//!   snapshot moved) is rolled back to its savepoint and answered [`CommitError::Conflict`];
+//!   the other commands of the batch commit. cqrs-es then retries it against the fresh state.
+//! - The projections' part runs in a savepoint of its own, through the same code as a live
+//!   round ([`Projector::apply_parts_at_once`]). Whatever is unusual (a poison event, a stopped
+//!   projection, a backlog, a checkpoint another projector moved, a lost lease, and on
+//!   PostgreSQL an older transaction still open, whose events could sort before these) undoes
+//!   that part only: the events commit alone, and the projector's own round applies them, as
+//!   it applies events appended anywhere else.
+//! - Where no projector runs (another node holds the lease, or the loop has ended), the command
+//!   appends as before ([`CommitError::NotTaken`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Behind, PartsWritten, Projector};
+use crate::db::Tx;
+use crate::on_tx;
+use crate::stream::{self, Position, StoredEvent};
+
+/// Commands one transaction takes at most.
+pub const COMMANDS_PER_BATCH: usize = 64;
+/// Commands waiting for the loop at most; past that a command appends on its own.
+const QUEUE: usize = 1024;
+
+pub mod metric_names {
+    /// Counter: transactions of commands committed by the projector's loop, by whether the
+    /// projections were applied in them (`projected`).
+    pub const GROUP_COMMITS_TOTAL: &str = "companion_group_commits_total";
+    /// Counter: commands committed in those transactions.
+    pub const GROUP_COMMIT_COMMANDS_TOTAL: &str = "companion_group_commit_commands_total";
+}
+
+/// One event to append, as cqrs-es serialises it (its payload and metadata as JSON text).
+#[derive(Debug, Clone)]
+pub struct NewEvent {
+    pub aggregate_type: String,
+    pub aggregate_id: String,
+    pub sequence: i64,
+    pub event_type: String,
+    pub event_version: String,
+    pub payload: String,
+    pub metadata: String,
+}
+
+/// The snapshot a command writes with its events (cqrs-es's snapshot stores): the first one
+/// (`current_snapshot` 1) is inserted, a later one replaces the previous one only if that is
+/// still `current_snapshot - 1`.
+#[derive(Debug, Clone)]
+pub struct SnapshotUpdate {
+    pub aggregate_type: String,
+    pub aggregate_id: String,
+    /// The sequence of the command's last event.
+    pub last_sequence: i64,
+    pub current_snapshot: i64,
+    /// The aggregate as JSON text.
+    pub payload: String,
+}
+
+/// One command's writes.
+#[derive(Debug, Clone)]
+pub struct Append {
+    pub events: Vec<NewEvent>,
+    pub snapshot: Option<SnapshotUpdate>,
+}
+
+/// A command committed by the projector's loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Committed {
+    /// Where its last event sits in the global stream.
+    pub at: Position,
+    /// The projections applied it in the same transaction, and their progress is published.
+    pub projected: bool,
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CommitError {
+    /// Nothing was written: no projector loop runs here to take the command (or its queue is
+    /// full). The caller appends the events itself.
+    #[error("no projector here takes the command")]
+    NotTaken,
+    /// Nothing was written: another command took the sequence or moved the snapshot first.
+    #[error("the aggregate was changed by another command")]
+    Conflict,
+    /// The transaction failed; nothing of the command was committed, unless the failure came
+    /// from the commit itself (then, as for any commit, it is not known).
+    #[error("database: {0}")]
+    Database(String),
+    /// The loop stopped while it held the command (the server is shutting down).
+    #[error("the projector stopped while it committed the command")]
+    Interrupted,
+}
+
+/// A command waiting for the loop.
+pub(super) struct Request {
+    append: Append,
+    /// Set once the loop has taken it: from then on its outcome is known only from the reply.
+    taken: Arc<AtomicBool>,
+    reply: oneshot::Sender<Result<Committed, CommitError>>,
+}
+
+/// Where commands are handed to the projector's loop: open while the loop runs.
+#[derive(Clone, Default)]
+pub(super) struct CommitGate(Arc<Mutex<Option<mpsc::Sender<Request>>>>);
+
+impl CommitGate {
+    /// Opens the gate; the loop reads the commands from the receiver. Dropping the receiver
+    /// drops every command still queued: their senders learn they were not taken.
+    pub(super) fn open(&self) -> mpsc::Receiver<Request> {
+        let (sender, receiver) = mpsc::channel(QUEUE);
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(sender);
+        receiver
+    }
+
+    pub(super) fn close(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    pub(super) async fn submit(&self, append: Append) -> Result<Committed, CommitError> {
+        let Some(sender) = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
+            return Err(CommitError::NotTaken);
+        };
+        let (reply, answer) = oneshot::channel();
+        let taken = Arc::new(AtomicBool::new(false));
+        let request = Request {
+            append,
+            taken: taken.clone(),
+            reply,
+        };
+        if sender.try_send(request).is_err() {
+            return Err(CommitError::NotTaken);
+        }
+        match answer.await {
+            Ok(outcome) => outcome,
+            Err(_) if !taken.load(Ordering::Acquire) => Err(CommitError::NotTaken),
+            Err(_) => Err(CommitError::Interrupted),
+        }
+    }
+}
+
+/// What one transaction of commands did to the projections.
+struct ProjectedRound<'p> {
+    parts: PartsWritten<'p>,
+    /// Every projection's checkpoint after it, in the projector's order.
+    reached: Vec<Position>,
+}
+
+impl Projector {
+    /// Commits `requests` in one transaction and answers each. Returns whether the projections
+    /// were applied in it (else the projector's own round has events to apply).
+    pub(super) async fn commit_batch(&self, requests: Vec<Request>) -> bool {
+        for request in &requests {
+            request.taken.store(true, Ordering::Release);
+        }
+        let appends: Vec<&Append> = requests.iter().map(|r| &r.append).collect();
+        let (outcomes, projected) = match self.commit_appends(&appends).await {
+            Ok(done) => done,
+            Err(e) => {
+                tracing::error!(error = %e, commands = requests.len(), "group commit failed");
+                let failed = (0..requests.len())
+                    .map(|_| Err(CommitError::Database(e.to_string())))
+                    .collect();
+                (failed, false)
+            }
+        };
+        let committed = outcomes.iter().filter(|o| o.is_ok()).count();
+        if committed > 0 {
+            let label = if projected { "true" } else { "false" };
+            metrics::counter!(metric_names::GROUP_COMMITS_TOTAL, "projected" => label).increment(1);
+            metrics::counter!(metric_names::GROUP_COMMIT_COMMANDS_TOTAL)
+                .increment(committed as u64);
+        }
+        for (request, outcome) in requests.into_iter().zip(outcomes) {
+            let outcome = outcome.map(|at| Committed { at, projected });
+            // A command whose caller is gone (its request was cancelled) is committed all the
+            // same, like any append whose answer is lost.
+            let _ = request.reply.send(outcome);
+        }
+        projected
+    }
+
+    /// The transaction: each command's writes (in a savepoint when there are several), the
+    /// projections in a savepoint, one commit. Returns each command's outcome (the position of
+    /// its last event) and whether the projections were applied.
+    async fn commit_appends(
+        &self,
+        appends: &[&Append],
+    ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
+        let _guard = self.target.write_guard().await;
+        let mut tx = Tx::begin(&self.target).await?;
+        // One command alone needs no savepoint: its conflict rolls back the transaction.
+        let alone = appends.len() == 1;
+        let mut outcomes = Vec::with_capacity(appends.len());
+        for append in appends {
+            if !alone {
+                statement(&mut tx, "savepoint command").await?;
+            }
+            match append_in(&mut tx, append).await {
+                Ok(at) => {
+                    if !alone {
+                        statement(&mut tx, "release savepoint command").await?;
+                    }
+                    outcomes.push(Ok(at));
+                }
+                Err(e) => {
+                    let outcome = match e {
+                        AppendError::Conflict => CommitError::Conflict,
+                        AppendError::Database(e) if alone => {
+                            // Rolled back before the writer's turn is given up.
+                            let _ = tx.rollback().await;
+                            return Err(e);
+                        }
+                        AppendError::Database(e) => {
+                            tracing::warn!(error = %e, "a command's append failed in a group commit");
+                            CommitError::Database(e.to_string())
+                        }
+                    };
+                    if alone {
+                        tx.rollback().await?;
+                        return Ok((vec![Err(outcome)], false));
+                    }
+                    statement(&mut tx, "rollback to savepoint command").await?;
+                    statement(&mut tx, "release savepoint command").await?;
+                    outcomes.push(Err(outcome));
+                }
+            }
+        }
+        if outcomes.iter().all(|o| o.is_err()) {
+            tx.rollback().await?;
+            return Ok((outcomes, false));
+        }
+        statement(&mut tx, "savepoint round").await?;
+        let round = match self.round_in(&mut tx).await {
+            Ok(Some(round)) => {
+                statement(&mut tx, "release savepoint round").await?;
+                Some(round)
+            }
+            Ok(None) => {
+                statement(&mut tx, "rollback to savepoint round").await?;
+                statement(&mut tx, "release savepoint round").await?;
+                None
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "projections left to the projector's round");
+                statement(&mut tx, "rollback to savepoint round").await?;
+                statement(&mut tx, "release savepoint round").await?;
+                None
+            }
+        };
+        tx.commit().await?;
+        let projected = round.is_some();
+        if let Some(round) = round {
+            // The commit stands whatever these say; the next round publishes again.
+            if let Err(e) = self.applied_all(round.parts.done).await {
+                tracing::warn!(error = %e, "after a group commit");
+            }
+            if let Err(e) = self.publish_progress(Some(round.reached)).await {
+                tracing::warn!(error = %e, "publishing progress after a group commit");
+            }
+        }
+        Ok((outcomes, projected))
+    }
+
+    /// A live round inside `tx`, after its appends: `None` (the caller undoes whatever was
+    /// written since its savepoint) when the round cannot be done here, see the module's notes.
+    async fn round_in(
+        &self,
+        tx: &mut Tx,
+    ) -> Result<Option<ProjectedRound<'_>>, super::ProjectionError> {
+        if self.stop_at.is_some() {
+            return Ok(None);
+        }
+        let (checkpoints, stopped) = self.checkpoints_and_stopped_in(tx).await?;
+        if *self.stopped.borrow() != stopped {
+            // The projector's own round publishes the change of what is stopped.
+            return Ok(None);
+        }
+        let running: Vec<(&dyn super::Projection, Position)> = self
+            .projections
+            .iter()
+            .zip(checkpoints.iter().copied())
+            .filter(|(p, _)| !stopped.contains(p.name()))
+            .map(|(p, c)| (p.as_ref(), c))
+            .collect();
+        let Some(lowest) = running.iter().map(|(_, c)| *c).min() else {
+            return Ok(None);
+        };
+        let events: Vec<StoredEvent> = stream::read_after_in(tx, lowest, self.batch).await?;
+        // Nothing readable (an older transaction is open) or a backlog: the projector's own
+        // rounds, which read in batches as events become readable.
+        if events.is_empty() || events.len() as i64 >= self.batch {
+            return Ok(None);
+        }
+        let behind: Vec<Behind> = running
+            .iter()
+            .filter_map(|(projection, checkpoint)| {
+                let pending: Vec<&StoredEvent> =
+                    events.iter().filter(|e| e.at > *checkpoint).collect();
+                (!pending.is_empty()).then_some(Behind {
+                    projection: *projection,
+                    checkpoint: *checkpoint,
+                    pending,
+                })
+            })
+            .collect();
+        let Some(parts) = self.apply_parts_at_once(tx, &behind).await? else {
+            return Ok(None);
+        };
+        if !parts.moved_all || !self.fenced_in(tx, "every projection").await? {
+            return Ok(None);
+        }
+        let reached = self.reached_after(&checkpoints, &behind);
+        Ok(Some(ProjectedRound { parts, reached }))
+    }
+}
+
+enum AppendError {
+    Conflict,
+    Database(sqlx::Error),
+}
+
+impl From<sqlx::Error> for AppendError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::Database(db) if db.is_unique_violation() => AppendError::Conflict,
+            _ => AppendError::Database(e),
+        }
+    }
+}
+
+/// The events of one command, and its snapshot, written as postgres-es and sqlite-es write
+/// them (the same columns and the same stored JSON). Returns where its last event sits.
+async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError> {
+    #[derive(sqlx::FromRow)]
+    struct At {
+        tx_id: i64,
+        position: i64,
+    }
+    let mut last = Position::default();
+    for event in &append.events {
+        let at: At = match tx {
+            // As a `serde_json::Value` bound by postgres-es: `jsonb` stored into `json`.
+            Tx::Postgres(conn) => sqlx::query_as(
+                "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+                 values ($1, $2, $3, $4, $5, $6::jsonb::json, $7::jsonb::json)
+                 returning tx_id::text::bigint as tx_id, global_position as position",
+            )
+            .bind(&event.aggregate_type)
+            .bind(&event.aggregate_id)
+            .bind(event.sequence)
+            .bind(&event.event_type)
+            .bind(&event.event_version)
+            .bind(&event.payload)
+            .bind(&event.metadata)
+            .fetch_one(&mut **conn)
+            .await?,
+            Tx::Sqlite(conn) => sqlx::query_as(
+                "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+                 values ($1, $2, $3, $4, $5, $6, $7)
+                 returning cast(0 as bigint) as tx_id, rowid as position",
+            )
+            .bind(&event.aggregate_type)
+            .bind(&event.aggregate_id)
+            .bind(event.sequence)
+            .bind(&event.event_type)
+            .bind(&event.event_version)
+            .bind(&event.payload)
+            .bind(&event.metadata)
+            .fetch_one(&mut **conn)
+            .await?,
+        };
+        last = Position {
+            tx_id: at.tx_id,
+            position: at.position,
+        };
+    }
+    if let Some(snapshot) = &append.snapshot {
+        let json = match tx {
+            Tx::Postgres(_) => "$5::jsonb::json",
+            Tx::Sqlite(_) => "$5",
+        };
+        let written = if snapshot.current_snapshot == 1 {
+            let sql = format!(
+                "insert into snapshots (aggregate_type, aggregate_id, last_sequence, current_snapshot, payload)
+                 values ($1, $2, $3, $4, {json})"
+            );
+            on_tx!(tx, conn => sqlx::query(&sql)
+                .bind(&snapshot.aggregate_type).bind(&snapshot.aggregate_id)
+                .bind(snapshot.last_sequence).bind(snapshot.current_snapshot).bind(&snapshot.payload)
+                .execute(conn).await.map(|r| r.rows_affected()))?
+        } else {
+            let sql = format!(
+                "update snapshots set last_sequence = $3, current_snapshot = $4, payload = {json}
+                 where aggregate_type = $1 and aggregate_id = $2 and current_snapshot = $6"
+            );
+            on_tx!(tx, conn => sqlx::query(&sql)
+                .bind(&snapshot.aggregate_type).bind(&snapshot.aggregate_id)
+                .bind(snapshot.last_sequence).bind(snapshot.current_snapshot).bind(&snapshot.payload)
+                .bind(snapshot.current_snapshot - 1)
+                .execute(conn).await.map(|r| r.rows_affected()))?
+        };
+        // Another command replaced the snapshot first (the events' sequences did not clash).
+        if written != 1 {
+            return Err(AppendError::Conflict);
+        }
+    }
+    Ok(last)
+}
+
+/// A savepoint statement, the same on both engines.
+async fn statement(tx: &mut Tx, sql: &'static str) -> Result<(), sqlx::Error> {
+    on_tx!(tx, conn => sqlx::query(sql).execute(conn).await.map(|_| ()))
+}
