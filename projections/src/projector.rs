@@ -312,7 +312,9 @@ impl ProjectorHandle {
     /// projections applied to them there (see `group_commit`). [`CommitError::NotTaken`]: no
     /// live projector runs in this process; nothing was written and the caller appends itself.
     pub async fn commit(&self, append: Append) -> Result<Committed, CommitError> {
-        self.commits.submit(append).await
+        self.commits
+            .submit(append, group_commit::budget(self.command_wait))
+            .await
     }
 
     /// A running projection that reads `aggregate_type` and is stopped on a poison event, as
@@ -1321,7 +1323,7 @@ impl Projector {
                 taken = commits.recv_many(&mut requests, COMMANDS_PER_BATCH) => {
                     if taken > 0 {
                         // Projected with their commit: no round is needed for them.
-                        round_needed = !self.commit_batch(std::mem::take(&mut requests)).await;
+                        round_needed = self.commit_batch(std::mem::take(&mut requests)).await;
                     }
                 }
                 _ = self.wake.notified() => {}
@@ -2040,7 +2042,7 @@ mod tests {
         while requests.len() < 3 {
             queue.recv_many(&mut requests, 10).await;
         }
-        assert!(projector.commit_batch(requests).await, "projected");
+        assert!(!projector.commit_batch(requests).await, "projected");
         let mut answers = Vec::new();
         for task in sent {
             answers.push(task.await.unwrap());
@@ -2114,7 +2116,10 @@ mod tests {
         let task =
             tokio::spawn(async move { handle.commit(one_event("A", "x", 1, "Unreadable")).await });
         let request = queue.recv().await.unwrap();
-        assert!(!projector.commit_batch(vec![request]).await);
+        assert!(
+            projector.commit_batch(vec![request]).await,
+            "left to the round"
+        );
         let committed = task.await.unwrap().unwrap();
         assert!(!committed.projected);
         assert_eq!(events_stored(&db).await, 1);
@@ -2172,6 +2177,75 @@ mod tests {
             .unwrap();
         assert_eq!(snapshot, (3, 3, r#"{"total":3}"#.into()));
         assert_eq!(events_stored(&db).await, 3);
+        db.close().await;
+    }
+
+    /// A command the loop has not taken within its budget (the loop busy with a long round) is
+    /// withdrawn and told to append on its own; the loop then skips it, writing nothing.
+    #[tokio::test]
+    async fn a_command_the_loop_does_not_take_in_time_is_withdrawn() {
+        let (_dir, db, _readers, projector) = three_readers().await;
+        let projector = projector.with_command_wait(Duration::from_millis(40));
+        let mut queue = projector.commits.open();
+        let started = Instant::now();
+        let answer = projector
+            .handle()
+            .commit(one_event("A", "x", 1, "Happened"))
+            .await;
+        assert!(matches!(answer, Err(CommitError::NotTaken)), "{answer:?}");
+        assert!(started.elapsed() >= group_commit::budget(Duration::from_millis(40)));
+        let request = queue.recv().await.unwrap();
+        assert!(
+            !projector.commit_batch(vec![request]).await,
+            "nothing to do"
+        );
+        assert_eq!(events_stored(&db).await, 0);
+        db.close().await;
+    }
+
+    /// Applies nothing, slowly.
+    struct Slow;
+
+    #[async_trait]
+    impl Projection for Slow {
+        fn name(&self) -> &'static str {
+            "slow"
+        }
+        fn tables(&self) -> &'static [TableSpec] {
+            &[]
+        }
+        async fn apply(&self, _tx: &mut Tx, _event: &StoredEvent) -> Result<(), ProjectionError> {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            Ok(())
+        }
+    }
+
+    /// Projections slower than the budget in a command's transaction are undone there: the
+    /// command commits without them at the budget, answered not projected, and the projector's
+    /// own round applies it later (the command then waits for it, as any command would).
+    #[tokio::test]
+    async fn a_round_slower_than_its_budget_commits_the_command_without_it() {
+        let (_dir, db) = fresh_db().await;
+        let projector = Projector::new(db.clone(), vec![Arc::new(Slow) as Arc<dyn Projection>])
+            .with_command_wait(Duration::from_millis(400));
+        let handle = projector.handle();
+        let mut queue = projector.commits.open();
+        let task =
+            tokio::spawn(async move { handle.commit(one_event("A", "x", 1, "Happened")).await });
+        let request = queue.recv().await.unwrap();
+        let started = Instant::now();
+        assert!(projector.commit_batch(vec![request]).await);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "waited for the round"
+        );
+        let committed = task.await.unwrap().unwrap();
+        assert!(!committed.projected);
+        assert_eq!(events_stored(&db).await, 1);
+        assert_eq!(
+            checkpoint_of(&db, "slow").await.unwrap(),
+            Position::default()
+        );
         db.close().await;
     }
 }

@@ -20,10 +20,17 @@
 //!   it applies events appended anywhere else.
 //! - Where no projector runs (another node holds the lease, or the loop has ended), the command
 //!   appends as before ([`CommitError::NotTaken`]).
+//! - A command is answered within the server's wait for the projections, as before, also when
+//!   the projector is slow: a command the loop has not taken within [`budget`] (the loop is busy
+//!   with a long round) is withdrawn and appends on its own, and a round that takes longer than
+//!   that in a command's transaction is undone, its commands committed without it (they then
+//!   wait for the projector, and are answered "recorded, not visible yet" if it stays slow).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use sqlx::Executor;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Behind, PartsWritten, Projector};
@@ -35,6 +42,20 @@ use crate::stream::{self, Position, StoredEvent};
 pub const COMMANDS_PER_BATCH: usize = 64;
 /// Commands waiting for the loop at most; past that a command appends on its own.
 const QUEUE: usize = 1024;
+/// The longest [`budget`], whatever the server's wait.
+const BUDGET_MAX: Duration = Duration::from_secs(1);
+
+/// How long a command waits for the loop to take it, and how long the projections may take in
+/// its transaction: a quarter of the server's wait for the projections (`command_wait`), at
+/// most [`BUDGET_MAX`], so a command stored without them still has time to be projected.
+pub(super) fn budget(command_wait: Duration) -> Duration {
+    (command_wait / 4).min(BUDGET_MAX)
+}
+
+/// Where a request is: waiting in the queue, taken by the loop, or withdrawn by its command.
+const QUEUED: u8 = 0;
+const TAKEN: u8 = 1;
+const WITHDRAWN: u8 = 2;
 
 pub mod metric_names {
     /// Counter: transactions of commands committed by the projector's loop, by whether the
@@ -107,8 +128,9 @@ pub enum CommitError {
 /// A command waiting for the loop.
 pub(super) struct Request {
     append: Append,
-    /// Set once the loop has taken it: from then on its outcome is known only from the reply.
-    taken: Arc<AtomicBool>,
+    /// [`QUEUED`], then [`TAKEN`] by the loop (from then on its outcome is known only from the
+    /// reply) or [`WITHDRAWN`] by its command (the loop skips it).
+    state: Arc<AtomicU8>,
     reply: oneshot::Sender<Result<Committed, CommitError>>,
 }
 
@@ -129,23 +151,41 @@ impl CommitGate {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
-    pub(super) async fn submit(&self, append: Append) -> Result<Committed, CommitError> {
+    /// Hands `append` to the loop, withdrawn if the loop has not taken it within `patience`.
+    pub(super) async fn submit(
+        &self,
+        append: Append,
+        patience: Duration,
+    ) -> Result<Committed, CommitError> {
         let Some(sender) = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
             return Err(CommitError::NotTaken);
         };
-        let (reply, answer) = oneshot::channel();
-        let taken = Arc::new(AtomicBool::new(false));
+        let (reply, mut answer) = oneshot::channel();
+        let state = Arc::new(AtomicU8::new(QUEUED));
         let request = Request {
             append,
-            taken: taken.clone(),
+            state: state.clone(),
             reply,
         };
         if sender.try_send(request).is_err() {
             return Err(CommitError::NotTaken);
         }
-        match answer.await {
+        let answered = match tokio::time::timeout(patience, &mut answer).await {
+            Ok(answered) => answered,
+            Err(_) => {
+                let withdrawn = state
+                    .compare_exchange(QUEUED, WITHDRAWN, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok();
+                if withdrawn {
+                    return Err(CommitError::NotTaken);
+                }
+                // Taken meanwhile: its outcome comes.
+                answer.await
+            }
+        };
+        match answered {
             Ok(outcome) => outcome,
-            Err(_) if !taken.load(Ordering::Acquire) => Err(CommitError::NotTaken),
+            Err(_) if state.load(Ordering::Acquire) != TAKEN => Err(CommitError::NotTaken),
             Err(_) => Err(CommitError::Interrupted),
         }
     }
@@ -159,11 +199,17 @@ struct ProjectedRound<'p> {
 }
 
 impl Projector {
-    /// Commits `requests` in one transaction and answers each. Returns whether the projections
-    /// were applied in it (else the projector's own round has events to apply).
-    pub(super) async fn commit_batch(&self, requests: Vec<Request>) -> bool {
-        for request in &requests {
-            request.taken.store(true, Ordering::Release);
+    /// Commits `requests` (those not withdrawn) in one transaction and answers each. Returns
+    /// whether it committed events the projections were not applied to in it (the projector's
+    /// own round has them to apply).
+    pub(super) async fn commit_batch(&self, mut requests: Vec<Request>) -> bool {
+        requests.retain(|r| {
+            r.state
+                .compare_exchange(QUEUED, TAKEN, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+        });
+        if requests.is_empty() {
+            return false;
         }
         let appends: Vec<&Append> = requests.iter().map(|r| &r.append).collect();
         let (outcomes, projected) = match self.commit_appends(&appends).await {
@@ -189,7 +235,7 @@ impl Projector {
             // same, like any append whose answer is lost.
             let _ = request.reply.send(outcome);
         }
-        projected
+        committed > 0 && !projected
     }
 
     /// The transaction: each command's writes (in a savepoint when there are several), the
@@ -242,19 +288,43 @@ impl Projector {
             tx.rollback().await?;
             return Ok((outcomes, false));
         }
-        statement(&mut tx, "savepoint round").await?;
-        let round = match self.round_in(&mut tx).await {
-            Ok(Some(round)) => {
+        let budget = budget(self.command_wait);
+        match &mut tx {
+            // A lock the round waits for (a rebuilt projection being swapped in) fails it at
+            // the budget, rather than holding the commands' commit until it is free.
+            Tx::Postgres(conn) => {
+                let sql = format!(
+                    "savepoint round; set local lock_timeout = {}",
+                    budget.as_millis().max(1)
+                );
+                let conn: &mut sqlx::PgConnection = conn;
+                conn.execute(sqlx::raw_sql(&sql)).await?;
+            }
+            Tx::Sqlite(_) => statement(&mut tx, "savepoint round").await?,
+        }
+        let round = match tokio::time::timeout(budget, self.round_in(&mut tx)).await {
+            Ok(Ok(Some(round))) => {
                 statement(&mut tx, "release savepoint round").await?;
                 Some(round)
             }
-            Ok(None) => {
+            Ok(Ok(None)) => {
                 statement(&mut tx, "rollback to savepoint round").await?;
                 statement(&mut tx, "release savepoint round").await?;
                 None
             }
-            Err(e) => {
+            Ok(Err(e)) => {
                 tracing::debug!(error = %e, "projections left to the projector's round");
+                statement(&mut tx, "rollback to savepoint round").await?;
+                statement(&mut tx, "release savepoint round").await?;
+                None
+            }
+            Err(_) => {
+                // A statement of the round still running finishes before the rollback.
+                tracing::warn!(
+                    ?budget,
+                    "the projections took longer than their budget in a commands' transaction; \
+                     left to the projector's round"
+                );
                 statement(&mut tx, "rollback to savepoint round").await?;
                 statement(&mut tx, "release savepoint round").await?;
                 None
