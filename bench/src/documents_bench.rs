@@ -335,6 +335,44 @@ async fn raw_inserts(db: &Db, clients: usize, seconds: u64, phase: u64) -> anyho
     Ok(total as f64 / start.elapsed().as_secs_f64())
 }
 
+/// The projector loop's group-commit counters, from the server's `/metrics` text.
+struct GroupCommits {
+    projected: f64,
+    not_projected: f64,
+    commands: f64,
+}
+
+impl GroupCommits {
+    fn read(state: &backend::AppState) -> Self {
+        use projections::projector::group_commit_metric_names as names;
+        let text = backend::http::metrics::render(state);
+        let value = |series: &str| {
+            text.lines()
+                .find_map(|line| line.strip_prefix(series)?.trim().parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        Self {
+            projected: value(&format!(
+                "{}{{projected=\"true\"}}",
+                names::GROUP_COMMITS_TOTAL
+            )),
+            not_projected: value(&format!(
+                "{}{{projected=\"false\"}}",
+                names::GROUP_COMMITS_TOTAL
+            )),
+            commands: value(names::GROUP_COMMIT_COMMANDS_TOTAL),
+        }
+    }
+
+    fn since(&self, earlier: &Self) -> Self {
+        Self {
+            projected: self.projected - earlier.projected,
+            not_projected: self.not_projected - earlier.not_projected,
+            commands: self.commands - earlier.commands,
+        }
+    }
+}
+
 fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -365,7 +403,8 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     };
 
     let server = Server::bind(config).await?;
-    let db = server.state().db.clone();
+    let state = server.state().clone();
+    let db = state.db.clone();
     let password_hash =
         backend::auth::password::hash(backend::auth::demo::DEMO_PASSWORD.into()).await?;
     let emails: Vec<String> = (0..a.clients)
@@ -461,6 +500,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     );
 
     let before = raw_inserts(&db, a.clients, a.seconds, 0).await?;
+    let commits_before = GroupCommits::read(&state);
 
     let start = Instant::now();
     let counted_from = Duration::from_secs(a.warmup);
@@ -490,6 +530,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
         .filter(|s| s.done >= counted_from && s.done <= window_end)
         .collect();
 
+    let commits = GroupCommits::read(&state).since(&commits_before);
     let mut lag = lag.await??;
     let after = raw_inserts(&db, a.clients, a.seconds, 1).await?;
     let baseline = (before + after) / 2.0;
@@ -544,6 +585,15 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
         "ratio: commands/s / inserts/s = {:.4} (one command costs {:.1} inserts)",
         commands / baseline,
         baseline / commands
+    );
+
+    let transactions = commits.projected + commits.not_projected;
+    println!(
+        "group commits: {transactions:.0} transactions for {:.0} commands ({:.2} a transaction), \
+         {:.0} with the projections applied in them",
+        commits.commands,
+        commits.commands / transactions.max(1.0),
+        commits.projected
     );
 
     lag.sort_by(|a, b| a.1.total_cmp(&b.1));
