@@ -43,7 +43,9 @@ async fn fresh_like(live: &Db, config: &Config) -> anyhow::Result<FreshDb> {
             let live_url = config.database_url();
             let mut url = url::Url::parse(&live_url).context("DATABASE_URL")?;
             url.set_path(&format!("/{name}"));
-            let db = Db::connect_scratch(url.as_str()).await?;
+            // No more connections than the server's own pool: the database server's limit is
+            // shared with the live nodes.
+            let db = Db::connect_scratch_with_pool(url.as_str(), config.database_pool_size).await?;
             Ok(FreshDb {
                 db,
                 cleanup: Cleanup::PostgresDatabase {

@@ -120,7 +120,13 @@ impl Db {
     /// journal is kept, so a failed savepoint can still be undone. On PostgreSQL, a commit
     /// does not wait for its WAL to reach the disk.
     pub async fn connect_scratch(url: &str) -> Result<Db, sqlx::Error> {
-        Self::connect_with(url, POSTGRES_POOL_SIZE, Durability::Scratch).await
+        Self::connect_scratch_with_pool(url, POSTGRES_POOL_SIZE).await
+    }
+
+    /// Like [`Db::connect_scratch`], with at most `pool_size` connections on PostgreSQL (a
+    /// rebuild beside a server takes no more than the server's own pool).
+    pub async fn connect_scratch_with_pool(url: &str, pool_size: u32) -> Result<Db, sqlx::Error> {
+        Self::connect_with(url, pool_size, Durability::Scratch).await
     }
 
     async fn connect_with(
