@@ -26,7 +26,7 @@ use sqlite_es::SqliteEventRepository;
 use crate::error::AppError;
 
 type SqliteCqrs<A> =
-    CqrsFramework<A, PersistedEventStore<CommitWithProjections<SerializedSqliteAppends>, A>>;
+    CqrsFramework<A, PersistedEventStore<CommitWithProjections<SqliteEventRepository>, A>>;
 type PostgresCqrs<A> =
     CqrsFramework<A, PersistedEventStore<CommitWithProjections<PostgresEventRepository>, A>>;
 
@@ -128,7 +128,8 @@ where
         let framework = match db {
             Db::Sqlite { pool, .. } => {
                 let repo = CommitWithProjections {
-                    inner: SerializedSqliteAppends::new(pool, db),
+                    inner: SqliteEventRepository::new(pool.clone()),
+                    db: db.clone(),
                     projector: projector.clone(),
                 };
                 let store = match snapshot_every {
@@ -140,6 +141,7 @@ where
             Db::Postgres { pool } => {
                 let repo = CommitWithProjections {
                     inner: PostgresEventRepository::new(pool.clone()),
+                    db: db.clone(),
                     projector: projector.clone(),
                 };
                 let store = match snapshot_every {
@@ -265,10 +267,19 @@ tokio::task_local! {
 
 /// A command store's repository: appends are handed to the live projector's loop, committed
 /// there with other commands' and with the projections applied to them; where no loop takes
-/// them (another node runs the projector, or none runs), `inner` appends them on its own.
-/// Reads go to `inner`.
+/// them (another node runs the projector, or none runs), `inner` (postgres-es's or sqlite-es's
+/// repository) appends them on its own. Reads go to `inner`.
+///
+/// On SQLite such an append waits its turn with the server's other writers
+/// ([`Db::write_guard`]). SQLite lets one connection write at a time; an append that meets
+/// another writer (the projector's round, a read-then-write transaction) is otherwise refused
+/// SQLITE_BUSY and left to SQLite's busy handler, which sleeps 1, 2, 5, 10 … up to 100 ms
+/// between tries and can miss one free moment after another while the projector keeps writing.
+/// Waiting in line for the lock instead, an append starts the moment the writer before it ends.
 pub struct CommitWithProjections<R> {
     inner: R,
+    /// The database `inner` writes to.
+    db: Db,
     projector: Option<ProjectorHandle>,
 }
 
@@ -337,6 +348,7 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
                 Err(e) => return Err(PersistenceError::ConnectionError(Box::new(e))),
             }
         }
+        let _writer = self.db.write_guard().await;
         self.inner.persist::<A>(events, snapshot_update).await
     }
 
@@ -349,73 +361,6 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
 
     async fn stream_all_events<A: Aggregate>(&self) -> Result<ReplayStream, PersistenceError> {
         self.inner.stream_all_events::<A>().await
-    }
-}
-
-/// sqlite-es's repository, with its appends taken in turn with the server's other SQLite writers
-/// ([`Db::write_guard`]). SQLite lets one connection write at a time; an append that meets
-/// another writer (the projector's round, a read-then-write transaction) is otherwise refused
-/// SQLITE_BUSY and left to SQLite's busy handler, which sleeps 1, 2, 5, 10 … up to 100 ms
-/// between tries and can miss one free moment after another while the projector keeps writing.
-/// Waiting in line for the lock instead, an append starts the moment the writer before it ends.
-pub struct SerializedSqliteAppends {
-    repo: SqliteEventRepository,
-    db: Db,
-}
-
-impl SerializedSqliteAppends {
-    /// `db` is the SQLite database whose pool is `pool`.
-    fn new(pool: &sqlx::SqlitePool, db: &Db) -> Self {
-        Self {
-            repo: SqliteEventRepository::new(pool.clone()),
-            db: db.clone(),
-        }
-    }
-}
-
-impl PersistedEventRepository for SerializedSqliteAppends {
-    async fn get_events<A: Aggregate>(
-        &self,
-        aggregate_id: &str,
-    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
-        self.repo.get_events::<A>(aggregate_id).await
-    }
-
-    async fn get_last_events<A: Aggregate>(
-        &self,
-        aggregate_id: &str,
-        last_sequence: usize,
-    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
-        self.repo
-            .get_last_events::<A>(aggregate_id, last_sequence)
-            .await
-    }
-
-    async fn get_snapshot<A: Aggregate>(
-        &self,
-        aggregate_id: &str,
-    ) -> Result<Option<SerializedSnapshot>, PersistenceError> {
-        self.repo.get_snapshot::<A>(aggregate_id).await
-    }
-
-    async fn persist<A: Aggregate>(
-        &self,
-        events: &[SerializedEvent],
-        snapshot_update: Option<(String, Value, usize)>,
-    ) -> Result<(), PersistenceError> {
-        let _writer = self.db.write_guard().await;
-        self.repo.persist::<A>(events, snapshot_update).await
-    }
-
-    async fn stream_events<A: Aggregate>(
-        &self,
-        aggregate_id: &str,
-    ) -> Result<ReplayStream, PersistenceError> {
-        self.repo.stream_events::<A>(aggregate_id).await
-    }
-
-    async fn stream_all_events<A: Aggregate>(&self) -> Result<ReplayStream, PersistenceError> {
-        self.repo.stream_all_events::<A>().await
     }
 }
 

@@ -663,12 +663,7 @@ impl Projector {
                 false
             }
         });
-        let running: Vec<(&Arc<dyn Projection>, Position)> = self
-            .projections
-            .iter()
-            .zip(checkpoints.iter().copied())
-            .filter(|(p, _)| !stopped.contains(p.name()))
-            .collect();
+        let running = self.running(&checkpoints, &stopped);
         let mut applied = 0;
         let mut full = false;
         // Every checkpoint once the round has committed, when the round itself moved each one it
@@ -694,18 +689,7 @@ impl Projector {
                 events.retain(|e| e.at <= stop);
             }
             let apply = async {
-                let behind: Vec<Behind> = running
-                    .iter()
-                    .filter_map(|(projection, checkpoint)| {
-                        let pending: Vec<&StoredEvent> =
-                            events.iter().filter(|e| e.at > *checkpoint).collect();
-                        (!pending.is_empty()).then(|| Behind {
-                            projection: projection.as_ref(),
-                            checkpoint: *checkpoint,
-                            pending,
-                        })
-                    })
-                    .collect();
+                let behind = behind_in(&running, &events);
                 let round = self.apply_round(&behind).await?;
                 let mut applied = round.applied;
                 let moved_all = round.moved_all && round.failed.is_empty();
@@ -745,6 +729,21 @@ impl Projector {
             self.held_back.store(held_back, Ordering::Release);
         }
         Ok(RoundEnd { applied, full })
+    }
+
+    /// The projections not stopped, each with its checkpoint (`checkpoints` in the order of
+    /// `self.projections`).
+    fn running(
+        &self,
+        checkpoints: &[Position],
+        stopped: &BTreeSet<String>,
+    ) -> Vec<(&dyn Projection, Position)> {
+        self.projections
+            .iter()
+            .zip(checkpoints.iter().copied())
+            .filter(|(p, _)| !stopped.contains(p.name()))
+            .map(|(p, c)| (p.as_ref(), c))
+            .collect()
     }
 
     /// Every projection's checkpoint once `behind` is applied, in the order of
@@ -885,7 +884,7 @@ impl Projector {
                     projection = b.projection.name(),
                     "checkpoint moved by another projector"
                 );
-                undo_part(&mut tx).await?;
+                undo_to(&mut tx, "projection").await?;
                 moved_all = false;
                 continue;
             }
@@ -899,7 +898,7 @@ impl Projector {
                     return Err(failure.error);
                 }
                 Err(_) => {
-                    undo_part(&mut tx).await?;
+                    undo_to(&mut tx, "projection").await?;
                     failed.push(b);
                 }
             }
@@ -1419,16 +1418,39 @@ struct Behind<'a, 'e> {
     pending: Vec<&'e StoredEvent>,
 }
 
+/// Each of `running`'s part of `events`: the events after its checkpoint, for those that have any.
+fn behind_in<'p, 'e>(
+    running: &[(&'p dyn Projection, Position)],
+    events: &'e [StoredEvent],
+) -> Vec<Behind<'p, 'e>> {
+    running
+        .iter()
+        .filter_map(|(projection, checkpoint)| {
+            let pending: Vec<&StoredEvent> = events.iter().filter(|e| e.at > *checkpoint).collect();
+            (!pending.is_empty()).then_some(Behind {
+                projection: *projection,
+                checkpoint: *checkpoint,
+                pending,
+            })
+        })
+        .collect()
+}
+
 /// A savepoint statement (`savepoint`, `release savepoint`, `rollback to savepoint`), the same
 /// on both engines.
 async fn savepoint(tx: &mut Tx, statement: &'static str) -> Result<(), sqlx::Error> {
     on_tx!(tx, conn => sqlx::query(statement).execute(conn).await.map(|_| ()))
 }
 
-/// Drops what a projection's part wrote in the round, and its savepoint.
-async fn undo_part(tx: &mut Tx) -> Result<(), sqlx::Error> {
-    savepoint(tx, "rollback to savepoint projection").await?;
-    savepoint(tx, "release savepoint projection").await
+/// Drops what was written since savepoint `name`, and the savepoint.
+async fn undo_to(tx: &mut Tx, name: &str) -> Result<(), sqlx::Error> {
+    for sql in [
+        format!("rollback to savepoint {name}"),
+        format!("release savepoint {name}"),
+    ] {
+        on_tx!(tx, conn => sqlx::query(&sql).execute(conn).await.map(|_| ()))?;
+    }
+    Ok(())
 }
 
 /// Moves the checkpoints of the projections of `parts` past their pending events: one
@@ -1644,6 +1666,22 @@ mod tests {
         (dir, db, readers, projector)
     }
 
+    /// A fresh SQLite database and a projector over two readers of "A": "good", and "bad", which
+    /// refuses events of type "Unreadable".
+    async fn good_and_bad() -> (tempfile::TempDir, Db, Arc<Reader>, Arc<Reader>, Projector) {
+        let (dir, db) = fresh_db().await;
+        let good = Reader::new("good", "A");
+        let bad = Reader::refusing("bad", "A", "Unreadable");
+        let projector = Projector::new(
+            db.clone(),
+            vec![
+                good.clone() as Arc<dyn Projection>,
+                bad.clone() as Arc<dyn Projection>,
+            ],
+        );
+        (dir, db, good, bad, projector)
+    }
+
     async fn append(db: &Db, aggregate_type: &str, sequence: i64) {
         append_typed(db, aggregate_type, sequence, "Happened").await;
     }
@@ -1790,16 +1828,7 @@ mod tests {
     /// parts commit, the refused event is set aside as a dead letter of its projection alone.
     #[tokio::test]
     async fn a_poison_event_in_a_round_at_once_is_done_again_part_by_part() {
-        let (_dir, db) = fresh_db().await;
-        let good = Reader::new("good", "A");
-        let bad = Reader::refusing("bad", "A", "Unreadable");
-        let projector = Projector::new(
-            db.clone(),
-            vec![
-                good.clone() as Arc<dyn Projection>,
-                bad.clone() as Arc<dyn Projection>,
-            ],
-        );
+        let (_dir, db, good, bad, projector) = good_and_bad().await;
         append(&db, "A", 1).await;
         projector.run_to_end().await.unwrap();
         assert_eq!((good.given(), bad.given()), (1, 1), "one try, at once");
@@ -2101,16 +2130,7 @@ mod tests {
     /// the poison event as with any other (a dead letter, the checkpoint stepped over).
     #[tokio::test]
     async fn a_poison_event_commits_the_command_and_is_left_to_the_round() {
-        let (_dir, db) = fresh_db().await;
-        let good = Reader::new("good", "A");
-        let bad = Reader::refusing("bad", "A", "Unreadable");
-        let projector = Projector::new(
-            db.clone(),
-            vec![
-                good.clone() as Arc<dyn Projection>,
-                bad.clone() as Arc<dyn Projection>,
-            ],
-        );
+        let (_dir, db, _good, _bad, projector) = good_and_bad().await;
         let handle = projector.handle();
         let mut queue = projector.commits.open();
         let task =

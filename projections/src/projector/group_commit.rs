@@ -33,7 +33,7 @@ use std::time::Duration;
 use sqlx::Executor;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Behind, PartsWritten, Projector};
+use super::{behind_in, savepoint, undo_to, PartsWritten, Projector};
 use crate::db::Tx;
 use crate::on_tx;
 use crate::stream::{self, Position, StoredEvent};
@@ -252,12 +252,12 @@ impl Projector {
         let mut outcomes = Vec::with_capacity(appends.len());
         for append in appends {
             if !alone {
-                statement(&mut tx, "savepoint command").await?;
+                savepoint(&mut tx, "savepoint command").await?;
             }
             match append_in(&mut tx, append).await {
                 Ok(at) => {
                     if !alone {
-                        statement(&mut tx, "release savepoint command").await?;
+                        savepoint(&mut tx, "release savepoint command").await?;
                     }
                     outcomes.push(Ok(at));
                 }
@@ -278,8 +278,7 @@ impl Projector {
                         tx.rollback().await?;
                         return Ok((vec![Err(outcome)], false));
                     }
-                    statement(&mut tx, "rollback to savepoint command").await?;
-                    statement(&mut tx, "release savepoint command").await?;
+                    undo_to(&mut tx, "command").await?;
                     outcomes.push(Err(outcome));
                 }
             }
@@ -300,22 +299,12 @@ impl Projector {
                 let conn: &mut sqlx::PgConnection = conn;
                 conn.execute(sqlx::raw_sql(&sql)).await?;
             }
-            Tx::Sqlite(_) => statement(&mut tx, "savepoint round").await?,
+            Tx::Sqlite(_) => savepoint(&mut tx, "savepoint round").await?,
         }
         let round = match tokio::time::timeout(budget, self.round_in(&mut tx)).await {
-            Ok(Ok(Some(round))) => {
-                statement(&mut tx, "release savepoint round").await?;
-                Some(round)
-            }
-            Ok(Ok(None)) => {
-                statement(&mut tx, "rollback to savepoint round").await?;
-                statement(&mut tx, "release savepoint round").await?;
-                None
-            }
+            Ok(Ok(round)) => round,
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "projections left to the projector's round");
-                statement(&mut tx, "rollback to savepoint round").await?;
-                statement(&mut tx, "release savepoint round").await?;
                 None
             }
             Err(_) => {
@@ -325,11 +314,13 @@ impl Projector {
                     "the projections took longer than their budget in a commands' transaction; \
                      left to the projector's round"
                 );
-                statement(&mut tx, "rollback to savepoint round").await?;
-                statement(&mut tx, "release savepoint round").await?;
                 None
             }
         };
+        match round {
+            Some(_) => savepoint(&mut tx, "release savepoint round").await?,
+            None => undo_to(&mut tx, "round").await?,
+        }
         tx.commit().await?;
         let projected = round.is_some();
         if let Some(round) = round {
@@ -358,13 +349,7 @@ impl Projector {
             // The projector's own round publishes the change of what is stopped.
             return Ok(None);
         }
-        let running: Vec<(&dyn super::Projection, Position)> = self
-            .projections
-            .iter()
-            .zip(checkpoints.iter().copied())
-            .filter(|(p, _)| !stopped.contains(p.name()))
-            .map(|(p, c)| (p.as_ref(), c))
-            .collect();
+        let running = self.running(&checkpoints, &stopped);
         let Some(lowest) = running.iter().map(|(_, c)| *c).min() else {
             return Ok(None);
         };
@@ -374,18 +359,7 @@ impl Projector {
         if events.is_empty() || events.len() as i64 >= self.batch {
             return Ok(None);
         }
-        let behind: Vec<Behind> = running
-            .iter()
-            .filter_map(|(projection, checkpoint)| {
-                let pending: Vec<&StoredEvent> =
-                    events.iter().filter(|e| e.at > *checkpoint).collect();
-                (!pending.is_empty()).then_some(Behind {
-                    projection: *projection,
-                    checkpoint: *checkpoint,
-                    pending,
-                })
-            })
-            .collect();
+        let behind = behind_in(&running, &events);
         let Some(parts) = self.apply_parts_at_once(tx, &behind).await? else {
             return Ok(None);
         };
@@ -421,27 +395,20 @@ async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError
     }
     let mut last = Position::default();
     for event in &append.events {
-        let at: At = match tx {
+        let sql = match tx {
             // As a `serde_json::Value` bound by postgres-es: `jsonb` stored into `json`.
-            Tx::Postgres(conn) => sqlx::query_as(
+            Tx::Postgres(_) => {
                 "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
                  values ($1, $2, $3, $4, $5, $6::jsonb::json, $7::jsonb::json)
-                 returning tx_id::text::bigint as tx_id, global_position as position",
-            )
-            .bind(&event.aggregate_type)
-            .bind(&event.aggregate_id)
-            .bind(event.sequence)
-            .bind(&event.event_type)
-            .bind(&event.event_version)
-            .bind(&event.payload)
-            .bind(&event.metadata)
-            .fetch_one(&mut **conn)
-            .await?,
-            Tx::Sqlite(conn) => sqlx::query_as(
+                 returning tx_id::text::bigint as tx_id, global_position as position"
+            }
+            Tx::Sqlite(_) => {
                 "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
                  values ($1, $2, $3, $4, $5, $6, $7)
-                 returning cast(0 as bigint) as tx_id, rowid as position",
-            )
+                 returning cast(0 as bigint) as tx_id, rowid as position"
+            }
+        };
+        let at: At = on_tx!(tx, conn => sqlx::query_as(sql)
             .bind(&event.aggregate_type)
             .bind(&event.aggregate_id)
             .bind(event.sequence)
@@ -449,9 +416,8 @@ async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError
             .bind(&event.event_version)
             .bind(&event.payload)
             .bind(&event.metadata)
-            .fetch_one(&mut **conn)
-            .await?,
-        };
+            .fetch_one(conn)
+            .await)?;
         last = Position {
             tx_id: at.tx_id,
             position: at.position,
@@ -488,9 +454,4 @@ async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError
         }
     }
     Ok(last)
-}
-
-/// A savepoint statement, the same on both engines.
-async fn statement(tx: &mut Tx, sql: &'static str) -> Result<(), sqlx::Error> {
-    on_tx!(tx, conn => sqlx::query(sql).execute(conn).await.map(|_| ()))
 }
