@@ -10,6 +10,7 @@
 # BENCH_MODE=share instead shares a file of the demo account Anna with a different user each
 # round while every socket is open (`share`, through the HTTP API), alternating with one feed
 # entry written for one user (`one`).
+# WS_LOAD_THREADS=N gives the load tool N worker threads (default: one per core).
 # Build first: cargo build --release -p backend -p bench
 # Every socket comes from one loopback address, so the edge's per-address limits are lifted.
 # No file goes through the nodes, so each keeps a local file store (allowed with several nodes).
@@ -41,4 +42,5 @@ for i in $(seq 1 "$NODES"); do
 done
 
 "$BIN/ws-load" "${ARGS[@]}" --sockets "$SOCKETS" --users "$USERS" --rounds "$ROUNDS" \
-  --mode "${BENCH_MODE:-both}" --jwt-secret "$SECRET" --database-url "$DB_URL"
+  --mode "${BENCH_MODE:-both}" --jwt-secret "$SECRET" --database-url "$DB_URL" \
+  ${WS_LOAD_THREADS:+--threads "$WS_LOAD_THREADS"}

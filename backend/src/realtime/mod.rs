@@ -35,6 +35,10 @@ use hub::{Hub, HubStats};
 
 /// Largest message a client may send (its messages are a token and two numbers).
 const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+/// What a socket reads at a time: a client sends a pong every 25 s and a token now and then
+/// (a few hundred bytes), so a small buffer that grows for the rare larger message keeps every
+/// open socket's memory down.
+const READ_BUFFER: usize = 1024;
 
 pub fn router<S>() -> OpenApiRouter<S>
 where
@@ -258,7 +262,7 @@ pub async fn upgrade(
             .into_response()
         }
     };
-    ws.read_buffer_size(4 * 1024)
+    ws.read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
         .on_upgrade(move |socket| socket::serve(realtime, auth, socket))

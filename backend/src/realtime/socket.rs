@@ -1,17 +1,16 @@
 //! One WebSocket: authentication by first message, replay of what the client missed, then live
 //! messages, heartbeats and the close reasons of `protocol::Close`.
 //!
-//! A reader task takes what the client sends (pongs, fresh tokens, close); the writer (this
-//! task) owns the sink. Either ends both through the socket's [`Stopper`], which also carries
-//! the reason the socket is closed with.
+//! A reader task takes what the client sends (pongs, fresh tokens, close) and keeps the token's
+//! expiry; the writer (this task) owns the sink. Either ends both through the socket's
+//! [`Stopper`], which also carries the reason the socket is closed with.
 
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
 use futures::stream::{SplitSink, SplitStream};
-use futures::{SinkExt, StreamExt};
+use futures::{FutureExt, SinkExt, StreamExt};
 use projections::{feed, now_ms, on_db, Db};
-use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::hub::{Registration, Stopper};
@@ -82,14 +81,15 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
     // While the app is open on this device it gets the live dot, not a push.
     let _present = rt.presence().enter(&session_id);
     let (mut sink, stream) = socket.split();
-    let (expiry_tx, expiry_rx) = watch::channel(exp);
     let reader = tokio::spawn(read_loop(
         stream,
         stopper.clone(),
         jwt,
-        user_id.clone(),
-        session_id.clone(),
-        expiry_tx,
+        Holder {
+            user_id: user_id.clone(),
+            session_id: session_id.clone(),
+            exp,
+        },
         rt.settings().idle_timeout,
     ));
 
@@ -105,7 +105,6 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
         &mut sink,
         &mut registration,
         &stopper,
-        expiry_rx,
         resume,
     )
     .await;
@@ -299,7 +298,6 @@ async fn write_loop(
     sink: &mut Sink,
     registration: &mut Registration,
     stopper: &Stopper,
-    mut expiry: watch::Receiver<i64>,
     resume: Resume,
 ) -> End {
     let Session {
@@ -328,22 +326,19 @@ async fn write_loop(
         settings.ping_interval,
     );
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let expires = tokio::time::sleep_until(deadline_of(*expiry.borrow_and_update()));
-    tokio::pin!(expires);
-    let mut expiry_open = true;
     // The session is read again when it would fall idle: used meanwhile (a request, another
     // socket), the check moves on; unused, it ends and the socket closes with 4401.
     let idle_check = tokio::time::sleep_until(idle_deadline(last_used, idle_ms));
     tokio::pin!(idle_check);
+    // One wait for the stop, kept across the loop: a message to send is the hot path (a change
+    // for everyone wakes every socket at once), so it registers no new waiter each time.
+    let stopped = stopper.stopped();
+    tokio::pin!(stopped);
 
     loop {
         tokio::select! {
             biased;
-            _ = stopper.stopped() => return End::Stopped,
-            _ = &mut expires => {
-                stopper.stop(Close::Expired);
-                return End::Stopped;
-            }
+            _ = &mut stopped => return End::Stopped,
             _ = &mut idle_check => {
                 match Box::pin(crate::auth::load_active_session(db, session_id, user_id, idle_ms)).await {
                     Ok(Some(active)) => idle_check
@@ -354,12 +349,6 @@ async fn write_loop(
                         return End::Stopped;
                     }
                     Err(e) => return End::Database(e),
-                }
-            }
-            changed = expiry.changed(), if expiry_open => {
-                expiry_open = changed.is_ok();
-                if expiry_open {
-                    expires.as_mut().reset(deadline_of(*expiry.borrow_and_update()));
                 }
             }
             live = registration.rx.recv() => {
@@ -416,11 +405,18 @@ fn deadline_of(exp: i64) -> Instant {
 /// Sends `message` unless the socket is stopped meanwhile (a send blocked by a client that
 /// does not read must not hold the socket open).
 async fn send(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
+    let failed = |_| {
+        stopper.stop_silently();
+        End::Stopped
+    };
+    let mut sending = std::pin::pin!(sink.send(message));
+    // Most sends finish at once (the socket's buffer has room); only one that has to wait
+    // watches the stopper.
+    if let Some(sent) = (&mut sending).now_or_never() {
+        return sent.map_err(failed);
+    }
     tokio::select! {
-        sent = sink.send(message) => sent.map_err(|_| {
-            stopper.stop_silently();
-            End::Stopped
-        }),
+        sent = sending => sent.map_err(failed),
         _ = stopper.stopped() => Err(End::Stopped),
     }
 }
@@ -577,19 +573,36 @@ async fn replay(
     send_rows(db, user_id, from, None, sink, stopper).await
 }
 
-/// Takes what the client sends: pongs, fresh tokens, close. Silence ends the socket.
+/// Whose socket it is, and until when its token is valid.
+struct Holder {
+    user_id: String,
+    session_id: String,
+    /// When the token expires (seconds since the epoch); a renewal moves it.
+    exp: i64,
+}
+
+/// Takes what the client sends: pongs, fresh tokens, close. Silence ends the socket, and so
+/// does the token's expiry unless a fresh token came first (kept here, beside the renewals,
+/// so the writer's loop waits on nothing but what it sends).
 async fn read_loop(
     mut stream: SplitStream<WebSocket>,
     stopper: Stopper,
     jwt: JwtKeys,
-    user_id: String,
-    session_id: String,
-    expiry: watch::Sender<i64>,
+    holder: Holder,
     idle: Duration,
 ) {
+    let Holder {
+        user_id,
+        session_id,
+        exp,
+    } = holder;
+    let expires = tokio::time::sleep_until(deadline_of(exp));
+    tokio::pin!(expires);
     loop {
         let next = tokio::select! {
+            biased;
             _ = stopper.stopped() => return,
+            _ = &mut expires => return stopper.stop(Close::Expired),
             next = tokio::time::timeout(idle, stream.next()) => next,
         };
         let message = match next {
@@ -604,7 +617,7 @@ async fn read_loop(
                     // A fresh token of the same session (renewal); another session means
                     // the app signed in again and opens a new socket.
                     Ok(claims) if claims.sub == user_id && claims.sid == session_id => {
-                        let _ = expiry.send(claims.exp);
+                        expires.as_mut().reset(deadline_of(claims.exp));
                     }
                     Ok(_) => return stopper.stop(Close::InvalidToken),
                     Err(TokenError::Expired) => return stopper.stop(Close::Expired),
