@@ -833,6 +833,40 @@ async fn a_token_expiring_while_connected_closes_the_socket_unless_renewed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_messages_longer_than_the_read_buffer_are_read_whole_up_to_the_limit() {
+    let db = TestDb::sqlite();
+    let node = db.node();
+    let url = node.ws_url();
+    // A socket reads 1 KiB at a time; a client message may be up to 16 KiB.
+    let padded =
+        |token: &str, pad: usize| json!({ "type": "auth", "token": token, "pad": "x".repeat(pad) });
+
+    let mut client = Client::connect(&url).await;
+    client.send(padded(&node.token("u-anna"), 8 * 1024)).await;
+    match client.next().await {
+        Got::Json(v) if v["type"] == "ready" => {}
+        other => panic!("expected ready, got {other:?}"),
+    }
+    // A renewal longer than the buffer, then a pong, are read as before: the socket stays and
+    // still gets its messages.
+    client.send(padded(&node.token("u-anna"), 12 * 1024)).await;
+    client.send(json!({"type": "pong"})).await;
+    node.push("u-anna", 1, 0).await;
+    assert_eq!(client.seqs(1).await, vec![1]);
+
+    // Past the limit the socket is not opened.
+    let mut too_long = Client::connect(&url).await;
+    too_long
+        .send(padded(&node.token("u-anna"), 20 * 1024))
+        .await;
+    match too_long.next().await {
+        Got::Closed(..) | Got::Gone => {}
+        Got::Json(v) => panic!("a message over the limit was read: {v}"),
+    }
+    assert_eq!(node.state.realtime.stats().sockets, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_consumer_is_cut_off_without_holding_up_the_others() {
     let db = TestDb::sqlite();
     let node = db.node_with(|c| c.realtime_queue = 4);
