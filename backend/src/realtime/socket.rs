@@ -402,42 +402,38 @@ fn deadline_of(exp: i64) -> Instant {
     Instant::now() + Duration::from_millis(remaining_ms as u64)
 }
 
-/// Sends `message` unless the socket is stopped meanwhile (a send blocked by a client that
-/// does not read must not hold the socket open).
+/// Sends `message` unless the socket is stopped meanwhile.
 async fn send(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
-    let failed = |_| {
-        stopper.stop_silently();
-        End::Stopped
-    };
-    let mut sending = std::pin::pin!(sink.send(message));
-    // Most sends finish at once (the socket's buffer has room); only one that has to wait
-    // watches the stopper.
-    if let Some(sent) = (&mut sending).now_or_never() {
-        return sent.map_err(failed);
-    }
-    tokio::select! {
-        sent = sending => sent.map_err(failed),
-        _ = stopper.stopped() => Err(End::Stopped),
-    }
+    unless_stopped(sink.send(message), stopper).await
 }
 
 /// Like [`send`], without flushing (replay pages are flushed once).
 async fn feed_frame(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
-    tokio::select! {
-        fed = sink.feed(message) => fed.map_err(|_| {
-            stopper.stop_silently();
-            End::Stopped
-        }),
-        _ = stopper.stopped() => Err(End::Stopped),
-    }
+    unless_stopped(sink.feed(message), stopper).await
 }
 
 async fn flush(sink: &mut Sink, stopper: &Stopper) -> Result<(), End> {
+    unless_stopped(sink.flush(), stopper).await
+}
+
+/// Runs a write on the sink unless the socket is stopped meanwhile (a write blocked by a client
+/// that does not read must not hold the socket open); a failed write stops the socket.
+async fn unless_stopped<E>(
+    write: impl std::future::Future<Output = Result<(), E>>,
+    stopper: &Stopper,
+) -> Result<(), End> {
+    let failed = |_| {
+        stopper.stop_silently();
+        End::Stopped
+    };
+    let mut write = std::pin::pin!(write);
+    // Most writes finish at once (the socket's buffer has room); only one that has to wait
+    // watches the stopper.
+    if let Some(written) = (&mut write).now_or_never() {
+        return written.map_err(failed);
+    }
     tokio::select! {
-        flushed = sink.flush() => flushed.map_err(|_| {
-            stopper.stop_silently();
-            End::Stopped
-        }),
+        written = write => written.map_err(failed),
         _ = stopper.stopped() => Err(End::Stopped),
     }
 }
