@@ -97,6 +97,27 @@ pub fn keep_prepared(rows: usize) -> bool {
 /// statements plus the small sizes of the statements above.
 const STATEMENT_CACHE: usize = 250;
 
+/// A PostgreSQL connection back in the pool for less than this is handed out without a ping:
+/// the pool pinged it when it came back, and a request's statements each take a connection, so
+/// a ping on every take was a second round trip for each of them. One idle for longer is
+/// pinged first, so a restarted server still costs no failed request (HikariCP's bypass window).
+pub const PING_IF_IDLE_FOR: Duration = Duration::from_millis(500);
+
+/// A PostgreSQL pool's options with the ping of [`PING_IF_IDLE_FOR`]: every pool of the server
+/// starts from these.
+pub fn postgres_pool_options() -> PgPoolOptions {
+    PgPoolOptions::new()
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= PING_IF_IDLE_FOR {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
+}
+
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
@@ -147,7 +168,7 @@ impl Db {
             // ever carried (a projector's multi-row write, a seed): recycling connections after
             // a few idle minutes, and every connection after a while, gives that memory back
             // instead of holding it in up to 32 connections for the pool's life.
-            let pool = PgPoolOptions::new()
+            let pool = postgres_pool_options()
                 .max_connections(postgres_pool_size.max(2))
                 .acquire_timeout(Duration::from_secs(10))
                 .idle_timeout(Duration::from_secs(60))
@@ -174,8 +195,11 @@ impl Db {
                 // core too.
                 options = options.pragma("threads", "2");
             }
+            // A file in this process has no server to lose: no ping before each use (it is a
+            // round trip to the connection's thread).
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
+                .test_before_acquire(false)
                 .connect_with(options)
                 .await?;
             Db::Sqlite {

@@ -18,7 +18,7 @@
 use std::sync::{Arc, OnceLock};
 
 use projections::Db;
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::PgPool;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// Advisory-lock class of document trees (the first key of `pg_advisory_xact_lock(int, int)`).
@@ -66,7 +66,7 @@ impl TreeLocks {
         let pg = match db {
             Db::Postgres { pool } => {
                 let locks = self.pg.get_or_init(|| {
-                    PgPoolOptions::new()
+                    projections::db::postgres_pool_options()
                         .max_connections(LOCK_CONNECTIONS)
                         .min_connections(0)
                         .acquire_timeout(std::time::Duration::from_secs(30))

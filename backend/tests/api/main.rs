@@ -10,6 +10,7 @@ mod company_documents;
 mod content;
 mod content_events;
 mod courses_in_time;
+mod database_pool;
 mod documents;
 mod documents_load;
 mod edge;
