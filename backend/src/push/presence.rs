@@ -3,6 +3,7 @@
 //! `push_presence` (see [`PresenceSync`]) so the node that sends pushes knows the others'.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,9 @@ pub const ROWS_PER_TRANSACTION: usize = 250;
 #[derive(Default)]
 pub struct Presence {
     sessions: Mutex<HashMap<String, usize>>,
+    /// Counts the changes to `sessions` (kept under its lock): a sync round with nothing new
+    /// skips comparing thousands of sessions with what it wrote.
+    changes_made: AtomicU64,
     /// This node's id in `push_presence`, once its sync runs: its own rows are never read back,
     /// since the map above already says, at once, when one of its sockets closes.
     node_id: std::sync::OnceLock<String>,
@@ -46,6 +50,7 @@ impl Drop for Present {
             *count -= 1;
             if *count == 0 {
                 sessions.remove(&self.session_id);
+                self.presence.changes_made.fetch_add(1, Ordering::Relaxed);
             }
         }
     }
@@ -58,12 +63,13 @@ impl Presence {
 
     /// Marks `session_id` as having a socket open on this node until the guard is dropped.
     pub fn enter(self: &Arc<Self>, session_id: &str) -> Present {
-        *self
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(session_id.to_string())
-            .or_default() += 1;
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let count = sessions.entry(session_id.to_string()).or_default();
+        if *count == 0 {
+            self.changes_made.fetch_add(1, Ordering::Relaxed);
+        }
+        *count += 1;
+        drop(sessions);
         Present {
             presence: self.clone(),
             session_id: session_id.to_string(),
@@ -78,10 +84,18 @@ impl Presence {
             .contains_key(session_id)
     }
 
-    /// The sessions open here and not in `written`, and those in `written` no longer open
-    /// here. Only those are copied: a steady node holds thousands of sessions.
-    fn changes(&self, written: &HashSet<String>) -> (Vec<String>, Vec<String>) {
+    /// How many times a session opened or closed here so far.
+    fn changes_made(&self) -> u64 {
+        let _sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        self.changes_made.load(Ordering::Relaxed)
+    }
+
+    /// The sessions open here and not in `written`, those in `written` no longer open here, and
+    /// [`Presence::changes_made`] as of that comparison. Only those are copied: a steady node
+    /// holds thousands of sessions.
+    fn changes(&self, written: &HashSet<String>) -> (Vec<String>, Vec<String>, u64) {
         let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let made = self.changes_made.load(Ordering::Relaxed);
         let opened = sessions
             .keys()
             .filter(|s| !written.contains(*s))
@@ -92,7 +106,7 @@ impl Presence {
             .filter(|s| !sessions.contains_key(*s))
             .cloned()
             .collect();
-        (opened, closed)
+        (opened, closed, made)
     }
 
     /// Whether `session_id` has a socket open on this node or (PostgreSQL) on another whose
@@ -167,6 +181,8 @@ pub struct PresenceSync {
     /// The sessions this node's rows say, as far as this process knows; `None` until its rows
     /// are known (at start, and when another node forgot this one).
     written: Option<HashSet<String>>,
+    /// [`Presence::changes_made`] when `written` last matched the sessions open here.
+    written_as_of: Option<u64>,
     forgot_at: Option<Instant>,
 }
 
@@ -177,6 +193,7 @@ impl PresenceSync {
             presence,
             node_id,
             written: None,
+            written_as_of: None,
             forgot_at: None,
         }
     }
@@ -222,9 +239,17 @@ impl PresenceSync {
             round.deleted += old.rows as usize;
             round.transactions += old.statements;
             self.written = Some(HashSet::new());
+            self.written_as_of = None;
+        }
+        if self
+            .written_as_of
+            .is_some_and(|as_of| as_of == self.presence.changes_made())
+        {
+            // No session opened or closed here since the rows were last made to match.
+            return self.forget_now_and_then(db, round).await;
         }
         let written = self.written.get_or_insert_with(HashSet::new);
-        let (opened, closed) = self.presence.changes(written);
+        let (opened, closed, as_of) = self.presence.changes(written);
         for chunk in opened.chunks(ROWS_PER_TRANSACTION) {
             // `on conflict`: a round whose commit went through but whose answer was lost is
             // written again.
@@ -254,6 +279,16 @@ impl PresenceSync {
             round.deleted += chunk.len();
             round.transactions += 1;
         }
+        self.written_as_of = Some(as_of);
+        self.forget_now_and_then(db, round).await
+    }
+
+    /// Removes the nodes gone for [`FORGET_MS`], once every [`FORGET_EVERY`].
+    async fn forget_now_and_then(
+        &mut self,
+        db: &Db,
+        mut round: SyncRound,
+    ) -> Result<SyncRound, sqlx::Error> {
         if self.forgot_at.is_none_or(|at| at.elapsed() >= FORGET_EVERY) {
             self.forgot_at = Some(Instant::now());
             round.nodes_forgotten = forget_gone_nodes(db).await?;
@@ -271,6 +306,7 @@ impl PresenceSync {
             .execute(pool)
             .await?;
         self.written = None;
+        self.written_as_of = None;
         delete_orphan_rows(db).await?;
         Ok(())
     }
