@@ -110,12 +110,36 @@ pub const NOTIFICATION: &str = "notification";
 pub const UPDATE: &str = "update";
 
 /// Hands out the next id of `kind` (one statement, atomic on both engines).
+///
+/// On PostgreSQL the statement's commit does not wait for the log to reach the disk
+/// (`synchronous_commit` off for its own transaction only): an id is used only by a later
+/// command, whose commit flushes the log up to and past this increment, so a crash can undo an
+/// increment only when no publication took its id. A publication then waits for one flush, not
+/// two.
 pub async fn next_id(db: &Db, kind: &str) -> AppResult<i64> {
-    let id: i64 = on_db!(db, pool => sqlx::query_scalar(
-        "insert into publication_counters (kind, last_id) values ($1, 1)
-         on conflict (kind) do update set last_id = publication_counters.last_id + 1
-         returning last_id")
-        .bind(kind).fetch_one(pool).await)?;
+    let id: i64 = match db {
+        Db::Sqlite { pool, .. } => {
+            sqlx::query_scalar(
+                "insert into publication_counters (kind, last_id) values ($1, 1)
+                 on conflict (kind) do update set last_id = publication_counters.last_id + 1
+                 returning last_id",
+            )
+            .bind(kind)
+            .fetch_one(pool)
+            .await?
+        }
+        Db::Postgres { pool } => {
+            sqlx::query_scalar(
+                "insert into publication_counters (kind, last_id)
+                 select $1, 1 from (select set_config('synchronous_commit', 'off', true)) as commit_without_flush
+                 on conflict (kind) do update set last_id = publication_counters.last_id + 1
+                 returning last_id",
+            )
+            .bind(kind)
+            .fetch_one(pool)
+            .await?
+        }
+    };
     Ok(id)
 }
 
