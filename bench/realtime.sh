@@ -10,7 +10,8 @@
 # BENCH_MODE=share instead shares a file of the demo account Anna with a different user each
 # round while every socket is open (`share`, through the HTTP API), alternating with one feed
 # entry written for one user (`one`).
-# WS_LOAD_THREADS=N gives the load tool N worker threads (default: one per core).
+# WS_LOAD_THREADS=N gives the load tool N worker threads (default 1: on one thread it reads a
+# round's frames in batches, so the frames do not wake it one by one on the cores the nodes use).
 # Build first: cargo build --release -p backend -p bench
 # Every socket comes from one loopback address, so the edge's per-address limits are lifted.
 # No file goes through the nodes, so each keeps a local file store (allowed with several nodes).
@@ -43,4 +44,4 @@ done
 
 "$BIN/ws-load" "${ARGS[@]}" --sockets "$SOCKETS" --users "$USERS" --rounds "$ROUNDS" \
   --mode "${BENCH_MODE:-both}" --jwt-secret "$SECRET" --database-url "$DB_URL" \
-  ${WS_LOAD_THREADS:+--threads "$WS_LOAD_THREADS"}
+  --threads "${WS_LOAD_THREADS:-1}"

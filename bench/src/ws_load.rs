@@ -108,7 +108,9 @@ struct Args {
     #[arg(long, default_value_t = 120)]
     timeout: u64,
     /// Worker threads of this tool (default: one per core). On a machine the nodes share, fewer
-    /// leave them more of it.
+    /// leave them more of it; with one, the frames of a round for everyone are read in batches,
+    /// every millisecond, so arriving frames do not wake the tool (receipts are then read up to
+    /// 1 ms late).
     #[arg(long)]
     threads: Option<usize>,
 }
@@ -196,6 +198,50 @@ fn server_addr(url: &str) -> anyhow::Result<SocketAddr> {
         bail!("ws-load only targets loopback addresses, not {addr}");
     }
     Ok(addr)
+}
+
+/// Processor time a process has used so far, in ns: the sum over its threads of what the
+/// scheduler counted (`/proc/PID/task/*/schedstat`, first field), which is exact where the
+/// clock-tick counters of `/proc/PID/stat` round to 10 ms.
+fn cpu_ns(pid: u32) -> Option<u64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut total = 0u64;
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("schedstat")) else {
+            continue;
+        };
+        total += stat
+            .split_whitespace()
+            .next()
+            .and_then(|ns| ns.parse::<u64>().ok())
+            .unwrap_or(0);
+    }
+    Some(total)
+}
+
+/// The processor time of the nodes and of this tool, read around a round.
+#[derive(Clone, Copy, Default)]
+struct CpuReading {
+    nodes_ns: u64,
+    tool_ns: u64,
+}
+
+impl CpuReading {
+    fn now(pids: &[u32]) -> Self {
+        CpuReading {
+            nodes_ns: pids.iter().filter_map(|p| cpu_ns(*p)).sum(),
+            tool_ns: cpu_ns(std::process::id()).unwrap_or(0),
+        }
+    }
+
+    /// µs of processor per receiving socket between `self` and `later`, for the nodes and the tool.
+    fn per_socket_us(self, later: CpuReading, sockets: usize) -> (f64, f64) {
+        let per = |a: u64, b: u64| b.saturating_sub(a) as f64 / 1000.0 / sockets.max(1) as f64;
+        (
+            per(self.nodes_ns, later.nodes_ns),
+            per(self.tool_ns, later.tool_ns),
+        )
+    }
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
@@ -348,6 +394,10 @@ struct RoundResult {
     spread_ms: f64,
     /// Frames delivered per second while the round was being delivered.
     frames_per_second: f64,
+    /// Processor time per receiving socket from the round's start to its last receipt: the
+    /// nodes' (all `--server-pid`s) and this tool's, which share the machine's cores.
+    node_cpu_us: f64,
+    tool_cpu_us: f64,
 }
 
 /// Who a round's rows are written for.
@@ -527,18 +577,40 @@ async fn collect(
     let mut last_recv = 0u64;
     let mut first_recv = u64::MAX;
     let deadline = tokio::time::Instant::now() + timeout;
+    // A round for one user has one receipt to wait for: read at once, not in a batch.
+    let batched = !mode.is_for_one()
+        && tokio::runtime::Handle::current().runtime_flavor()
+            == tokio::runtime::RuntimeFlavor::CurrentThread;
+    let mut idle_looks = 0u32;
     // The receipts are taken as they pile up, not one at a time: a socket's receipt time is
     // read when its frame arrives, so waiting costs no accuracy, and the sockets do not wake this
     // task 10,000 times a round on the two cores the node they measure runs on.
     while delays.len() < connected || badges < badges_wanted {
         let sample = match samples.try_recv() {
-            Ok(sample) => sample,
+            Ok(sample) => {
+                idle_looks = 0;
+                sample
+            }
             Err(mpsc::error::TryRecvError::Disconnected) => break,
             Err(mpsc::error::TryRecvError::Empty) => {
                 if tokio::time::Instant::now() >= deadline {
                     break;
                 }
-                tokio::time::sleep(COLLECT_EVERY).await;
+                if batched {
+                    // The tool's one thread sleeps instead of waiting for the sockets: frames
+                    // arriving meanwhile pile up, and are read together when it looks again
+                    // (after this yield), so no frame wakes the thread. It sleeps only once a
+                    // look found nothing twice (the sockets read in one look may run after this
+                    // task), so piled-up frames are read at once. A receipt is read up to this
+                    // pause late, which only makes the delays longer.
+                    if idle_looks >= 2 {
+                        std::thread::sleep(COLLECT_EVERY);
+                    }
+                    idle_looks += 1;
+                    tokio::task::yield_now().await;
+                } else {
+                    tokio::time::sleep(COLLECT_EVERY).await;
+                }
                 continue;
             }
         };
@@ -599,6 +671,9 @@ async fn collect(
         } else {
             f64::NAN
         },
+        // Read by the caller, right after.
+        node_cpu_us: f64::NAN,
+        tool_cpu_us: f64::NAN,
     }
 }
 
@@ -618,10 +693,17 @@ fn print_memory(args: &Args, before: &[Option<u64>], connected: usize, when: &st
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let mut runtime = tokio::runtime::Builder::new_multi_thread();
-    if let Some(threads) = args.threads {
-        runtime.worker_threads(threads.max(1));
-    }
+    // One thread runs everything on it, and reads the sockets' frames in batches during a round
+    // (see `collect`): frames that pile up while it sleeps wake nobody.
+    let mut runtime = match args.threads {
+        Some(1) => tokio::runtime::Builder::new_current_thread(),
+        Some(threads) => {
+            let mut runtime = tokio::runtime::Builder::new_multi_thread();
+            runtime.worker_threads(threads.max(1));
+            runtime
+        }
+        None => tokio::runtime::Builder::new_multi_thread(),
+    };
     runtime.enable_all().build()?.block_on(run(args))
 }
 
@@ -740,7 +822,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     // Rounds, the modes alternating so all see the same machine.
     let mut results = Vec::new();
     println!(
-        "round  mode       received  frames  write_ms  first_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  spread_ms  frames_per_s"
+        "round  mode       received  frames  write_ms  first_ms  p50_ms  p99_ms  max_ms  from_commit_p50  from_commit_p99  spread_ms  frames_per_s  node_cpu_us  tool_cpu_us"
     );
     let timeout = Duration::from_secs(args.timeout);
     let mut round = 0usize;
@@ -750,6 +832,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
             // socket of that user.
             let target = mode.is_for_one().then_some(pass % users);
             let one = &user_ids[pass % users..pass % users + 1];
+            let cpu_before = CpuReading::now(&args.server_pids);
             let (sent_us, done_us) = match mode {
                 Mode::Direct => write_round(&pool, Rows::Each(&user_ids), round, start).await?,
                 Mode::Broadcast => write_round(&pool, Rows::Everyone, round, start).await?,
@@ -761,7 +844,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
                 Some(user) => (0..args.sockets).filter(|i| i % users == user).count(),
                 None => connected,
             };
-            let r = collect(
+            let mut r = collect(
                 &mut samples,
                 mode,
                 round,
@@ -771,8 +854,10 @@ async fn run(args: Args) -> anyhow::Result<()> {
                 timeout,
             )
             .await;
+            (r.node_cpu_us, r.tool_cpu_us) =
+                cpu_before.per_socket_us(CpuReading::now(&args.server_pids), r.received);
             println!(
-                "{round:>5}  {:<9}  {:>8}  {:>6}  {:>8.1}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>9.1}  {:>12.0}",
+                "{round:>5}  {:<9}  {:>8}  {:>6}  {:>8.1}  {:>8.1}  {:>6.1}  {:>6.1}  {:>6.1}  {:>15.1}  {:>15.1}  {:>9.1}  {:>12.0}  {:>11.1}  {:>11.1}",
                 mode.name(),
                 r.received,
                 r.frames,
@@ -784,7 +869,9 @@ async fn run(args: Args) -> anyhow::Result<()> {
                 r.commit_p50_ms,
                 r.commit_p99_ms,
                 r.spread_ms,
-                r.frames_per_second
+                r.frames_per_second,
+                r.node_cpu_us,
+                r.tool_cpu_us
             );
             results.push(r);
             round += 1;
@@ -822,7 +909,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
             continue;
         }
         println!(
-            "median of {} {what} rounds: received {:.0}/{connected}, frames {:.0}, write {:.1} ms, first {:.1} ms, delay p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; from commit p50 {:.1} ms, p99 {:.1} ms; delivered over {:.1} ms at {:.0} frames/s",
+            "median of {} {what} rounds: received {:.0}/{connected}, frames {:.0}, write {:.1} ms, first {:.1} ms, delay p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; from commit p50 {:.1} ms, p99 {:.1} ms; delivered over {:.1} ms at {:.0} frames/s; processor per socket: nodes {:.1} us, tool {:.1} us",
             of.len(),
             m(|r| r.received as f64),
             m(|r| r.frames as f64),
@@ -835,6 +922,8 @@ async fn run(args: Args) -> anyhow::Result<()> {
             m(|r| r.commit_p99_ms),
             m(|r| r.spread_ms),
             m(|r| r.frames_per_second),
+            m(|r| r.node_cpu_us),
+            m(|r| r.tool_cpu_us),
         );
     }
     Ok(())
