@@ -54,6 +54,9 @@ use load_setup::{create_users, percentile, sign_in, signing_key, token};
 const TAG: &str = "ws-load";
 /// How often a round's receipts are taken from the sockets.
 const COLLECT_EVERY: Duration = Duration::from_millis(1);
+/// How long the one-thread tool pauses between looks while a round for everyone is delivered
+/// (a receipt is read at most this late).
+const BATCH_PAUSE: Duration = Duration::from_micros(250);
 
 #[derive(Parser, Debug)]
 #[command(
@@ -109,8 +112,8 @@ struct Args {
     timeout: u64,
     /// Worker threads of this tool (default: one per core). On a machine the nodes share, fewer
     /// leave them more of it; with one, the frames of a round for everyone are read in batches,
-    /// every millisecond, so arriving frames do not wake the tool (receipts are then read up to
-    /// 1 ms late).
+    /// every 250 µs, so arriving frames do not wake the tool (receipts are then read up to
+    /// 250 µs late).
     #[arg(long)]
     threads: Option<usize>,
 }
@@ -604,7 +607,7 @@ async fn collect(
                     // task), so piled-up frames are read at once. A receipt is read up to this
                     // pause late, which only makes the delays longer.
                     if idle_looks >= 2 {
-                        std::thread::sleep(COLLECT_EVERY);
+                        std::thread::sleep(BATCH_PAUSE);
                     }
                     idle_looks += 1;
                     tokio::task::yield_now().await;
