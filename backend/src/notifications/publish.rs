@@ -117,24 +117,28 @@ pub const UPDATE: &str = "update";
 /// increment only when no publication took its id. A publication then waits for one flush, not
 /// two.
 pub async fn next_id(db: &Db, kind: &str) -> AppResult<i64> {
+    /// The counter's upsert, with the row it inserts when `kind` has none yet.
+    macro_rules! bump {
+        ($first_row:literal) => {
+            concat!(
+                "insert into publication_counters (kind, last_id) ",
+                $first_row,
+                " on conflict (kind) do update set last_id = publication_counters.last_id + 1
+                 returning last_id"
+            )
+        };
+    }
     let id: i64 = match db {
         Db::Sqlite { pool, .. } => {
-            sqlx::query_scalar(
-                "insert into publication_counters (kind, last_id) values ($1, 1)
-                 on conflict (kind) do update set last_id = publication_counters.last_id + 1
-                 returning last_id",
-            )
-            .bind(kind)
-            .fetch_one(pool)
-            .await?
+            sqlx::query_scalar(bump!("values ($1, 1)"))
+                .bind(kind)
+                .fetch_one(pool)
+                .await?
         }
         Db::Postgres { pool } => {
-            sqlx::query_scalar(
-                "insert into publication_counters (kind, last_id)
-                 select $1, 1 from (select set_config('synchronous_commit', 'off', true)) as commit_without_flush
-                 on conflict (kind) do update set last_id = publication_counters.last_id + 1
-                 returning last_id",
-            )
+            sqlx::query_scalar(bump!(
+                "select $1, 1 from (select set_config('synchronous_commit', 'off', true)) as commit_without_flush"
+            ))
             .bind(kind)
             .fetch_one(pool)
             .await?

@@ -3,7 +3,6 @@
 //! `push_presence` (see [`PresenceSync`]) so the node that sends pushes knows the others'.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,13 +23,19 @@ pub const ROWS_PER_TRANSACTION: usize = 250;
 
 #[derive(Default)]
 pub struct Presence {
-    sessions: Mutex<HashMap<String, usize>>,
-    /// Counts the changes to `sessions` (kept under its lock): a sync round with nothing new
-    /// skips comparing thousands of sessions with what it wrote.
-    changes_made: AtomicU64,
+    open: Mutex<OpenSessions>,
     /// This node's id in `push_presence`, once its sync runs: its own rows are never read back,
     /// since the map above already says, at once, when one of its sockets closes.
     node_id: std::sync::OnceLock<String>,
+}
+
+/// The sessions with a socket open here (how many sockets each), and how many times one opened
+/// or closed so far: a sync round with nothing new skips comparing thousands of sessions with
+/// what it wrote.
+#[derive(Default)]
+struct OpenSessions {
+    sockets: HashMap<String, usize>,
+    changes: u64,
 }
 
 /// Keeps a session present while it lives (one per authenticated socket).
@@ -41,16 +46,12 @@ pub struct Present {
 
 impl Drop for Present {
     fn drop(&mut self) {
-        let mut sessions = self
-            .presence
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(count) = sessions.get_mut(&self.session_id) {
+        let mut open = self.presence.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.sockets.get_mut(&self.session_id) {
             *count -= 1;
             if *count == 0 {
-                sessions.remove(&self.session_id);
-                self.presence.changes_made.fetch_add(1, Ordering::Relaxed);
+                open.sockets.remove(&self.session_id);
+                open.changes += 1;
             }
         }
     }
@@ -63,13 +64,13 @@ impl Presence {
 
     /// Marks `session_id` as having a socket open on this node until the guard is dropped.
     pub fn enter(self: &Arc<Self>, session_id: &str) -> Present {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        let count = sessions.entry(session_id.to_string()).or_default();
-        if *count == 0 {
-            self.changes_made.fetch_add(1, Ordering::Relaxed);
-        }
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let count = open.sockets.entry(session_id.to_string()).or_default();
         *count += 1;
-        drop(sessions);
+        if *count == 1 {
+            open.changes += 1;
+        }
+        drop(open);
         Present {
             presence: self.clone(),
             session_id: session_id.to_string(),
@@ -78,35 +79,35 @@ impl Presence {
 
     /// Whether `session_id` has a socket open on this node.
     pub fn is_local(&self, session_id: &str) -> bool {
-        self.sessions
+        self.open
             .lock()
             .unwrap_or_else(|e| e.into_inner())
+            .sockets
             .contains_key(session_id)
     }
 
     /// How many times a session opened or closed here so far.
     fn changes_made(&self) -> u64 {
-        let _sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        self.changes_made.load(Ordering::Relaxed)
+        self.open.lock().unwrap_or_else(|e| e.into_inner()).changes
     }
 
     /// The sessions open here and not in `written`, those in `written` no longer open here, and
     /// [`Presence::changes_made`] as of that comparison. Only those are copied: a steady node
     /// holds thousands of sessions.
     fn changes(&self, written: &HashSet<String>) -> (Vec<String>, Vec<String>, u64) {
-        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        let made = self.changes_made.load(Ordering::Relaxed);
-        let opened = sessions
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let opened = open
+            .sockets
             .keys()
             .filter(|s| !written.contains(*s))
             .cloned()
             .collect();
         let closed = written
             .iter()
-            .filter(|s| !sessions.contains_key(*s))
+            .filter(|s| !open.sockets.contains_key(*s))
             .cloned()
             .collect();
-        (opened, closed, made)
+        (opened, closed, open.changes)
     }
 
     /// Whether `session_id` has a socket open on this node or (PostgreSQL) on another whose
