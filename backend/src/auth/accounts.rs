@@ -85,11 +85,14 @@ pub struct UserData {
     pub show_us: bool,
 }
 
+/// Whether an account with `certificate` sees the US documents.
+pub fn certificate_shows_us(certificate: Option<&str>) -> bool {
+    certificate.is_some_and(|c| c.eq_ignore_ascii_case("US"))
+}
+
 impl User {
     pub fn shows_us(&self) -> bool {
-        self.certificate
-            .as_deref()
-            .is_some_and(|c| c.eq_ignore_ascii_case("US"))
+        certificate_shows_us(self.certificate.as_deref())
     }
 
     pub fn data(&self) -> UserData {

@@ -17,6 +17,8 @@ pub struct AuthUser {
     pub session_id: String,
     /// The session's absolute end, ms since the epoch.
     pub session_expires_at: i64,
+    /// The account, read with the session.
+    pub account: super::Account,
 }
 
 /// The bearer token of a request, if any.
@@ -60,6 +62,7 @@ where
             role: session.role,
             session_id: session.session_id,
             session_expires_at: session.expires_at,
+            account: session.account,
         })
     }
 }

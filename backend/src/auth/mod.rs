@@ -28,13 +28,14 @@ use projections::{Db, ProjectorHandle};
 use crate::config::Config;
 use crate::feed::Poke;
 
-pub use accounts::{Email, NewUser, User, UserData};
+pub use accounts::{certificate_shows_us, Email, NewUser, User, UserData};
 pub(crate) use authorized::role_policy;
 pub use authorized::{Authorized, RolePolicy};
 pub use demo::{claim_demo_database, demo_accounts};
 pub use extractor::AuthUser;
 pub use jwt::{JwtKeys, TokenError};
 pub use role::Role;
+pub use sessions::Account;
 pub use sessions::SESSION_ENDED;
 pub use sessions::{
     idle_ms as session_idle_ms, load_active as load_active_session,
@@ -44,7 +45,7 @@ pub use sessions::{
     purge_ended as purge_ended_sessions,
     purge_ended_periodically as purge_ended_sessions_periodically,
 };
-pub use terms::{has_accepted as has_accepted_terms, TERMS_REQUIRED};
+pub use terms::TERMS_REQUIRED;
 
 /// What other features do when an account is disabled (its external links stop working). Set at
 /// assembly, so that accounts need not know those features.

@@ -60,6 +60,20 @@ pub struct ActiveSession {
     pub terms_accepted: bool,
     /// Last recorded use, ms since the epoch.
     pub last_seen_at: i64,
+    /// The account as the request's handlers name it, read with the session.
+    pub account: Account,
+}
+
+/// What a request's handlers need of the caller's account, read in the session's statement so
+/// that a handler naming the caller (the documents area: owner names, share senders) reads no
+/// account of its own. As current as the role beside it.
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// e.g. `US`: such users see the US documents.
+    pub certificate: Option<String>,
 }
 
 #[derive(Default)]
@@ -143,6 +157,11 @@ struct SessionRow {
     last_seen_at: i64,
     revoked_at: Option<i64>,
     disabled_at: Option<i64>,
+    email: String,
+    first_name: String,
+    last_name: String,
+    certificate: Option<String>,
+    terms_accepted: bool,
 }
 
 /// The session of a verified token, if it is still active; records its use.
@@ -155,14 +174,16 @@ pub async fn check(state: &Auth, claims: &Claims) -> AppResult<ActiveSession> {
     });
     let mut session = match cached {
         Some(session) => session,
-        None => match load(&state.db, &claims.sid, &claims.sub, idle_ms).await? {
-            Loaded::Active(mut session) => {
-                session.terms_accepted = super::terms::has_accepted(
-                    &state.db,
-                    &session.user_id,
-                    &state.config.terms_version,
-                )
-                .await?;
+        None => match load(
+            &state.db,
+            &claims.sid,
+            &claims.sub,
+            idle_ms,
+            Some(&state.config.terms_version),
+        )
+        .await?
+        {
+            Loaded::Active(session) => {
                 state.sessions.put(session.clone());
                 session
             }
@@ -213,16 +234,22 @@ enum Loaded {
     Gone,
 }
 
+/// Reads the session, its account and (for `terms_version`; false for `None`) whether the account
+/// accepted those terms, in one statement.
 async fn load(
     db: &Db,
     session_id: &str,
     user_id: &str,
     idle_ms: i64,
+    terms_version: Option<&str>,
 ) -> Result<Loaded, sqlx::Error> {
     let row: Option<SessionRow> = on_db!(db, pool => sqlx::query_as(
-        "select s.user_id, u.role, s.expires_at, s.last_seen_at, s.revoked_at, u.disabled_at
+        "select s.user_id, u.role, s.expires_at, s.last_seen_at, s.revoked_at, u.disabled_at,
+                u.email, u.first_name, u.last_name, u.certificate,
+                exists (select 1 from terms_acceptances t
+                        where t.user_id = s.user_id and t.version = $2) as terms_accepted
          from sessions s join users u on u.id = s.user_id where s.id = $1")
-        .bind(session_id).fetch_optional(pool).await)?;
+        .bind(session_id).bind(terms_version).fetch_optional(pool).await)?;
     let now = now_ms();
     let Some(row) = row.filter(|r| r.user_id == user_id) else {
         return Ok(Loaded::Gone);
@@ -248,24 +275,34 @@ async fn load(
         user_id: row.user_id,
         role: row.role,
         expires_at: row.expires_at,
-        terms_accepted: false,
+        terms_accepted: row.terms_accepted,
         last_seen_at: row.last_seen_at,
+        account: Account {
+            email: row.email,
+            first_name: row.first_name,
+            last_name: row.last_name,
+            certificate: row.certificate,
+        },
     }))
 }
 
 /// The session `session_id` of `user_id` when it is open, not past its end nor idle past
-/// `idle_ms` (then it is ended), and its account is enabled. Read from the database, never from
-/// a cache (the WebSocket checks with it).
+/// `idle_ms` (then it is ended), and its account is enabled, with whether the account accepted
+/// `terms_version` (false for `None`). Read from the database, never from a cache (the WebSocket
+/// checks with it).
 pub async fn load_active(
     db: &Db,
     session_id: &str,
     user_id: &str,
     idle_ms: i64,
+    terms_version: Option<&str>,
 ) -> Result<Option<ActiveSession>, sqlx::Error> {
-    Ok(match load(db, session_id, user_id, idle_ms).await? {
-        Loaded::Active(session) => Some(session),
-        Loaded::Idle { .. } | Loaded::Gone => None,
-    })
+    Ok(
+        match load(db, session_id, user_id, idle_ms, terms_version).await? {
+            Loaded::Active(session) => Some(session),
+            Loaded::Idle { .. } | Loaded::Gone => None,
+        },
+    )
 }
 
 /// Ends one session; its sockets on every node close with 4401. Returns false when there was no

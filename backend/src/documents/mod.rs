@@ -145,7 +145,7 @@ where
 }
 
 /// The caller's account as the documents area needs it (name, e-mail, certificate): the
-/// `AuthUser` checks, then the account itself; 401 when it is gone.
+/// `AuthUser` checks, which read the account with the session; 401 when it is gone.
 impl<S> FromRequestParts<S> for Actor
 where
     S: Send + Sync,
@@ -156,6 +156,6 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let auth = AuthUser::from_request_parts(parts, state).await?;
-        Arc::<Documents>::from_ref(state).actor(&auth).await
+        Ok(Actor::of_session(&auth))
     }
 }

@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::lock::TreeLocks;
-use super::services::{full_name, DbServices};
+use super::services::{full_name, full_name_of, DbServices};
 use super::storage::{Storage, Stored};
 use crate::auth::AuthUser;
 use crate::auth::{Email, User};
@@ -78,6 +78,20 @@ pub struct Actor {
 }
 
 impl Actor {
+    /// The signed-in caller, from the account read with their session (its extractor answered
+    /// 401 when the session or the account is gone).
+    pub fn of_session(auth: &AuthUser) -> Actor {
+        let account = &auth.account;
+        Actor {
+            id: auth.id.clone(),
+            name: full_name_of(&account.first_name, &account.last_name),
+            email: account.email.clone(),
+            shows_us: crate::auth::certificate_shows_us(account.certificate.as_deref()),
+            auditor: auth.role == crate::auth::Role::Auditor,
+            admin: auth.role == crate::auth::Role::Admin,
+        }
+    }
+
     pub fn of(user: &User) -> Actor {
         // (`admin` and `auditor` come from the role: one of user, admin, auditor.)
         Actor {
@@ -224,14 +238,6 @@ impl Documents {
     /// The database the documents live in.
     pub fn db(&self) -> &Db {
         &self.db
-    }
-
-    /// The signed-in user behind a token (401 when the account is gone).
-    pub async fn actor(&self, auth: &AuthUser) -> AppResult<Actor> {
-        let user = User::find_by_id(&self.db, &auth.id)
-            .await?
-            .ok_or_else(|| AppError::Unauthorized("Please sign in".into()))?;
-        Ok(Actor::of(&user))
     }
 
     pub(crate) async fn run(
@@ -582,18 +588,14 @@ impl Documents {
         via: ShareVia,
     ) -> AppResult<(String, ItemView)> {
         let email = required_email(email)?;
-        // An e-mail nobody uses becomes a recipient without an id: the aggregate answers with
-        // the spec's "not found" text, after its own checks of the item.
-        let with = match User::find_by_email(&self.db, &email).await? {
-            Some(user) => UserRef {
+        // An e-mail nobody uses is no recipient: the aggregate answers with the spec's "not
+        // found" text, after its own checks of the item.
+        let with = User::find_by_email(&self.db, &email)
+            .await?
+            .map(|user| UserRef {
                 name: full_name(&user),
                 id: user.id,
-            },
-            None => UserRef {
-                id: String::new(),
-                name: email.clone(),
-            },
-        };
+            });
         self.run(
             id,
             ItemCommand::Share {

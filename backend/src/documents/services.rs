@@ -1,9 +1,7 @@
 //! The item aggregate's services, answered from the documents read model and the users table.
 
 use async_trait::async_trait;
-use events::documents::{
-    Access, DocumentServices, ItemInfo, Kind, ServiceError, SourceItem, UserRef,
-};
+use events::documents::{Access, DocumentServices, ItemInfo, Kind, ServiceError, SourceItem};
 use projections::documents::read::{self, path_ids, ItemRow};
 use projections::{Db, Tx};
 
@@ -35,9 +33,12 @@ impl DbServices {
 
 /// A user's full name as the app shows it.
 pub fn full_name(user: &User) -> String {
-    format!("{} {}", user.first_name, user.last_name)
-        .trim()
-        .to_string()
+    full_name_of(&user.first_name, &user.last_name)
+}
+
+/// The full name of a first and a last name.
+pub fn full_name_of(first_name: &str, last_name: &str) -> String {
+    format!("{first_name} {last_name}").trim().to_string()
 }
 
 #[async_trait]
@@ -111,18 +112,5 @@ impl DocumentServices for DbServices {
             .max()
             .unwrap_or(top.depth);
         Ok(u32::try_from(deepest - top.depth + 1).unwrap_or(1))
-    }
-
-    async fn user(&self, id: &str) -> Result<Option<UserRef>, ServiceError> {
-        if id.is_empty() {
-            return Ok(None);
-        }
-        Ok(User::find_by_id(&self.db, id)
-            .await
-            .map_err(failed)?
-            .map(|u| UserRef {
-                name: full_name(&u),
-                id: u.id,
-            }))
     }
 }

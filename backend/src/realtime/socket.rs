@@ -212,11 +212,13 @@ async fn open_checks(
     idle_ms: i64,
     terms_version: &str,
 ) -> Result<Result<i64, Close>, sqlx::Error> {
-    let Some(session) = crate::auth::load_active_session(db, session_id, user_id, idle_ms).await?
+    let Some(session) =
+        crate::auth::load_active_session(db, session_id, user_id, idle_ms, Some(terms_version))
+            .await?
     else {
         return Ok(Err(Close::Revoked));
     };
-    if !crate::auth::has_accepted_terms(db, user_id, terms_version).await? {
+    if !session.terms_accepted {
         return Ok(Err(Close::TermsNotAccepted));
     }
     Ok(Ok(crate::auth::record_session_use(
@@ -340,7 +342,7 @@ async fn write_loop(
             biased;
             _ = &mut stopped => return End::Stopped,
             _ = &mut idle_check => {
-                match Box::pin(crate::auth::load_active_session(db, session_id, user_id, idle_ms)).await {
+                match Box::pin(crate::auth::load_active_session(db, session_id, user_id, idle_ms, None)).await {
                     Ok(Some(active)) => idle_check
                         .as_mut()
                         .reset(idle_deadline(active.last_seen_at, idle_ms)),

@@ -566,13 +566,10 @@ impl Aggregate for Item {
                     ShareVia::Storage => Action::StorageInternalShare,
                 };
                 self.require(&by.id, action, services).await?;
+                let with = with.ok_or(DocumentError::RecipientNotFound)?;
                 if with.id == by.id {
                     return Err(DocumentError::ShareWithSelf);
                 }
-                let with = services
-                    .user(&with.id)
-                    .await?
-                    .ok_or(DocumentError::RecipientNotFound)?;
                 ItemEvent::Shared { by, with, via }
             }
             ItemCommand::ShareExternally {

@@ -101,9 +101,11 @@ pub enum ItemCommand {
     DeleteWithFolder {
         folder: ItemRef,
     },
+    /// Shares the item with a colleague; `with` is the account the caller found for the
+    /// address given (`None`: nobody uses it), so the handler reads no account again.
     Share {
         by: UserRef,
-        with: UserRef,
+        with: Option<UserRef>,
         via: ShareVia,
     },
     /// Sends a colleague outside the app an expiring link. The token itself never enters the

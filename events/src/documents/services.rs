@@ -9,7 +9,7 @@ use async_trait::async_trait;
 
 use super::access::Access;
 use super::error::ServiceError;
-use super::model::{FileFacts, ItemId, Kind, Space, UserRef, WithdrawalFacts};
+use super::model::{FileFacts, ItemId, Kind, Space, WithdrawalFacts};
 
 /// An item as seen from outside, with its place in the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,8 +53,6 @@ pub trait DocumentServices: Send + Sync {
     async fn descendants(&self, folder: &str) -> Result<Vec<ItemId>, ServiceError>;
     /// Levels of folders from `folder` down to its deepest subfolder (1: no subfolders).
     async fn subtree_height(&self, folder: &str) -> Result<u32, ServiceError>;
-    /// The user with this id.
-    async fn user(&self, id: &str) -> Result<Option<UserRef>, ServiceError>;
 }
 
 /// The aggregate's `Services`: any implementation of [`DocumentServices`].

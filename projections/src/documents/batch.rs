@@ -563,42 +563,60 @@ impl Batch {
                 .copied()
                 .filter(|u| !self.users_loaded.contains(*u)),
         );
-        for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
-            let list = placeholders(tx.kind(), chunk.len());
+        // Each user's id is bound twice (their shares, their badge).
+        for chunk in missing.chunks(PARAMS_PER_STATEMENT / 2) {
+            let shares_of = placeholders(tx.kind(), chunk.len());
+            let badges_of = placeholders_from(tx.kind(), chunk.len() + 1, chunk.len());
+            // Shares and badges in one statement: a badge row has no item.
             let sql = format!(
                 "select s.item_id, s.user_id, s.shared_by, s.via, s.shared_at,
-                        exists (select 1 from doc_unread u where u.user_id = s.user_id and u.item_id = s.item_id)
-                 from doc_shares s where s.user_id in ({list})"
+                        exists (select 1 from doc_unread u where u.user_id = s.user_id and u.item_id = s.item_id),
+                        cast(null as bigint)
+                 from doc_shares s where s.user_id in ({shares_of})
+                 union all
+                 select cast(null as text), b.user_id, cast(null as text), cast(null as text),
+                        cast(null as bigint), false, b.shared_unread
+                 from doc_badges b where b.user_id in ({badges_of})"
             );
-            let rows: Vec<(String, String, String, String, i64, bool)> = on_tx!(tx, c => {
+            type Row = (
+                Option<String>,
+                String,
+                Option<String>,
+                Option<String>,
+                Option<i64>,
+                bool,
+                Option<i64>,
+            );
+            let rows: Vec<Row> = on_tx!(tx, c => {
                 let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
-                for id in chunk {
+                for id in chunk.iter().chain(chunk) {
                     q = q.bind(*id);
                 }
                 q.fetch_all(c).await
             })?;
-            for (item, user, shared_by, via, shared_at, unread) in rows {
-                let key = (user.clone(), item.clone());
-                let mark = self.unread.entry(key).or_default();
-                mark.db.get_or_insert(unread);
-                self.known_share(item, user, shared_by, via, shared_at);
-            }
-            let sql =
-                format!("select user_id, shared_unread from doc_badges where user_id in ({list})");
-            let badges: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
-                for id in chunk {
-                    q = q.bind(*id);
+            for row in rows {
+                match row {
+                    (Some(item), user, Some(shared_by), Some(via), Some(shared_at), unread, _) => {
+                        let key = (user.clone(), item.clone());
+                        let mark = self.unread.entry(key).or_default();
+                        mark.db.get_or_insert(unread);
+                        self.known_share(item, user, shared_by, via, shared_at);
+                    }
+                    (None, user, _, _, _, _, Some(count)) => {
+                        self.badges.entry(user).or_insert(Slot {
+                            db: Some(count),
+                            now: Some(count),
+                        });
+                    }
+                    _ => {
+                        return Err(sqlx::Error::Decode(
+                            "a share or badge row with a missing column".into(),
+                        )
+                        .into())
+                    }
                 }
-                q.fetch_all(c).await
-            })?;
-            for (user, count) in badges {
-                self.badges.entry(user).or_insert(Slot {
-                    db: Some(count),
-                    now: Some(count),
-                });
             }
-            self.statements.reads += 2;
+            self.statements.reads += 1;
             for user in chunk {
                 self.badges.entry(user.to_string()).or_insert(Slot {
                     db: None,
@@ -2072,7 +2090,12 @@ fn param(kind: DbKind, n: usize) -> String {
 
 /// `n` parameters from the first, separated by commas.
 fn placeholders(kind: DbKind, n: usize) -> String {
-    (1..=n)
+    placeholders_from(kind, 1, n)
+}
+
+/// `n` parameters from number `first`, separated by commas.
+fn placeholders_from(kind: DbKind, first: usize, n: usize) -> String {
+    (first..first + n)
         .map(|i| param(kind, i))
         .collect::<Vec<_>>()
         .join(", ")

@@ -205,7 +205,12 @@ async fn prefetch(
         .into_iter()
         .map(|(user, _)| user)
         .collect();
-    let watchers: Vec<&str> = watchers.iter().map(String::as_str).collect();
+    // The users read in full need their feed numbers too: one statement for both.
+    let watchers: Vec<&str> = watchers
+        .iter()
+        .map(String::as_str)
+        .chain(users.iter().copied())
+        .collect();
     batch.load_feed_seq(tx, &watchers).await?;
     batch.load_users(tx, &users).await?;
     batch.load_unread(tx, &pairs).await?;

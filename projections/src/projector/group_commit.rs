@@ -317,9 +317,9 @@ impl Projector {
                 None
             }
         };
-        match round {
-            Some(_) => savepoint(&mut tx, "release savepoint round").await?,
-            None => undo_to(&mut tx, "round").await?,
+        // A round that stood is released by the commit itself (one round trip fewer).
+        if round.is_none() {
+            undo_to(&mut tx, "round").await?;
         }
         tx.commit().await?;
         let projected = round.is_some();
