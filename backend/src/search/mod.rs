@@ -42,6 +42,10 @@ pub const POLL: Duration = Duration::from_millis(250);
 /// batch: each commit builds a segment and restarts the writer's indexing thread. The first
 /// change after a quiet spell is indexed at once.
 pub const BUSY_ROUND_GAP: Duration = Duration::from_secs(1);
+/// How long the index waits after a projector batch before reading it: the batch's sockets and
+/// its command's answer go first (indexing competes with them for the cores), and a burst of
+/// batches is read in one round. Search results follow a change this much later.
+pub const AFTER_BATCH: Duration = Duration::from_millis(100);
 /// Document events read per catch-up round.
 const EVENTS_PER_ROUND: i64 = 2_000;
 
@@ -249,6 +253,10 @@ impl Search {
                 _ = stop.cancelled() => return,
                 changed = batches.changed(), if woken_by_projector => {
                     woken_by_projector = changed.is_ok();
+                    tokio::select! {
+                        _ = stop.cancelled() => return,
+                        _ = tokio::time::sleep(AFTER_BATCH) => {}
+                    }
                 }
                 _ = tokio::time::sleep(POLL) => {}
             }
