@@ -40,7 +40,7 @@ pub const POLL: Duration = Duration::from_millis(250);
 /// The shortest time between two catch-up rounds that changed the index. Under a steady stream
 /// of changes the index takes them in about one commit a second rather than one per projector
 /// batch: each commit builds a segment and restarts the writer's indexing thread. The first
-/// change after a quiet spell is indexed at once.
+/// change after a quiet spell is indexed [`AFTER_BATCH`] after its batch.
 pub const BUSY_ROUND_GAP: Duration = Duration::from_secs(1);
 /// How long the index waits after a projector batch before reading it: the batch's sockets and
 /// its command's answer go first (indexing competes with them for the cores), and a burst of
