@@ -1,6 +1,7 @@
 //! Every projection the server runs. Each feature that keeps a read model adds it here.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use projections::notifications::NotificationsProjection;
 use projections::Projection;
@@ -19,3 +20,10 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(projections::library::LibraryProjection),
     ]
 }
+
+/// How long what follows the projector's batches off a user's path (the search index, the push
+/// consumer) waits after a batch before reading it: the batch's sockets and its command's answer
+/// go first (those followers compete with them for the cores), and a burst of batches is read in
+/// one round. Search results, and pushes to apps that are closed, follow a change this much
+/// later.
+pub const AFTER_BATCH: Duration = Duration::from_millis(100);

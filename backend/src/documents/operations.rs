@@ -82,25 +82,41 @@ impl Actor {
     /// 401 when the session or the account is gone).
     pub fn of_session(auth: &AuthUser) -> Actor {
         let account = &auth.account;
-        Actor {
-            id: auth.id.clone(),
-            name: full_name_of(&account.first_name, &account.last_name),
-            email: account.email.clone(),
-            shows_us: crate::auth::certificate_shows_us(account.certificate.as_deref()),
-            auditor: auth.role == crate::auth::Role::Auditor,
-            admin: auth.role == crate::auth::Role::Admin,
-        }
+        Actor::with(
+            &auth.id,
+            auth.role,
+            &account.email,
+            (&account.first_name, &account.last_name),
+            account.certificate.as_deref(),
+        )
     }
 
     pub fn of(user: &User) -> Actor {
-        // (`admin` and `auditor` come from the role: one of user, admin, auditor.)
+        Actor::with(
+            &user.id,
+            user.role,
+            &user.email,
+            (&user.first_name, &user.last_name),
+            user.certificate.as_deref(),
+        )
+    }
+
+    /// An account's facts as the documents area uses them (`admin` and `auditor` come from the
+    /// role: one of user, admin, auditor).
+    fn with(
+        id: &str,
+        role: crate::auth::Role,
+        email: &str,
+        (first_name, last_name): (&str, &str),
+        certificate: Option<&str>,
+    ) -> Actor {
         Actor {
-            id: user.id.clone(),
-            name: full_name(user),
-            email: user.email.clone(),
-            shows_us: user.shows_us(),
-            auditor: user.role == crate::auth::Role::Auditor,
-            admin: user.role == crate::auth::Role::Admin,
+            id: id.to_string(),
+            name: full_name_of(first_name, last_name),
+            email: email.to_string(),
+            shows_us: crate::auth::certificate_shows_us(certificate),
+            auditor: role == crate::auth::Role::Auditor,
+            admin: role == crate::auth::Role::Admin,
         }
     }
 

@@ -26,6 +26,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
+use crate::read_models::AFTER_BATCH;
 
 pub use presence::{Presence, PresenceSync};
 pub use subscriptions::{
@@ -36,12 +37,6 @@ pub use subscriptions::{
 
 /// The names of pushing's metrics.
 pub use crate::metrics::push as metric_names;
-
-/// How long the consumer waits after a projector batch before reading the feed: the batch's
-/// sockets and its command's answer go first (the consumer competes with them for the cores),
-/// and a burst of batches is read in one go. A push is for an app that is closed: this much
-/// later is not noticed.
-const AFTER_BATCH: Duration = Duration::from_millis(100);
 
 /// What pushing needs from the configuration.
 #[derive(Debug, Clone)]
@@ -153,9 +148,8 @@ impl Push {
                 _ = stop.cancelled() => return,
                 changed = batches.changed(), if open => {
                     open = changed.is_ok();
-                    tokio::select! {
-                        _ = stop.cancelled() => return,
-                        _ = tokio::time::sleep(AFTER_BATCH) => {}
+                    if stop.run_until_cancelled(tokio::time::sleep(AFTER_BATCH)).await.is_none() {
+                        return;
                     }
                 }
                 _ = tokio::time::sleep(self.settings.poll) => {}

@@ -34,6 +34,7 @@ pub use index::{Entry, Hit, IndexChange, IndexError, SearchIndex};
 pub use kinds::Kind;
 
 use crate::error::AppError;
+use crate::read_models::AFTER_BATCH;
 
 /// How often a node checks for document events and content imports made elsewhere.
 pub const POLL: Duration = Duration::from_millis(250);
@@ -42,10 +43,6 @@ pub const POLL: Duration = Duration::from_millis(250);
 /// batch: each commit builds a segment and restarts the writer's indexing thread. The first
 /// change after a quiet spell is indexed [`AFTER_BATCH`] after its batch.
 pub const BUSY_ROUND_GAP: Duration = Duration::from_secs(1);
-/// How long the index waits after a projector batch before reading it: the batch's sockets and
-/// its command's answer go first (indexing competes with them for the cores), and a burst of
-/// batches is read in one round. Search results follow a change this much later.
-pub const AFTER_BATCH: Duration = Duration::from_millis(100);
 /// Document events read per catch-up round.
 const EVENTS_PER_ROUND: i64 = 2_000;
 
@@ -253,9 +250,8 @@ impl Search {
                 _ = stop.cancelled() => return,
                 changed = batches.changed(), if woken_by_projector => {
                     woken_by_projector = changed.is_ok();
-                    tokio::select! {
-                        _ = stop.cancelled() => return,
-                        _ = tokio::time::sleep(AFTER_BATCH) => {}
+                    if stop.run_until_cancelled(tokio::time::sleep(AFTER_BATCH)).await.is_none() {
+                        return;
                     }
                 }
                 _ = tokio::time::sleep(POLL) => {}

@@ -579,55 +579,26 @@ async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
     assert_eq!(listed, 1, "projected before the answer");
 }
 
-/// A share's live projection reads what it needs in five statements: the item, the shares on
-/// it, the feed numbers of those it concerns (who already sees the item, and the recipient),
-/// the recipient's shares with their badge, and the recipient's unread mark for the item. This
-/// is what every share pays inside its group commit; a read split in two again shows here.
-async fn a_share_is_projected_with_five_reads(app: TestApp) {
-    use crate::documents::{new_file, post};
-    use crate::helpers::{ANNA, JOHN, MARCO};
-    let anna = app.token(ANNA).await;
-    let file = new_file(&app, &anna, "Counted share", None).await;
-    // Someone sees the item already: their feed number is read as well.
-    let (status, body) = post(
-        &app,
-        &anna,
-        "/documents/share",
-        serde_json::json!({ "email": MARCO, "file": file }),
-    )
-    .await;
-    assert!(status.is_success(), "{status} {body}");
-    let reads = format!(
-        "{}{{kind=\"read\"}}",
-        projections::documents::projection::STATEMENTS_TOTAL
-    );
-    let before = counter(&backend::http::metrics::render(&app.state), &reads);
-    let (status, body) = post(
-        &app,
-        &anna,
-        "/documents/share",
-        serde_json::json!({ "email": JOHN, "file": file }),
-    )
-    .await;
-    assert!(status.is_success(), "{status} {body}");
-    let after = counter(&backend::http::metrics::render(&app.state), &reads);
-    assert_eq!(after - before, 5.0, "reads of the share's batch");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_share_is_projected_with_five_reads_sqlite() {
-    let Some(app) = spawn_app(Engine::Sqlite).await else {
-        return;
-    };
-    a_share_is_projected_with_five_reads(app).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_share_is_projected_with_five_reads_postgres() {
-    let Some(app) = spawn_app(Engine::Postgres).await else {
-        return;
-    };
-    a_share_is_projected_with_five_reads(app).await;
+// A share's live projection reads what it needs in five statements: the item, the shares on
+// it, the feed numbers of those it concerns (who already sees the item, and the recipient),
+// the recipient's shares with their badge, and the recipient's unread mark for the item.
+// This is what every share pays inside its group commit; a read split in two again shows
+// here.
+crate::both_dbs! {
+    async fn a_share_is_projected_with_five_reads(app) {
+        use crate::documents::{new_file, post};
+        let anna = app.token(ANNA).await;
+        let file = new_file(&app, &anna, "Counted share", None).await;
+        // Someone sees the item already: their feed number is read as well.
+        let (status, body) = post(&app, &anna, "/documents/share", serde_json::json!({ "email": MARCO, "file": file })).await;
+        assert!(status.is_success(), "{status} {body}");
+        let reads = format!("{}{{kind=\"read\"}}", projections::documents::projection::STATEMENTS_TOTAL);
+        let before = counter(&backend::http::metrics::render(&app.state), &reads);
+        let (status, body) = post(&app, &anna, "/documents/share", serde_json::json!({ "email": JOHN, "file": file })).await;
+        assert!(status.is_success(), "{status} {body}");
+        let after = counter(&backend::http::metrics::render(&app.state), &reads);
+        assert_eq!(after - before, 5.0, "reads of the share's batch");
+    }
 }
 
 /// On PostgreSQL a command committed while an older transaction of the cluster is open is

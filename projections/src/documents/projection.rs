@@ -206,12 +206,12 @@ async fn prefetch(
         .map(|(user, _)| user)
         .collect();
     // The users read in full need their feed numbers too: one statement for both.
-    let watchers: Vec<&str> = watchers
+    let feed_numbers_of: Vec<&str> = watchers
         .iter()
         .map(String::as_str)
         .chain(users.iter().copied())
         .collect();
-    batch.load_feed_seq(tx, &watchers).await?;
+    batch.load_feed_seq(tx, &feed_numbers_of).await?;
     batch.load_users(tx, &users).await?;
     batch.load_unread(tx, &pairs).await?;
     batch.load_children(tx, &ids).await
