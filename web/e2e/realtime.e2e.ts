@@ -6,7 +6,7 @@
  * server notices them within FEED_POLL_MS (2 s) on SQLite.
  */
 import { spawnSync } from 'node:child_process';
-import type { BrowserContext, Page, WebSocket } from 'playwright-core';
+import type { BrowserContext, Page, Request, WebSocket } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { type AccountName, ACCOUNTS, loginAs, pagePerTest, until } from './helpers';
 
@@ -36,6 +36,35 @@ function watchSockets(p: Page): Frames {
     ws.on('framereceived', (f) => frames.received.push(parse(f.payload)));
   });
   return frames;
+}
+
+interface BadgeLoads {
+  started: number;
+  answered: number;
+}
+
+/** Counts the app's `GET /badges` calls, started and answered (or failed). */
+function watchBadgeLoads(p: Page): BadgeLoads {
+  const loads: BadgeLoads = { started: 0, answered: 0 };
+  const isBadges = (request: Request) => new URL(request.url()).pathname === '/api/badges';
+  p.on('request', (request) => {
+    if (isBadges(request)) loads.started += 1;
+  });
+  const settled = (request: Request) => {
+    if (isBadges(request)) loads.answered += 1;
+  };
+  p.on('requestfinished', settled);
+  p.on('requestfailed', settled);
+  return loads;
+}
+
+/**
+ * Signing in loads the counts over HTTP three times (the login form, the tab bar, Home), and an
+ * answer to a call started after a pushed count is newer than it: it would put the account's real
+ * count back. A test that pushes counts waits for all three answers first.
+ */
+async function signInCountsLoaded(loads: BadgeLoads): Promise<void> {
+  await until('the sign-in badge counts', () => loads.answered >= 3 && loads.answered === loads.started);
 }
 
 function readyCount(frames: Frames): number {
@@ -74,8 +103,10 @@ describe('realtime channel', () => {
 
   it('shows a pushed unread count live: the Home dot and the What’s New badge', async () => {
     const frames = watchSockets(page);
+    const loads = watchBadgeLoads(page);
     await loginAs(page, 'john');
     await until('ready', () => readyCount(frames) === 1);
+    await signInCountsLoaded(loads);
     // John may have unread demo notifications: a pushed zero clears the dot live first.
     feedPush('john', 'badge', { name: 'notifications', count: 0 });
     await page.getByTestId('unread-dot').waitFor({ state: 'detached', timeout: 8_000 });
@@ -91,8 +122,10 @@ describe('realtime channel', () => {
 
   it('catches up after being offline, resuming from the last number', async () => {
     const frames = watchSockets(page);
+    const loads = watchBadgeLoads(page);
     await loginAs(page, 'anna');
     await until('ready', () => readyCount(frames) === 1);
+    await signInCountsLoaded(loads);
     const ready = frames.received.find((f) => f.type === 'ready');
     const seq = ready?.seq as number;
 
