@@ -1,5 +1,6 @@
-//! Latency of the catalogue calls under a steady load, next to a trivial route of the same
-//! server in the same run.
+//! Latency of the catalogue calls, and of the reads the Home and Documents tabs open with (the
+//! unread counts, My Docs), under a steady load, next to a trivial route of the same server in
+//! the same run.
 //!
 //! ```text
 //! cargo run --release -p bench --bin catalogue_bench -- [--rate 500] [--seconds 10]
@@ -156,6 +157,8 @@ async fn main() -> anyhow::Result<()> {
         ("GET /api/health", "/api/health"),
         ("GET /api/home", "/api/home"),
         ("GET /api/product/101/details", "/api/product/101/details"),
+        ("GET /api/badges", "/api/badges"),
+        ("GET /api/documents/my", "/api/documents/my"),
     ];
     println!(
         "catalogue_bench: {} req/s for {} s per route, open loop, {engine}, {} cores",
