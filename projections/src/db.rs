@@ -294,6 +294,9 @@ pub fn now_ms() -> i64 {
 pub enum Tx {
     Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
     Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+    /// Statements that only read, on one PostgreSQL connection outside a transaction block
+    /// ([`Tx::read`]).
+    PostgresReads(sqlx::pool::PoolConnection<sqlx::Postgres>),
 }
 
 /// Runs the same block against the connection of whichever transaction a [`Tx`] holds.
@@ -313,6 +316,10 @@ macro_rules! on_tx {
                 let $conn = &mut **t;
                 $body
             }
+            $crate::db::Tx::PostgresReads(t) => {
+                let $conn = &mut **t;
+                $body
+            }
         }
     };
 }
@@ -325,10 +332,23 @@ impl Tx {
         })
     }
 
+    /// For statements that only read. On SQLite a transaction, so they all read one snapshot.
+    /// On PostgreSQL a pooled connection without `BEGIN`: at READ COMMITTED, the isolation of
+    /// every transaction here, each statement takes its own snapshot inside a transaction too,
+    /// so the block would only add a round trip for its `BEGIN` and another for its end.
+    /// Nothing may be written through it: each statement would commit on its own.
+    pub async fn read(db: &Db) -> Result<Tx, sqlx::Error> {
+        Ok(match db {
+            Db::Sqlite { pool, .. } => Tx::Sqlite(pool.begin().await?),
+            Db::Postgres { pool } => Tx::PostgresReads(pool.acquire().await?),
+        })
+    }
+
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         match self {
             Tx::Sqlite(t) => t.commit().await,
             Tx::Postgres(t) => t.commit().await,
+            Tx::PostgresReads(_) => Ok(()),
         }
     }
 
@@ -337,13 +357,14 @@ impl Tx {
         match self {
             Tx::Sqlite(t) => t.rollback().await,
             Tx::Postgres(t) => t.rollback().await,
+            Tx::PostgresReads(_) => Ok(()),
         }
     }
 
     pub fn kind(&self) -> DbKind {
         match self {
             Tx::Sqlite(_) => DbKind::Sqlite,
-            Tx::Postgres(_) => DbKind::Postgres,
+            Tx::Postgres(_) | Tx::PostgresReads(_) => DbKind::Postgres,
         }
     }
 }

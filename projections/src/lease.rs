@@ -64,8 +64,11 @@ impl Fence {
     /// True when this node still owns the lease with its fencing number, as seen by `tx`.
     pub async fn holds(&self, tx: &mut Tx) -> Result<bool, sqlx::Error> {
         let number = self.number();
-        let Tx::Postgres(t) = tx else {
-            return Ok(true);
+        let t: &mut sqlx::PgConnection = match tx {
+            Tx::Postgres(t) => t,
+            Tx::PostgresReads(c) => c,
+            // SQLite serves one node: there is no lease to lose.
+            Tx::Sqlite(_) => return Ok(true),
         };
         if number == 0 {
             return Ok(false);
@@ -77,7 +80,7 @@ impl Fence {
         .bind(PROJECTOR_LEASE)
         .bind(&*self.owner)
         .bind(number)
-        .fetch_optional(&mut **t)
+        .fetch_optional(&mut *t)
         .await?;
         Ok(held.is_some())
     }

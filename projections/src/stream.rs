@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::db::{Db, Tx};
+use crate::on_tx;
 
 /// A place in the global stream: the writing transaction and the event's position.
 /// On SQLite the transaction is always 0.
@@ -208,13 +209,13 @@ pub async fn read_after_in(
                 .fetch_all(&mut **conn)
                 .await?
         }
-        Tx::Postgres(conn) => {
-            sqlx::query_as(POSTGRES_READ_IN)
+        Tx::Postgres(_) | Tx::PostgresReads(_) => {
+            on_tx!(tx, conn => sqlx::query_as(POSTGRES_READ_IN)
                 .bind(after.tx_id.to_string())
                 .bind(after.position)
                 .bind(limit)
-                .fetch_all(&mut **conn)
-                .await?
+                .fetch_all(conn)
+                .await)?
         }
     };
     Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())

@@ -123,7 +123,7 @@ impl Documents {
             labels: file.labels,
         };
         let exists = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             read::item(&mut tx, "", &id).await?.is_some()
         };
         if !exists {
@@ -258,7 +258,7 @@ impl Documents {
     async fn holders_of(&self, items: &[String]) -> AppResult<Vec<String>> {
         let mut holders = BTreeSet::new();
         let mut folders: BTreeSet<String> = BTreeSet::new();
-        let mut tx = Tx::begin(self.db()).await?;
+        let mut tx = Tx::read(self.db()).await?;
         for id in items {
             if let Some(row) = read::item(&mut tx, "", id).await? {
                 if let Some(owner) = row.owner_id.clone().filter(|_| row.space == "my") {

@@ -398,7 +398,7 @@ impl Reader {
         if let Some(sees) = self.folders.get(id) {
             return Ok(*sees);
         }
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let sees = read::item(&mut tx, &self.viewer.id, id)
             .await?
             .is_some_and(|row| row.access(&self.viewer, &self.shares).sees());
@@ -438,7 +438,7 @@ impl Reader {
         } = &event
         {
             let id = if share.is_empty() { token_hash } else { share };
-            let mut tx = Tx::begin(&self.db).await?;
+            let mut tx = Tx::read(&self.db).await?;
             if let Some(row) = projections::share_engagement::by_id(&mut tx, id).await? {
                 detail.push_str(&engagement_summary(&row));
             }

@@ -279,7 +279,7 @@ impl Documents {
         actor: &Actor,
         id: &str,
     ) -> AppResult<(ItemRow, HashSet<String>)> {
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let row = read::item(&mut tx, &actor.id, id)
             .await?
             .ok_or_else(not_found)?;
@@ -305,7 +305,7 @@ impl Documents {
         actor: &Actor,
         ids: &[String],
     ) -> AppResult<Vec<(ItemView, ListType)>> {
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let shares = read::shares_of(&mut tx, &actor.id).await?;
         let viewer = actor.viewer();
         let mut views = Vec::with_capacity(ids.len());
@@ -337,7 +337,7 @@ impl Documents {
                 "The US documents are not available for your account",
             ));
         }
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let rows = match list {
             ListType::My => read::my_roots(&mut tx, &actor.id).await?,
             ListType::Shared => read::shared_roots(&mut tx, &actor.id).await?,
@@ -368,7 +368,7 @@ impl Documents {
                 ListType::Us => access.us,
             }
         };
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let row = read::item(&mut tx, &actor.id, id)
             .await?
             .ok_or_else(not_found)?;
@@ -415,7 +415,7 @@ impl Documents {
 
     /// The actor's My Docs folders as a tree (move dialog).
     pub async fn tree(&self, actor: &Actor) -> AppResult<Vec<FolderNode>> {
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let folders = read::my_folders(&mut tx, &actor.id).await?;
         let mut by_parent: HashMap<Option<String>, Vec<(String, String)>> = HashMap::new();
         for f in folders {
@@ -783,7 +783,7 @@ impl Documents {
             this.copy(&actor, &root, &source, None, CopyReason::Move, None)
                 .await?;
             let nodes = {
-                let mut tx = Tx::begin(&this.db).await?;
+                let mut tx = Tx::read(&this.db).await?;
                 match read::item(&mut tx, "", &source).await? {
                     Some(row) => read::subtree(&mut tx, &row.path).await?,
                     None => Vec::new(),
@@ -894,7 +894,7 @@ impl Documents {
         let scope = HistoryScope::of(actor.auditor, &access);
         let mut item = super::history::item_of(&self.db, id).await?;
         item.as_of = item.kind == Kind::Folder.as_str() && (actor.auditor || access.owner);
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let whose = (scope == HistoryScope::Own).then_some(actor.id.as_str());
         item.reads = projections::item_reads::counts(&mut tx, id, whose).await?;
         let reader = super::history::Reader::new(&self.db, id, actor.viewer(), shares, scope);
@@ -928,7 +928,7 @@ impl Documents {
         at_ms: i64,
     ) -> AppResult<(String, Vec<ItemView>)> {
         self.may_audit(actor, id).await?;
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let folder = temporal::item_as_of(&mut tx, id, at_ms)
             .await
             .map_err(|e| AppError::Internal(e.into()))?
@@ -969,7 +969,7 @@ impl Documents {
         at_ms: i64,
     ) -> AppResult<(ItemRow, Vec<temporal::ShareThen>)> {
         let internal = |e: projections::ProjectionError| AppError::Internal(e.into());
-        let mut tx = Tx::begin(&self.db).await?;
+        let mut tx = Tx::read(&self.db).await?;
         let owner = temporal::owner_of(&mut tx, id)
             .await
             .map_err(internal)?

@@ -121,7 +121,7 @@ impl Documents {
         let now = now_ms();
         let mut names: HashMap<String, String> = HashMap::new();
         let mut views = Vec::with_capacity(rows.len());
-        let mut tx = Tx::begin(self.db()).await?;
+        let mut tx = Tx::read(self.db()).await?;
         for row in rows {
             let name = match names.get(&row.sender_id) {
                 Some(name) => name.clone(),
@@ -173,7 +173,7 @@ impl Documents {
     /// own for a sender; 404 for anyone else.
     pub async fn shares_of_item(&self, actor: &Actor, item: &str) -> AppResult<Vec<ShareView>> {
         let rows = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::of_item(&mut tx, item).await?
         };
         let owner = match self.visible(actor, item).await {
@@ -206,7 +206,7 @@ impl Documents {
             .map(|b| crate::paging::parse_cursor(SENT_CURSOR, b))
             .transpose()?;
         let mut rows = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::of_sender(&mut tx, &actor.id, before, limit + 1).await?
         };
         let next = if rows.len() as i64 > limit {
@@ -226,7 +226,7 @@ impl Documents {
     /// else. A second revocation changes nothing.
     pub async fn revoke_share(&self, actor: &Actor, share: &str) -> AppResult<ShareView> {
         let row = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::by_id(&mut tx, share).await?
         };
         let not_found = || AppError::not_found("The share was not found");
@@ -242,7 +242,7 @@ impl Documents {
         self.revoke(&row, &actor.id, reason, None, actor.metadata())
             .await?;
         let row = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::by_id(&mut tx, share).await?
         };
         let mut views = self.share_views(row.into_iter().collect(), false).await?;
@@ -281,7 +281,7 @@ impl Documents {
         replacement: Option<String>,
     ) -> AppResult<usize> {
         let rows = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::of_item(&mut tx, item).await?
         };
         let mut ended = 0;
@@ -305,7 +305,7 @@ impl Documents {
     /// Revokes every live link `user` sent (their account was disabled by `by`).
     pub async fn revoke_links_of_user(&self, user: &str, by: &str) -> AppResult<usize> {
         let rows = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::live_of_sender(&mut tx, user).await?
         };
         for row in &rows {
@@ -325,7 +325,7 @@ impl Documents {
     /// command line, and any the API's own revocation missed (a crash in between).
     pub async fn revoke_links_of_disabled_senders(&self) -> AppResult<usize> {
         let rows = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::live_of_disabled_senders(&mut tx).await?
         };
         for row in &rows {
@@ -346,7 +346,7 @@ impl Documents {
     pub async fn expire_due_links(&self) -> AppResult<usize> {
         let now = now_ms();
         let rows = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::due_to_expire(&mut tx, now).await?
         };
         for row in &rows {
@@ -367,7 +367,7 @@ impl Documents {
     pub async fn purge_old_engagement(&self) -> AppResult<usize> {
         let cutoff = now_ms() - self.tracking.retention_ms;
         let shares = {
-            let mut tx = Tx::begin(self.db()).await?;
+            let mut tx = Tx::read(self.db()).await?;
             engagement::past_retention(&mut tx, cutoff).await?
         };
         for share in &shares {

@@ -134,7 +134,7 @@ impl Documents {
         }
         let hash = token_hash(token);
         self.tracking.per_link.check(&hash)?;
-        let mut tx = Tx::begin(self.db()).await?;
+        let mut tx = Tx::read(self.db()).await?;
         let share = engagement::by_token(&mut tx, &hash)
             .await?
             .ok_or(AppError::LinkNotFound)?;

@@ -225,7 +225,7 @@ pub async fn badges(
     let (counts, broadcast_seq) = read::unread_counts_through(&state.db, &auth.id).await?;
     // The same query as the `shared` badge the documents projection pushes to the feed, so the
     // two always agree.
-    let mut tx = projections::Tx::begin(&state.db).await?;
+    let mut tx = projections::Tx::read(&state.db).await?;
     let shared = projections::documents::read::shared_unread(&mut tx, &auth.id).await?;
     tx.commit().await?;
     Ok(AppJson(BadgesView {

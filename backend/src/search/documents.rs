@@ -42,7 +42,7 @@ pub const US_KEY: &str = "us";
 /// The acl keys a reader holds: their own items, the items shared with them (each with
 /// everything below it) and the US set when their account shows it.
 pub async fn keys_of(db: &Db, user_id: &str, shows_us: bool) -> Result<Vec<String>, sqlx::Error> {
-    let mut tx = projections::Tx::begin(db).await?;
+    let mut tx = projections::Tx::read(db).await?;
     let shares = projections::documents::read::shares_of(&mut tx, user_id).await?;
     tx.commit().await?;
     let mut keys = vec![owner_key(user_id)];

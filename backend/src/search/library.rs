@@ -43,7 +43,7 @@ fn entry_of(row: &StateRow) -> Entry {
 
 /// Every library document reps may open now.
 pub async fn entries(db: &Db) -> Result<Vec<Entry>, sqlx::Error> {
-    let mut tx = Tx::begin(db).await?;
+    let mut tx = Tx::read(db).await?;
     let hidden: HashSet<i64> = model::hidden_ids(&mut tx).await?.into_iter().collect();
     let released = model::visible(&mut tx).await?;
     tx.rollback().await?;

@@ -47,3 +47,68 @@ async fn connections_ended_while_idle_are_replaced_before_use_postgres() {
         assert_eq!(answer, 1);
     }
 }
+
+/// `Tx::read` on PostgreSQL sends no `BEGIN`: each statement is its own transaction, so `now()`
+/// (its transaction's start) is its own start, where a transaction block keeps the instant of
+/// its `BEGIN` for every later statement. Both read what is committed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_run_without_a_transaction_block_on_postgres() {
+    let Some(database) = PgDatabase::create().await else {
+        return;
+    };
+    const PAUSE: Duration = Duration::from_millis(200);
+    // How long before a statement made after a pause its transaction started, in ms.
+    let transaction_age_after_a_pause = |tx| async move {
+        let mut tx: projections::Tx = tx;
+        let _: i64 = projections::on_tx!(&mut tx, c => sqlx::query_scalar(
+            "select count(*) from events").fetch_one(c).await)
+        .expect("the connection reads the tables");
+        tokio::time::sleep(PAUSE).await;
+        let age: f64 = projections::on_tx!(&mut tx, c => sqlx::query_scalar(
+            "select cast(extract(epoch from statement_timestamp() - now()) * 1000 as float8)")
+            .fetch_one(c).await)
+        .expect("a later read");
+        tx.commit().await.expect("commit");
+        age
+    };
+    let reads = projections::Tx::read(&database.db).await.expect("read");
+    assert_eq!(reads.kind(), projections::DbKind::Postgres);
+    let age = transaction_age_after_a_pause(reads).await;
+    assert!(
+        age < PAUSE.as_millis() as f64,
+        "a statement of its own: {age} ms"
+    );
+    let block = projections::Tx::begin(&database.db).await.expect("begin");
+    let age = transaction_age_after_a_pause(block).await;
+    assert!(
+        age >= PAUSE.as_millis() as f64,
+        "one transaction since BEGIN: {age} ms"
+    );
+}
+
+/// `Tx::read` on SQLite is a transaction: its statements read one snapshot, so a row committed
+/// by another connection between two of them is not seen by the second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_share_one_snapshot_on_sqlite() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let url = format!("sqlite://{}", dir.path().join("reads.db").display());
+    let db = projections::Db::connect(&url).await.expect("database");
+    let count = "select count(*) from events";
+    let insert = "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+                  values ('document_item', 'x', 1, 'FolderCreated', '1.0', '{}', '{}')";
+    let mut reads = projections::Tx::read(&db).await.expect("read");
+    let before: i64 =
+        projections::on_tx!(&mut reads, c => sqlx::query_scalar(count).fetch_one(c).await)
+            .expect("first read");
+    projections::on_db!(&db, pool => sqlx::query(insert).execute(pool).await.map(|_| ()))
+        .expect("a write on another connection");
+    let after: i64 =
+        projections::on_tx!(&mut reads, c => sqlx::query_scalar(count).fetch_one(c).await)
+            .expect("second read");
+    assert_eq!(after, before, "one snapshot");
+    reads.commit().await.expect("end");
+    let now: i64 =
+        projections::on_db!(&db, pool => sqlx::query_scalar(count).fetch_one(pool).await)
+            .expect("a fresh read");
+    assert_eq!(now, before + 1);
+}

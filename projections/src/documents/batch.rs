@@ -1878,6 +1878,7 @@ async fn write_rows(
     if shape == RowShape::Copy {
         match tx {
             Tx::Postgres(c) => return copy_rows(c, head, rows).await,
+            Tx::PostgresReads(c) => return copy_rows(c, head, rows).await,
             Tx::Sqlite(c) => return insert_rows_sqlite(c, head, &after, rows).await,
         }
     }

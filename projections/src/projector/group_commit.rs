@@ -34,7 +34,7 @@ use sqlx::Executor;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{behind_in, savepoint, undo_to, PartsWritten, Projector};
-use crate::db::Tx;
+use crate::db::{DbKind, Tx};
 use crate::on_tx;
 use crate::stream::{self, Position, StoredEvent};
 
@@ -288,18 +288,17 @@ impl Projector {
             return Ok((outcomes, false));
         }
         let budget = budget(self.command_wait);
-        match &mut tx {
+        match tx.kind() {
             // A lock the round waits for (a rebuilt projection being swapped in) fails it at
             // the budget, rather than holding the commands' commit until it is free.
-            Tx::Postgres(conn) => {
+            DbKind::Postgres => {
                 let sql = format!(
                     "savepoint round; set local lock_timeout = {}",
                     budget.as_millis().max(1)
                 );
-                let conn: &mut sqlx::PgConnection = conn;
-                conn.execute(sqlx::raw_sql(&sql)).await?;
+                on_tx!(&mut tx, conn => conn.execute(sqlx::raw_sql(&sql)).await.map(|_| ()))?;
             }
-            Tx::Sqlite(_) => savepoint(&mut tx, "savepoint round").await?,
+            DbKind::Sqlite => savepoint(&mut tx, "savepoint round").await?,
         }
         let round = match tokio::time::timeout(budget, self.round_in(&mut tx)).await {
             Ok(Ok(round)) => round,
@@ -395,14 +394,14 @@ async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError
     }
     let mut last = Position::default();
     for event in &append.events {
-        let sql = match tx {
+        let sql = match tx.kind() {
             // As a `serde_json::Value` bound by postgres-es: `jsonb` stored into `json`.
-            Tx::Postgres(_) => {
+            DbKind::Postgres => {
                 "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
                  values ($1, $2, $3, $4, $5, $6::jsonb::json, $7::jsonb::json)
                  returning tx_id::text::bigint as tx_id, global_position as position"
             }
-            Tx::Sqlite(_) => {
+            DbKind::Sqlite => {
                 "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
                  values ($1, $2, $3, $4, $5, $6, $7)
                  returning cast(0 as bigint) as tx_id, rowid as position"
@@ -424,9 +423,9 @@ async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError
         };
     }
     if let Some(snapshot) = &append.snapshot {
-        let json = match tx {
-            Tx::Postgres(_) => "$5::jsonb::json",
-            Tx::Sqlite(_) => "$5",
+        let json = match tx.kind() {
+            DbKind::Postgres => "$5::jsonb::json",
+            DbKind::Sqlite => "$5",
         };
         let written = if snapshot.current_snapshot == 1 {
             let sql = format!(
