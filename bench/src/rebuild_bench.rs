@@ -916,6 +916,10 @@ impl Projection for Timed {
         self.inner.rebuild_batch()
     }
 
+    fn rebuild_reads_back(&self) -> bool {
+        self.inner.rebuild_reads_back()
+    }
+
     async fn finish_rebuild(
         &self,
         tx: &mut projections::Tx,
@@ -946,7 +950,7 @@ async fn swap(live: &str, scratch: &str) -> anyhow::Result<()> {
     if projections::projector::checkpoint_of(&live, name).await? < head {
         let started = Instant::now();
         let rebuilder = DocumentsProjection
-            .rebuilder(projections::replay::DEFAULT_SPILL_BYTES)
+            .rebuilder(&live, projections::replay::DEFAULT_SPILL_BYTES)
             .context("the documents projection has a resident rebuilder")?;
         Projector::rebuilding(live.clone(), live.clone(), vec![rebuilder], Some(head))
             .run_to_end()
@@ -1013,7 +1017,7 @@ async fn rebuild_child(
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .map_or(projections::replay::DEFAULT_SPILL_BYTES, |mib| mib << 20);
-    let inner: Arc<dyn Projection> = match DocumentsProjection.rebuilder(spill_bytes) {
+    let inner: Arc<dyn Projection> = match DocumentsProjection.rebuilder(&target, spill_bytes) {
         Some(resident) if !batched => resident,
         _ => Arc::new(DocumentsProjection),
     };

@@ -157,9 +157,15 @@ pub trait Projection: Send + Sync {
     /// keeps its state in memory and writes it at [`Projection::finish_rebuild`]), holding at
     /// most about `spill_bytes` of rows it could already write; `None`: a rebuild runs this
     /// projection as it is.
-    fn rebuilder(&self, spill_bytes: usize) -> Option<Arc<dyn Projection>> {
-        let _ = spill_bytes;
+    fn rebuilder(&self, target: &Db, spill_bytes: usize) -> Option<Arc<dyn Projection>> {
+        let _ = (target, spill_bytes);
         None
+    }
+    /// Whether a rebuild reads this projection's rows back as it goes (the default), so that
+    /// PostgreSQL's statistics on its growing tables are refreshed on the way. `false` for one
+    /// that only writes until the end.
+    fn rebuild_reads_back(&self) -> bool {
+        true
     }
     /// Whether a rebuild may run this projection beside the others, on a core of its own: it
     /// reads no other projection's rows and writes no table another one writes (the users'
@@ -1171,7 +1177,10 @@ impl Projector {
         let Db::Postgres { pool } = &self.target else {
             return Ok(());
         };
-        if self.stop_at.is_none() || !self.batches.borrow().is_multiple_of(ANALYZE_EVERY) {
+        if self.stop_at.is_none()
+            || !projection.rebuild_reads_back()
+            || !self.batches.borrow().is_multiple_of(ANALYZE_EVERY)
+        {
             return Ok(());
         }
         for table in projection.tables() {

@@ -336,7 +336,7 @@ async fn rebuild_one(
     // The same instance for every attempt: once its rebuild is written out, it goes on batch
     // by batch from where it is.
     let rebuilder = projection
-        .rebuilder(spill_bytes)
+        .rebuilder(fresh, spill_bytes)
         .unwrap_or_else(|| projection.clone());
     // The live projection may move on while we work; compare at a point it had reached, and
     // try again if it moved during the comparison.

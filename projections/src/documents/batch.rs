@@ -1626,96 +1626,144 @@ impl Batch {
     /// Writes what no later event can change and forgets it: the feed messages and the closed
     /// version rows. Only for a resident batch, whose feed numbers and open rows stay in memory.
     pub async fn spill(&mut self, tx: &mut Tx) -> Result<()> {
+        let settled = self.take_settled();
+        self.statements.writes += settled.write(tx).await?;
+        Ok(())
+    }
+
+    /// Takes what no later event can change out of a resident batch, numbered and ready to be
+    /// written (by [`Settled::write`], on this transaction or on a connection of its own).
+    pub fn take_settled(&mut self) -> Settled {
         debug_assert!(self.resident, "only a resident batch spills");
-        let kind = tx.kind();
-        let mut writes = self.write_feed(tx, kind).await?;
-        self.feed.clear();
+        let feed = std::mem::take(&mut self.feed);
+        let seqs = self.number_feed(&feed);
         self.feed_bytes = 0;
-        let items: Vec<&ItemVersion> = self
-            .item_versions
-            .iter()
-            .filter(|v| v.valid_to.is_some())
-            .collect();
-        writes += write_item_versions(tx, &items, self.resident).await?;
-        let shares: Vec<&ShareVersion> = self
-            .share_versions
-            .iter()
-            .filter(|v| v.valid_to.is_some())
-            .collect();
-        writes += write_share_versions(tx, &shares, self.resident).await?;
+        let (item_versions, moved) = take_closed(&mut self.item_versions, |v| v.valid_to.is_none());
+        renumber(&mut self.open_item_version, &moved);
+        let (share_versions, moved) =
+            take_closed(&mut self.share_versions, |v| v.valid_to.is_none());
         // The open rows stay; their places move down. The maps keep their keys (a resident
         // rebuild holds every live item's: copying them at each spill cost more than the spill).
-        let moved = keep_open(&mut self.item_versions, |v| v.valid_to.is_none());
-        renumber(&mut self.open_item_version, &moved);
-        let moved = keep_open(&mut self.share_versions, |v| v.valid_to.is_none());
         renumber(&mut self.open_share_version, &moved);
         self.closed_versions = (0, 0);
+        Settled {
+            feed,
+            seqs,
+            item_versions,
+            share_versions,
+        }
+    }
+
+    /// Counts statements a spill written elsewhere ran (see [`Batch::take_settled`]).
+    pub fn count_writes(&mut self, writes: u64) {
         self.statements.writes += writes;
-        Ok(())
+    }
+
+    /// Each row's number in its user's feed, in the order the events caused them.
+    fn number_feed(&mut self, feed: &[FeedRow]) -> Vec<i64> {
+        feed.iter()
+            .map(|row| {
+                let seq = self.feed_seq.entry(row.user_id.clone()).or_insert(0);
+                *seq += 1;
+                *seq
+            })
+            .collect()
     }
 
     /// Numbers and writes the feed rows, in the order the events caused them (see `feed`).
     async fn write_feed(&mut self, tx: &mut Tx, kind: DbKind) -> Result<u64> {
-        let mut writes = 0;
-        if self.feed.is_empty() {
-            return Ok(0);
-        }
-        if kind == DbKind::Postgres {
-            on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
-                .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
-            writes += 1;
-        }
-        let mut seqs = Vec::with_capacity(self.feed.len());
-        for row in &self.feed {
-            let seq = self.feed_seq.entry(row.user_id.clone()).or_insert(0);
-            *seq += 1;
-            seqs.push(*seq);
-        }
-        let rows: Vec<Vec<Value<'_>>> = self
-            .feed
-            .iter()
-            .zip(&seqs)
-            .map(|(row, seq)| {
-                vec![
-                    Value::Text(Some(&row.user_id)),
-                    Value::Int(Some(*seq)),
-                    Value::Text(Some(row.kind)),
-                    Value::Text(Some(&row.payload)),
-                    Value::Int(Some(row.at)),
-                ]
-            })
-            .collect();
-        writes += write_rows(
-            tx,
-            "insert into user_feed (user_id, seq, kind, payload, created_at) values ",
-            "",
-            "",
-            &rows,
-            insert_shape(self.resident),
-        )
-        .await?;
+        let feed = std::mem::take(&mut self.feed);
+        let seqs = self.number_feed(&feed);
+        let written = write_feed_rows(tx, kind, &feed, &seqs, self.resident).await;
+        self.feed = feed;
+        written
+    }
+}
+
+/// Rows of a resident batch no later event changes (see [`Batch::take_settled`]): owned, so
+/// that they can be written while the batch goes on.
+pub struct Settled {
+    feed: Vec<FeedRow>,
+    seqs: Vec<i64>,
+    item_versions: Vec<ItemVersion>,
+    share_versions: Vec<ShareVersion>,
+}
+
+impl Settled {
+    /// Writes the rows; returns how many statements ran.
+    pub async fn write(&self, tx: &mut Tx) -> Result<u64> {
+        let kind = tx.kind();
+        let mut writes = write_feed_rows(tx, kind, &self.feed, &self.seqs, true).await?;
+        let items: Vec<&ItemVersion> = self.item_versions.iter().collect();
+        writes += write_item_versions(tx, &items, true).await?;
+        let shares: Vec<&ShareVersion> = self.share_versions.iter().collect();
+        writes += write_share_versions(tx, &shares, true).await?;
         Ok(writes)
     }
 }
 
-/// Keeps the rows of `rows` that are `open`, in order; returns each old place's new place
-/// (`usize::MAX` for a row dropped).
-fn keep_open<T>(rows: &mut Vec<T>, open: impl Fn(&T) -> bool) -> Vec<usize> {
-    let mut places = Vec::with_capacity(rows.len());
-    let mut next = 0;
-    for row in rows.iter() {
-        if open(row) {
-            places.push(next);
-            next += 1;
-        } else {
-            places.push(usize::MAX);
-        }
+/// Writes feed rows numbered `seqs`. On PostgreSQL the feed writers take their turn.
+async fn write_feed_rows(
+    tx: &mut Tx,
+    kind: DbKind,
+    feed: &[FeedRow],
+    seqs: &[i64],
+    resident: bool,
+) -> Result<u64> {
+    let mut writes = 0;
+    if feed.is_empty() {
+        return Ok(0);
     }
-    rows.retain(|row| open(row));
-    places
+    if kind == DbKind::Postgres {
+        on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
+            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
+        writes += 1;
+    }
+    let rows: Vec<Vec<Value<'_>>> = feed
+        .iter()
+        .zip(seqs)
+        .map(|(row, seq)| {
+            vec![
+                Value::Text(Some(&row.user_id)),
+                Value::Int(Some(*seq)),
+                Value::Text(Some(row.kind)),
+                Value::Text(Some(&row.payload)),
+                Value::Int(Some(row.at)),
+            ]
+        })
+        .collect();
+    writes += write_rows(
+        tx,
+        "insert into user_feed (user_id, seq, kind, payload, created_at) values ",
+        "",
+        "",
+        &rows,
+        insert_shape(resident),
+    )
+    .await?;
+    Ok(writes)
 }
 
-/// Points each entry of `index` at its row's new place (see [`keep_open`]).
+/// Takes the rows of `rows` that are not `open` out, in order, keeping the open ones in order;
+/// returns the rows taken and each old place's new place (`usize::MAX` for a row taken).
+fn take_closed<T>(rows: &mut Vec<T>, open: impl Fn(&T) -> bool) -> (Vec<T>, Vec<usize>) {
+    let mut places = Vec::with_capacity(rows.len());
+    let mut kept = Vec::with_capacity(rows.len());
+    let mut taken = Vec::new();
+    for row in rows.drain(..) {
+        if open(&row) {
+            places.push(kept.len());
+            kept.push(row);
+        } else {
+            places.push(usize::MAX);
+            taken.push(row);
+        }
+    }
+    *rows = kept;
+    (taken, places)
+}
+
+/// Points each entry of `index` at its row's new place (see [`take_closed`]).
 fn renumber<K>(index: &mut HashMap<K, usize>, places: &[usize]) {
     index.retain(|_, at| match places.get(*at) {
         Some(&to) if to != usize::MAX => {
@@ -2125,9 +2173,10 @@ mod tests {
         // An entry that points at a closed row (none should) is dropped, not kept pointing
         // at another row.
         index.insert("stale", 1);
-        let moved = keep_open(&mut rows, |r| r.1);
+        let (taken, moved) = take_closed(&mut rows, |r| r.1);
         renumber(&mut index, &moved);
         assert_eq!(rows, vec![("a", true), ("c", true), ("e", true)]);
+        assert_eq!(taken, vec![("b", false), ("d", false)]);
         for (key, at) in &index {
             assert_eq!(rows[*at].0, *key);
         }

@@ -107,9 +107,13 @@ impl Projection for DocumentsProjection {
         Ok(())
     }
 
-    fn rebuilder(&self, spill_bytes: usize) -> Option<std::sync::Arc<dyn Projection>> {
+    fn rebuilder(
+        &self,
+        target: &crate::db::Db,
+        spill_bytes: usize,
+    ) -> Option<std::sync::Arc<dyn Projection>> {
         Some(std::sync::Arc::new(
-            super::resident::ResidentDocumentsProjection::new(spill_bytes),
+            super::resident::ResidentDocumentsProjection::new(target, spill_bytes),
         ))
     }
 }

@@ -8,14 +8,19 @@
 //! [`Projection::finish_rebuild`], into tables whose secondary indexes are dropped at the start
 //! and built again at the end.
 //!
+//! On PostgreSQL a spill is written on a connection of its own while the events after it are
+//! applied (one spill at a time: the next waits for it), so the database takes the rows on
+//! one core while the projection works on the other.
+//!
 //! Only for a database the rebuild owns: until the end, its checkpoint is ahead of its rows.
 
 use async_trait::async_trait;
 use tokio::sync::Mutex;
+use tokio::task::JoinHandle;
 
-use super::batch::Batch;
+use super::batch::{Batch, Settled};
 use super::projection::{apply_decoded, decode_batch, DocumentsProjection};
-use crate::db::{DbKind, Tx};
+use crate::db::{Db, DbKind, Tx};
 use crate::on_tx;
 use crate::projector::{BatchFailure, Projection, ProjectionError, TableSpec};
 use crate::stream::StoredEvent;
@@ -31,6 +36,8 @@ enum Stage {
     Applying {
         batch: Box<Batch>,
         indexes: Vec<String>,
+        /// The spill being written on a connection of its own (PostgreSQL).
+        writing: Option<JoinHandle<Result<u64, ProjectionError>>>,
     },
     /// An event failed halfway: the state in memory is not to be trusted.
     Broken,
@@ -42,15 +49,44 @@ enum Stage {
 pub struct ResidentDocumentsProjection {
     stage: Mutex<Stage>,
     spill_bytes: usize,
+    /// The rebuilt database, where it can take a spill beside the rebuild's own transaction
+    /// (PostgreSQL; SQLite has one writer at a time, so its spills go in line).
+    spill_to: Option<Db>,
 }
 
 impl ResidentDocumentsProjection {
-    /// `spill_bytes`: how much memory the settled rows may take before they are written.
-    pub fn new(spill_bytes: usize) -> Self {
+    /// `target`: the database rebuilt. `spill_bytes`: how much memory the settled rows may
+    /// take before they are written.
+    pub fn new(target: &Db, spill_bytes: usize) -> Self {
         Self {
             stage: Mutex::new(Stage::Starting),
             spill_bytes,
+            spill_to: (target.kind() == DbKind::Postgres).then(|| target.clone()),
         }
+    }
+}
+
+/// Writes `settled` in a transaction of its own on `db`, in a task of its own.
+fn write_beside(db: Db, settled: Settled) -> JoinHandle<Result<u64, ProjectionError>> {
+    tokio::spawn(async move {
+        let mut tx = Tx::begin(&db).await?;
+        let writes = settled.write(&mut tx).await?;
+        tx.commit().await?;
+        Ok(writes)
+    })
+}
+
+/// Waits for the spill being written, if any; returns the statements it ran.
+async fn written(
+    writing: &mut Option<JoinHandle<Result<u64, ProjectionError>>>,
+) -> Result<u64, ProjectionError> {
+    match writing.take() {
+        None => Ok(0),
+        Some(task) => task.await.map_err(|e| {
+            ProjectionError::Database(sqlx::Error::Protocol(format!(
+                "a rebuild's spill ended abnormally: {e}"
+            )))
+        })?,
     }
 }
 
@@ -98,6 +134,14 @@ async fn write_out(
     for create in indexes {
         on_tx!(tx, c => sqlx::query(create).execute(c).await.map(|r| r.rows_affected()))?;
     }
+    // PostgreSQL plans the queries that follow (a swap, a comparison, the live projection
+    // going on) from statistics: the tables had none while they filled.
+    if tx.kind() == DbKind::Postgres {
+        for table in indexed_tables() {
+            on_tx!(tx, c => sqlx::query(&format!("analyze {table}"))
+                .execute(c).await.map(|r| r.rows_affected()))?;
+        }
+    }
     Ok(())
 }
 
@@ -125,6 +169,11 @@ impl Projection for ResidentDocumentsProjection {
         DocumentsProjection.reads(aggregate_type)
     }
 
+    /// Its rows are not read until the end: statistics gathered on the way would go unused.
+    fn rebuild_reads_back(&self) -> bool {
+        false
+    }
+
     /// Larger transactions: a batch's size no longer bounds what it holds.
     fn rebuild_batch(&self) -> Option<i64> {
         Some(REBUILD_BATCH)
@@ -150,17 +199,35 @@ impl Projection for ResidentDocumentsProjection {
             *stage = Stage::Applying {
                 batch: Box::new(batch),
                 indexes,
+                writing: None,
             };
         }
-        let Stage::Applying { batch, .. } = &mut *stage else {
+        let Stage::Applying { batch, writing, .. } = &mut *stage else {
             return Err(unplaced(broken()));
         };
         if let Err(error) = apply_decoded(tx, batch, decoded).await {
             *stage = Stage::Broken;
             return Err(unplaced(error));
         }
-        if batch.settled_bytes() > self.spill_bytes {
-            if let Err(error) = batch.spill(tx).await {
+        // Written beside, a spill is held until written while the next one gathers: each
+        // gets half the memory.
+        let spill_at = match self.spill_to {
+            Some(_) => self.spill_bytes / 2,
+            None => self.spill_bytes,
+        };
+        if batch.settled_bytes() > spill_at {
+            let spilled = match &self.spill_to {
+                Some(db) => match written(writing).await {
+                    Ok(writes) => {
+                        batch.count_writes(writes);
+                        *writing = Some(write_beside(db.clone(), batch.take_settled()));
+                        Ok(())
+                    }
+                    Err(error) => Err(error),
+                },
+                None => batch.spill(tx).await,
+            };
+            if let Err(error) = spilled {
                 *stage = Stage::Broken;
                 return Err(unplaced(error));
             }
@@ -176,13 +243,23 @@ impl Projection for ResidentDocumentsProjection {
                 *stage = Stage::Broken;
                 Err(broken())
             }
-            Stage::Applying { mut batch, indexes } => {
-                let written = write_out(tx, &mut batch, &indexes).await;
-                if written.is_err() {
+            Stage::Applying {
+                mut batch,
+                indexes,
+                mut writing,
+            } => {
+                let done = match written(&mut writing).await {
+                    Ok(writes) => {
+                        batch.count_writes(writes);
+                        write_out(tx, &mut batch, &indexes).await
+                    }
+                    Err(error) => Err(error),
+                };
+                if done.is_err() {
                     *stage = Stage::Broken;
                 }
                 super::projection::count_statements(&batch);
-                written
+                done
             }
         }
     }
