@@ -1654,6 +1654,24 @@ impl Batch {
         }
     }
 
+    /// Takes the feed rows and every version row, open ones too, out of a resident batch at
+    /// its end, numbered and ready to be written; [`Batch::flush`] then writes the rest.
+    pub fn take_last_rows(&mut self) -> Settled {
+        debug_assert!(self.resident, "only a resident batch is written in parts");
+        let feed = std::mem::take(&mut self.feed);
+        let seqs = self.number_feed(&feed);
+        self.feed_bytes = 0;
+        self.open_item_version.clear();
+        self.open_share_version.clear();
+        self.closed_versions = (0, 0);
+        Settled {
+            feed,
+            seqs,
+            item_versions: std::mem::take(&mut self.item_versions),
+            share_versions: std::mem::take(&mut self.share_versions),
+        }
+    }
+
     /// Counts statements a spill written elsewhere ran (see [`Batch::take_settled`]).
     pub fn count_writes(&mut self, writes: u64) {
         self.statements.writes += writes;
@@ -1690,6 +1708,9 @@ pub struct Settled {
 }
 
 impl Settled {
+    /// The tables [`Settled::write`] writes.
+    pub const TABLES: [&'static str; 3] = ["user_feed", "doc_item_versions", "doc_share_versions"];
+
     /// Writes the rows; returns how many statements ran.
     pub async fn write(&self, tx: &mut Tx) -> Result<u64> {
         let kind = tx.kind();

@@ -1184,7 +1184,7 @@ mod tests {
         events: &[(String, ItemEvent)],
         projection: Arc<dyn Projection>,
     ) -> (Vec<Vec<String>>, u64) {
-        let (model, statements, _) = project_with(events, projection, None);
+        let (model, statements, _) = project_with(events, |_| projection, None);
         (model, statements)
     }
 
@@ -1200,7 +1200,7 @@ mod tests {
     /// last event and lets the projection write what it kept. The indexes must be as before.
     fn project_with(
         events: &[(String, ItemEvent)],
-        projection: Arc<dyn Projection>,
+        projection: impl FnOnce(&Db) -> Arc<dyn Projection>,
         rebuild: Option<i64>,
     ) -> (Vec<Vec<String>>, u64, u64) {
         let recorder = DebuggingRecorder::new();
@@ -1224,6 +1224,7 @@ mod tests {
                             .unwrap();
                     }
                     tx.commit().await.unwrap();
+                    let projection = projection(&db);
                     let projector = match rebuild {
                         None => Projector::new(db.clone(), vec![projection]),
                         Some(size) => {
@@ -1316,7 +1317,12 @@ mod tests {
         let (live, _) = project(&events, Arc::new(OneByOne));
         // Written once at the end; and spilling settled rows after every batch of 7.
         for spill_bytes in [usize::MAX, 1] {
-            let resident = Arc::new(super::super::ResidentDocumentsProjection::new(spill_bytes));
+            let resident = |db: &Db| -> Arc<dyn Projection> {
+                Arc::new(super::super::ResidentDocumentsProjection::new(
+                    db,
+                    spill_bytes,
+                ))
+            };
             let (rebuilt, ..) = project_with(&events, resident, Some(7));
             for (table, (r, l)) in rebuilt.iter().zip(&live).enumerate() {
                 assert_eq!(r, l, "table {table} differs (spill at {spill_bytes} bytes)");
@@ -1429,13 +1435,18 @@ mod tests {
     #[test]
     fn a_resident_rebuild_never_reads_back_what_it_wrote() {
         let events = workload_with_versions(60);
-        let resident = Arc::new(super::super::ResidentDocumentsProjection::new(usize::MAX));
+        let resident = |db: &Db| -> Arc<dyn Projection> {
+            Arc::new(super::super::ResidentDocumentsProjection::new(
+                db,
+                usize::MAX,
+            ))
+        };
         let (_, statements, reads) = project_with(&events, resident, Some(7));
         // Once: where the feed's numbers are.
         assert_eq!(reads, 1);
         assert!(statements > 0, "its writes are counted");
         // The same rebuild batch by batch reads.
-        let (_, _, reads) = project_with(&events, Arc::new(DocumentsProjection), Some(7));
+        let (_, _, reads) = project_with(&events, |_| Arc::new(DocumentsProjection), Some(7));
         assert!(reads > 0);
     }
 

@@ -10,7 +10,10 @@
 //!
 //! On PostgreSQL a spill is written on a connection of its own while the events after it are
 //! applied (one spill at a time: the next waits for it), so the database takes the rows on
-//! one core while the projection works on the other.
+//! one core while the projection works on the other. The final write is shared the same way:
+//! the feed and the version rows on that connection, the state on the rebuild's own.
+//! Neither waits for a lock the other holds: they write different tables, and the
+//! transaction that dropped the indexes commits before a spill of its own is waited for.
 //!
 //! Only for a database the rebuild owns: until the end, its checkpoint is ahead of its rows.
 
@@ -35,7 +38,7 @@ enum Stage {
     /// Applying events; `indexes` holds the statements that build the dropped indexes again.
     Applying {
         batch: Box<Batch>,
-        indexes: Vec<String>,
+        indexes: Vec<DroppedIndex>,
         /// The spill being written on a connection of its own (PostgreSQL).
         writing: Option<JoinHandle<Result<u64, ProjectionError>>>,
     },
@@ -99,9 +102,15 @@ fn indexed_tables() -> impl Iterator<Item = &'static str> {
         .chain(["user_feed"])
 }
 
+/// An index dropped for the rebuild: its table and the statement that creates it again.
+struct DroppedIndex {
+    table: &'static str,
+    create: String,
+}
+
 /// Drops the non-unique indexes of the tables (unique ones back `on conflict` clauses) and
-/// returns the statements that create them again.
-async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<String>, sqlx::Error> {
+/// returns what creates them again.
+async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<DroppedIndex>, sqlx::Error> {
     let mut rebuild = Vec::new();
     for table in indexed_tables() {
         let found: Vec<(String, String)> = match tx.kind() {
@@ -118,26 +127,66 @@ async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<String>, sqlx::Error>
         for (name, create) in found {
             on_tx!(tx, c => sqlx::query(&format!("drop index {name}"))
                 .execute(c).await.map(|r| r.rows_affected()))?;
-            rebuild.push(create);
+            rebuild.push(DroppedIndex { table, create });
         }
     }
     Ok(rebuild)
 }
 
-/// Writes the state and builds the dropped indexes.
+/// Writes the state and builds the dropped indexes. On PostgreSQL (`beside`) the feed and
+/// the version rows, most of the rows, are written, indexed and analysed on a connection of
+/// their own while this transaction does the same with the rest.
 async fn write_out(
     tx: &mut Tx,
     batch: &mut Batch,
-    indexes: &[String],
+    indexes: Vec<DroppedIndex>,
+    beside: Option<&Db>,
 ) -> Result<(), ProjectionError> {
-    batch.flush(tx).await?;
-    for create in indexes {
-        on_tx!(tx, c => sqlx::query(create).execute(c).await.map(|r| r.rows_affected()))?;
+    let Some(db) = beside else {
+        batch.flush(tx).await?;
+        let tables: Vec<&str> = indexed_tables().collect();
+        return build_indexes(tx, &indexes, &tables).await;
+    };
+    let last = batch.take_last_rows();
+    let (theirs, ours): (Vec<DroppedIndex>, Vec<DroppedIndex>) = indexes
+        .into_iter()
+        .partition(|i| Settled::TABLES.contains(&i.table));
+    let db = db.clone();
+    let mut writing = Some(tokio::spawn(async move {
+        let mut tx = Tx::begin(&db).await?;
+        let writes = last.write(&mut tx).await?;
+        build_indexes(&mut tx, &theirs, &Settled::TABLES).await?;
+        tx.commit().await?;
+        Ok(writes)
+    }));
+    let our_tables: Vec<&str> = indexed_tables()
+        .filter(|t| !Settled::TABLES.contains(t))
+        .collect();
+    let ours_done = async {
+        batch.flush(tx).await?;
+        build_indexes(tx, &ours, &our_tables).await
     }
-    // PostgreSQL plans the queries that follow (a swap, a comparison, the live projection
-    // going on) from statistics: the tables had none while they filled.
+    .await;
+    // Waited for even when ours failed: nothing is left running.
+    let theirs_done = written(&mut writing).await;
+    ours_done?;
+    batch.count_writes(theirs_done?);
+    Ok(())
+}
+
+/// Runs `creates`, then on PostgreSQL gathers the statistics of `tables`: the queries that
+/// follow (a swap, a comparison, the live projection going on) are planned from them, and the
+/// tables had none while they filled.
+async fn build_indexes(
+    tx: &mut Tx,
+    creates: &[DroppedIndex],
+    tables: &[&str],
+) -> Result<(), ProjectionError> {
+    for index in creates {
+        on_tx!(tx, c => sqlx::query(&index.create).execute(c).await.map(|r| r.rows_affected()))?;
+    }
     if tx.kind() == DbKind::Postgres {
-        for table in indexed_tables() {
+        for table in tables {
             on_tx!(tx, c => sqlx::query(&format!("analyze {table}"))
                 .execute(c).await.map(|r| r.rows_affected()))?;
         }
@@ -251,7 +300,7 @@ impl Projection for ResidentDocumentsProjection {
                 let done = match written(&mut writing).await {
                     Ok(writes) => {
                         batch.count_writes(writes);
-                        write_out(tx, &mut batch, &indexes).await
+                        write_out(tx, &mut batch, indexes, self.spill_to.as_ref()).await
                     }
                     Err(error) => Err(error),
                 };
