@@ -1768,19 +1768,20 @@ async fn write_feed_rows(
 /// Takes the rows of `rows` that are not `open` out, in order, keeping the open ones in order;
 /// returns the rows taken and each old place's new place (`usize::MAX` for a row taken).
 fn take_closed<T>(rows: &mut Vec<T>, open: impl Fn(&T) -> bool) -> (Vec<T>, Vec<usize>) {
-    let mut places = Vec::with_capacity(rows.len());
-    let mut kept = Vec::with_capacity(rows.len());
-    let mut taken = Vec::new();
-    for row in rows.drain(..) {
-        if open(&row) {
-            places.push(kept.len());
-            kept.push(row);
-        } else {
-            places.push(usize::MAX);
-            taken.push(row);
-        }
-    }
-    *rows = kept;
+    let mut next = 0;
+    let places = rows
+        .iter()
+        .map(|row| {
+            if open(row) {
+                next += 1;
+                next - 1
+            } else {
+                usize::MAX
+            }
+        })
+        .collect();
+    // In place: the open rows are not copied into a second vector as large as the first.
+    let taken = rows.extract_if(.., |row| !open(row)).collect();
     (taken, places)
 }
 
