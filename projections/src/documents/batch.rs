@@ -1634,28 +1634,14 @@ impl Batch {
     /// Takes what no later event can change out of a resident batch, numbered and ready to be
     /// written (by [`Settled::write`], on this transaction or on a connection of its own).
     pub fn take_settled(&mut self) -> Settled {
-        self.take_rows(true)
-    }
-
-    /// Takes the feed rows and every version row, open ones too, out of a resident batch at
-    /// its end, numbered and ready to be written; [`Batch::flush`] then writes the rest.
-    pub fn take_last_rows(&mut self) -> Settled {
-        self.take_rows(false)
-    }
-
-    /// Takes the feed rows and the version rows out, leaving the open ones when `keep_open`.
-    fn take_rows(&mut self, keep_open: bool) -> Settled {
-        debug_assert!(self.resident, "only a resident batch is written in parts");
+        debug_assert!(self.resident, "only a resident batch spills");
         let feed = std::mem::take(&mut self.feed);
-        let seqs = number_feed(&mut self.feed_seq, &feed);
+        let seqs = self.number_feed(&feed);
         self.feed_bytes = 0;
-        let (item_versions, moved) = take_closed(&mut self.item_versions, |v| {
-            keep_open && v.valid_to.is_none()
-        });
+        let (item_versions, moved) = take_closed(&mut self.item_versions, |v| v.valid_to.is_none());
         renumber(&mut self.open_item_version, &moved);
-        let (share_versions, moved) = take_closed(&mut self.share_versions, |v| {
-            keep_open && v.valid_to.is_none()
-        });
+        let (share_versions, moved) =
+            take_closed(&mut self.share_versions, |v| v.valid_to.is_none());
         // The open rows stay; their places move down. The maps keep their keys (a resident
         // rebuild holds every live item's: copying them at each spill cost more than the spill).
         renumber(&mut self.open_share_version, &moved);
@@ -1668,28 +1654,48 @@ impl Batch {
         }
     }
 
+    /// Takes the feed rows and every version row, open ones too, out of a resident batch at
+    /// its end, numbered and ready to be written; [`Batch::flush`] then writes the rest.
+    pub fn take_last_rows(&mut self) -> Settled {
+        debug_assert!(self.resident, "only a resident batch is written in parts");
+        let feed = std::mem::take(&mut self.feed);
+        let seqs = self.number_feed(&feed);
+        self.feed_bytes = 0;
+        self.open_item_version.clear();
+        self.open_share_version.clear();
+        self.closed_versions = (0, 0);
+        Settled {
+            feed,
+            seqs,
+            item_versions: std::mem::take(&mut self.item_versions),
+            share_versions: std::mem::take(&mut self.share_versions),
+        }
+    }
+
     /// Counts statements a spill written elsewhere ran (see [`Batch::take_settled`]).
     pub fn count_writes(&mut self, writes: u64) {
         self.statements.writes += writes;
     }
 
+    /// Each row's number in its user's feed, in the order the events caused them.
+    fn number_feed(&mut self, feed: &[FeedRow]) -> Vec<i64> {
+        feed.iter()
+            .map(|row| {
+                let seq = self.feed_seq.entry(row.user_id.clone()).or_insert(0);
+                *seq += 1;
+                *seq
+            })
+            .collect()
+    }
+
     /// Numbers and writes the feed rows, in the order the events caused them (see `feed`).
     async fn write_feed(&mut self, tx: &mut Tx, kind: DbKind) -> Result<u64> {
-        let seqs = number_feed(&mut self.feed_seq, &self.feed);
-        write_feed_rows(tx, kind, &self.feed, &seqs, self.resident).await
+        let feed = std::mem::take(&mut self.feed);
+        let seqs = self.number_feed(&feed);
+        let written = write_feed_rows(tx, kind, &feed, &seqs, self.resident).await;
+        self.feed = feed;
+        written
     }
-}
-
-/// Each row's number in its user's feed, in the order the events caused them, counting on
-/// from `last` (each user's last number).
-fn number_feed(last: &mut HashMap<String, i64>, feed: &[FeedRow]) -> Vec<i64> {
-    feed.iter()
-        .map(|row| {
-            let seq = last.entry(row.user_id.clone()).or_insert(0);
-            *seq += 1;
-            *seq
-        })
-        .collect()
 }
 
 /// Rows of a resident batch no later event changes (see [`Batch::take_settled`]): owned, so

@@ -69,18 +69,11 @@ impl ResidentDocumentsProjection {
     }
 }
 
-/// Writes `settled` in a transaction of its own on `db`, in a task of its own, then builds
-/// `indexes` and gathers the statistics of `analyse` (see [`build_indexes`]).
-fn write_beside(
-    db: Db,
-    settled: Settled,
-    indexes: Vec<DroppedIndex>,
-    analyse: &'static [&'static str],
-) -> JoinHandle<Result<u64, ProjectionError>> {
+/// Writes `settled` in a transaction of its own on `db`, in a task of its own.
+fn write_beside(db: Db, settled: Settled) -> JoinHandle<Result<u64, ProjectionError>> {
     tokio::spawn(async move {
         let mut tx = Tx::begin(&db).await?;
         let writes = settled.write(&mut tx).await?;
-        build_indexes(&mut tx, &indexes, analyse).await?;
         tx.commit().await?;
         Ok(writes)
     })
@@ -154,15 +147,18 @@ async fn write_out(
         let tables: Vec<&str> = indexed_tables().collect();
         return build_indexes(tx, &indexes, &tables).await;
     };
+    let last = batch.take_last_rows();
     let (theirs, ours): (Vec<DroppedIndex>, Vec<DroppedIndex>) = indexes
         .into_iter()
         .partition(|i| Settled::TABLES.contains(&i.table));
-    let mut writing = Some(write_beside(
-        db.clone(),
-        batch.take_last_rows(),
-        theirs,
-        &Settled::TABLES,
-    ));
+    let db = db.clone();
+    let mut writing = Some(tokio::spawn(async move {
+        let mut tx = Tx::begin(&db).await?;
+        let writes = last.write(&mut tx).await?;
+        build_indexes(&mut tx, &theirs, &Settled::TABLES).await?;
+        tx.commit().await?;
+        Ok(writes)
+    }));
     let our_tables: Vec<&str> = indexed_tables()
         .filter(|t| !Settled::TABLES.contains(t))
         .collect();
@@ -270,11 +266,14 @@ impl Projection for ResidentDocumentsProjection {
         };
         if batch.settled_bytes() > spill_at {
             let spilled = match &self.spill_to {
-                Some(db) => written(writing).await.map(|writes| {
-                    batch.count_writes(writes);
-                    let settled = batch.take_settled();
-                    *writing = Some(write_beside(db.clone(), settled, Vec::new(), &[]));
-                }),
+                Some(db) => match written(writing).await {
+                    Ok(writes) => {
+                        batch.count_writes(writes);
+                        *writing = Some(write_beside(db.clone(), batch.take_settled()));
+                        Ok(())
+                    }
+                    Err(error) => Err(error),
+                },
                 None => batch.spill(tx).await,
             };
             if let Err(error) = spilled {
