@@ -4,7 +4,8 @@
 //! The loop keeps one cursor over `user_feed.feed_position` (feed writers are serialised, so the
 //! cursor never passes a row that is not yet visible). It wakes after each local projector batch,
 //! on a poke (a `NOTIFY` from the node running the projector), and every `FEED_POLL_MS` in case a
-//! notification was lost. Each row is encoded once; its sockets get a cheap clone. Queues are
+//! notification was lost. Each row is encoded once; its sockets get a cheap clone, written by the
+//! hub itself to each socket whose task waits (see `outlet`), queued for the others. Queues are
 //! bounded: a socket whose queue is full is told to close as "slow" and the hub moves on.
 
 use std::collections::HashMap;
@@ -17,10 +18,13 @@ use projections::{feed, on_db, Db};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use super::outlet::{Offer, Outlet};
 use super::protocol::{broadcast_message, feed_message, Close};
 
 /// Rows read per query while scanning.
 const SCAN_PAGE: i64 = 1000;
+/// A broadcast to fewer sockets than this is written by the hub's thread alone.
+const SHARE_OUT_FROM: usize = 512;
 
 /// One feed entry on its way to a socket.
 #[derive(Debug, Clone)]
@@ -77,18 +81,21 @@ impl Stopper {
 
 struct Conn {
     id: u64,
+    user_id: String,
     tx: mpsc::Sender<Live>,
     stopper: Stopper,
+    outlet: Arc<Outlet>,
 }
 
 #[derive(Default)]
 struct Counters {
     delivered: AtomicU64,
+    queued: AtomicU64,
     slow: AtomicU64,
 }
 
 pub struct Hub {
-    conns: Mutex<HashMap<String, Vec<Conn>>>,
+    conns: Mutex<HashMap<String, Vec<Arc<Conn>>>>,
     next_id: AtomicU64,
     queue: usize,
     poke: crate::feed::Poke,
@@ -123,6 +130,8 @@ pub struct HubStats {
     pub sockets: usize,
     pub users: usize,
     pub delivered: u64,
+    /// Of those, the ones queued for the socket's task rather than written by the hub.
+    pub queued: u64,
     pub cut_off_slow: u64,
     pub cursor: i64,
 }
@@ -141,7 +150,12 @@ impl Hub {
 
     /// Adds a socket of `user_id`. Register before reading the replay, so nothing committed in
     /// between is missed (the socket drops what it already sent by `seq`).
-    pub fn register(self: &Arc<Self>, user_id: &str, stopper: Stopper) -> Registration {
+    pub fn register(
+        self: &Arc<Self>,
+        user_id: &str,
+        stopper: Stopper,
+        outlet: Arc<Outlet>,
+    ) -> Registration {
         let (tx, rx) = mpsc::channel(self.queue);
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.conns
@@ -149,7 +163,13 @@ impl Hub {
             .unwrap_or_else(|e| e.into_inner())
             .entry(user_id.to_string())
             .or_default()
-            .push(Conn { id, tx, stopper });
+            .push(Arc::new(Conn {
+                id,
+                user_id: user_id.to_string(),
+                tx,
+                stopper,
+                outlet,
+            }));
         Registration {
             hub: self.clone(),
             user_id: user_id.to_string(),
@@ -181,6 +201,7 @@ impl Hub {
             sockets: conns.values().map(Vec::len).sum(),
             users: conns.len(),
             delivered: self.counters.delivered.load(Ordering::Relaxed),
+            queued: self.counters.queued.load(Ordering::Relaxed),
             cut_off_slow: self.counters.slow.load(Ordering::Relaxed),
             cursor: self.cursor.load(Ordering::Acquire),
         }
@@ -237,29 +258,73 @@ impl Hub {
         }
     }
 
-    /// Queues `live` on each of `user_id`'s sockets; a socket whose queue is full is told to
-    /// close as slow, without holding up the others.
-    fn hand_over(&self, user_id: &str, list: &[Conn], live: &Live) {
-        for conn in list {
-            if conn.stopper.is_stopped() {
-                continue;
+    /// Writes `live` to `conn` if it waits for it, or queues it; a socket whose queue is full is
+    /// told to close as slow, without holding up the others. Whether it was delivered.
+    fn hand_over(&self, conn: &Conn, live: &Live) -> bool {
+        if conn.stopper.is_stopped() {
+            return false;
+        }
+        match conn.outlet.offer(live, &conn.tx) {
+            Offer::Written => true,
+            Offer::Queued => {
+                self.counters.queued.fetch_add(1, Ordering::Relaxed);
+                true
             }
-            match conn.tx.try_send(live.clone()) {
-                Ok(()) => {
-                    self.counters.delivered.fetch_add(1, Ordering::Relaxed);
-                }
-                Err(mpsc::error::TrySendError::Full(_)) => {
-                    self.counters.slow.fetch_add(1, Ordering::Relaxed);
-                    tracing::info!(user = %user_id, "realtime client too slow; disconnecting");
-                    conn.stopper.stop(Close::Slow);
-                }
-                Err(mpsc::error::TrySendError::Closed(_)) => {}
+            Offer::Full => {
+                self.counters.slow.fetch_add(1, Ordering::Relaxed);
+                tracing::info!(user = %conn.user_id, "realtime client too slow; disconnecting");
+                conn.stopper.stop(Close::Slow);
+                false
+            }
+            Offer::Failed => {
+                conn.stopper.stop_silently();
+                false
+            }
+            Offer::Closed => false,
+        }
+    }
+
+    fn hand_over_each(&self, conns: &[Arc<Conn>], live: &Live) {
+        let delivered = conns.iter().filter(|c| self.hand_over(c, live)).count();
+        self.counters
+            .delivered
+            .fetch_add(delivered as u64, Ordering::Relaxed);
+    }
+
+    /// Hands a broadcast to every socket of the node, the sockets shared out among the
+    /// runtime's threads: each write runs the kernel's send, so one thread alone would leave
+    /// the other cores idle while a change for everyone goes out. Returns once all are done,
+    /// so the next row comes after it on every socket.
+    async fn hand_over_to_all(self: &Arc<Self>, live: Live) {
+        let everyone: Arc<[Arc<Conn>]> = {
+            let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
+            conns.values().flatten().cloned().collect()
+        };
+        let threads = tokio::runtime::Handle::current().metrics().num_workers();
+        if threads < 2 || everyone.len() < SHARE_OUT_FROM {
+            self.hand_over_each(&everyone, &live);
+            return;
+        }
+        let part = everyone.len().div_ceil(threads);
+        let helpers: Vec<_> = (1..threads)
+            .map(|i| {
+                let (hub, everyone, live) = (self.clone(), everyone.clone(), live.clone());
+                tokio::spawn(async move {
+                    let end = ((i + 1) * part).min(everyone.len());
+                    hub.hand_over_each(&everyone[(i * part).min(end)..end], &live);
+                })
+            })
+            .collect();
+        self.hand_over_each(&everyone[..part.min(everyone.len())], &live);
+        for helper in helpers {
+            if let Err(e) = helper.await {
+                tracing::error!(error = %e, "realtime hand-over failed");
             }
         }
     }
 
     /// Dispatches every row after the cursor.
-    async fn scan(&self, db: &Db) -> Result<(), sqlx::Error> {
+    async fn scan(self: &Arc<Self>, db: &Db) -> Result<(), sqlx::Error> {
         #[derive(sqlx::FromRow)]
         struct Row {
             feed_position: i64,
@@ -287,42 +352,32 @@ impl Hub {
             let Some(last) = rows.last().map(|r| r.feed_position) else {
                 return Ok(());
             };
-            {
-                let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
-                for row in &rows {
-                    if row.user_id == feed::BROADCAST {
-                        // Encoded once; every socket of the node gets the same bytes.
-                        let live = Live {
-                            seq: row.seq,
-                            broadcast: true,
-                            position: row.feed_position,
-                            text: broadcast_message(
-                                row.seq,
-                                &row.kind,
-                                &row.payload,
-                                row.created_at,
-                            ),
-                            revocation: None,
-                        };
-                        for (user_id, list) in conns.iter() {
-                            self.hand_over(user_id, list, &live);
-                        }
-                        continue;
-                    }
-                    let Some(list) = conns.get(&row.user_id) else {
-                        continue;
-                    };
+            for row in &rows {
+                if row.user_id == feed::BROADCAST {
+                    // Encoded once; every socket of the node gets the same bytes.
                     let live = Live {
                         seq: row.seq,
-                        broadcast: false,
+                        broadcast: true,
                         position: row.feed_position,
-                        text: feed_message(row.seq, &row.kind, &row.payload, row.created_at),
-                        revocation: (row.kind == crate::feed::FeedKind::SessionRevoked.as_str())
-                            .then(|| serde_json::from_str(&row.payload).ok())
-                            .flatten()
-                            .map(std::sync::Arc::new),
+                        text: broadcast_message(row.seq, &row.kind, &row.payload, row.created_at),
+                        revocation: None,
                     };
-                    self.hand_over(&row.user_id, list, &live);
+                    self.hand_over_to_all(live).await;
+                    continue;
+                }
+                let live = Live {
+                    seq: row.seq,
+                    broadcast: false,
+                    position: row.feed_position,
+                    text: feed_message(row.seq, &row.kind, &row.payload, row.created_at),
+                    revocation: (row.kind == crate::feed::FeedKind::SessionRevoked.as_str())
+                        .then(|| serde_json::from_str(&row.payload).ok())
+                        .flatten()
+                        .map(std::sync::Arc::new),
+                };
+                let conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(list) = conns.get(&row.user_id) {
+                    self.hand_over_each(list, &live);
                 }
             }
             self.cursor.store(last, Ordering::Release);

@@ -6,11 +6,13 @@
 //! - [`protocol`] - the JSON messages and close codes (also in `docs/realtime.md`).
 //! - [`socket`] - one socket: auth, replay, live messages, heartbeats.
 //! - [`hub`] - the sockets of this node and the loop that hands them new feed rows.
+//! - [`outlet`] - a socket's sink, written by the hub while the socket waits.
 //! - [`cluster`] - PostgreSQL: the projector lock, `LISTEN/NOTIFY` between nodes.
 //! - [`retention`] - deleting old feed entries.
 
 pub mod cluster;
 pub mod hub;
+pub mod outlet;
 pub mod protocol;
 pub mod retention;
 pub mod socket;

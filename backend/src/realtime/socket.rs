@@ -2,18 +2,20 @@
 //! messages, heartbeats and the close reasons of `protocol::Close`.
 //!
 //! A reader task takes what the client sends (pongs, fresh tokens, close) and keeps the token's
-//! expiry; the writer (this task) owns the sink. Either ends both through the socket's
+//! expiry; the writer (this task) writes through the socket's [`Outlet`], which the hub writes
+//! live entries to itself while the writer waits. Either task ends both through the socket's
 //! [`Stopper`], which also carries the reason the socket is closed with.
 
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
-use futures::stream::{SplitSink, SplitStream};
-use futures::{FutureExt, SinkExt, StreamExt};
+use futures::stream::SplitStream;
+use futures::{FutureExt, StreamExt};
 use projections::{feed, now_ms, on_db, Db};
 use tokio::time::Instant;
 
-use super::hub::{Registration, Stopper};
+use super::hub::{Live, Registration, Stopper};
+use super::outlet::{Cursors, Outlet};
 use super::protocol::{broadcast_message, feed_message, ClientMessage, Close, ServerMessage};
 use super::Realtime;
 use crate::auth::{Auth, JwtKeys, TokenError};
@@ -24,8 +26,6 @@ pub const MAX_REPLAY: i64 = 1000;
 const REPLAY_PAGE: i64 = 500;
 /// How long the closing handshake may take.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
-
-type Sink = SplitSink<WebSocket, Message>;
 
 /// Why the writer stopped.
 enum End {
@@ -77,10 +77,11 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
 
     // 2. Register before reading the replay, so nothing committed in between is missed.
     let stopper = Stopper::child_of(&shutdown);
-    let mut registration = rt.hub().register(&user_id, stopper.clone());
+    let (sink, stream) = socket.split();
+    let outlet = Outlet::new(sink);
+    let mut registration = rt.hub().register(&user_id, stopper.clone(), outlet.clone());
     // While the app is open on this device it gets the live dot, not a push.
     let _present = rt.presence().enter(&session_id);
-    let (mut sink, stream) = socket.split();
     let reader = tokio::spawn(read_loop(
         stream,
         stopper.clone(),
@@ -102,7 +103,7 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
             idle_ms,
             last_used,
         },
-        &mut sink,
+        &outlet,
         &mut registration,
         &stopper,
         resume,
@@ -120,14 +121,15 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
             .reason()
             .or_else(|| shutdown.is_cancelled().then_some(Close::ShuttingDown)),
     };
+    outlet.hold();
     if let Some(reason) = reason {
         let _ = tokio::time::timeout(
             CLOSE_TIMEOUT,
-            sink.send(Message::Close(Some(reason.frame()))),
+            outlet.write(Some(Message::Close(Some(reason.frame()))), true),
         )
         .await;
     }
-    let _ = tokio::time::timeout(CLOSE_TIMEOUT, sink.close()).await;
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, outlet.close()).await;
     reader.abort();
 }
 
@@ -275,29 +277,12 @@ struct Resume {
     epoch: Option<String>,
 }
 
-/// The last number a socket has sent in each stream.
-#[derive(Debug, Clone, Copy)]
-struct Cursors {
-    user: i64,
-    broadcast: i64,
-}
-
-impl Cursors {
-    fn of(&mut self, broadcast: bool) -> &mut i64 {
-        if broadcast {
-            &mut self.broadcast
-        } else {
-            &mut self.user
-        }
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 async fn write_loop(
     rt: &Realtime,
     db: &Db,
     session: Session<'_>,
-    sink: &mut Sink,
+    sink: &Outlet,
     registration: &mut Registration,
     stopper: &Stopper,
     resume: Resume,
@@ -332,13 +317,15 @@ async fn write_loop(
     // socket), the check moves on; unused, it ends and the socket closes with 4401.
     let idle_check = tokio::time::sleep_until(idle_deadline(last_used, idle_ms));
     tokio::pin!(idle_check);
-    // One wait for the stop, kept across the loop: a message to send is the hot path (a change
-    // for everyone wakes every socket at once), so it registers no new waiter each time.
+    // One wait for the stop, kept across the loop.
     let stopped = stopper.stopped();
     tokio::pin!(stopped);
 
+    // While the task waits, the hub writes each next entry itself (see `outlet`); the task is
+    // woken for what it queued, to finish a write it began, and for the heartbeat.
+    sink.release(sent, &registration.rx);
     loop {
-        tokio::select! {
+        let queued = tokio::select! {
             biased;
             _ = &mut stopped => return End::Stopped,
             _ = &mut idle_check => {
@@ -352,42 +339,79 @@ async fn write_loop(
                     }
                     Err(e) => return End::Database(e),
                 }
+                continue;
             }
-            live = registration.rx.recv() => {
-                let Some(live) = live else { return End::Stopped };
-                let last = *sent.of(live.broadcast);
-                if live.seq <= last {
-                    continue;
-                }
-                if live
-                    .revocation
-                    .as_deref()
-                    .is_some_and(|p| crate::auth::revocation_ends(p, session_id))
-                {
-                    stopper.stop(Close::Revoked);
-                    return End::Stopped;
-                }
-                if live.seq > last + 1 {
-                    // Something between was not handed to us (this socket registered while the
-                    // hub was mid-scan): read it from the table, both streams up to this entry,
-                    // so the order has no hole.
-                    match Box::pin(send_rows(db, user_id, sent, Some(live.position), sink, stopper)).await {
-                        Ok(filled) => sent = filled,
-                        Err(end) => return end,
-                    }
-                }
-                if let Err(end) = send(sink, Message::Text(live.text), stopper).await {
-                    return end;
-                }
-                *sent.of(live.broadcast) = live.seq;
-            }
+            live = registration.rx.recv() => match live {
+                Some(live) => Some(live),
+                None => return End::Stopped,
+            },
+            _ = sink.woken() => None,
             _ = ping.tick() => {
+                sink.hold();
                 if let Err(end) = send(sink, Message::Text(ping_text.clone()), stopper).await {
                     return end;
                 }
+                None
+            }
+        };
+        sent = sink.hold();
+        // Finish what the hub began, then everything queued, in order.
+        if let Err(end) = flush(sink, stopper).await {
+            return end;
+        }
+        let mut next = queued;
+        loop {
+            if let Some(live) = next.take() {
+                match Box::pin(send_live(
+                    db, user_id, session_id, live, sent, sink, stopper,
+                ))
+                .await
+                {
+                    Ok(now) => sent = now,
+                    Err(end) => return end,
+                }
+            }
+            match registration.rx.try_recv() {
+                Ok(live) => next = Some(live),
+                Err(_) if sink.release(sent, &registration.rx) => break,
+                Err(_) => {}
             }
         }
     }
+}
+
+/// Sends one queued entry unless it was sent already, after what is missing before it; returns
+/// the last numbers sent.
+async fn send_live(
+    db: &Db,
+    user_id: &str,
+    session_id: &str,
+    live: Live,
+    mut sent: Cursors,
+    sink: &Outlet,
+    stopper: &Stopper,
+) -> Result<Cursors, End> {
+    let last = *sent.of(live.broadcast);
+    if live.seq <= last {
+        return Ok(sent);
+    }
+    if live
+        .revocation
+        .as_deref()
+        .is_some_and(|p| crate::auth::revocation_ends(p, session_id))
+    {
+        stopper.stop(Close::Revoked);
+        return Err(End::Stopped);
+    }
+    if live.seq > last + 1 {
+        // Something between was not handed to us (this socket registered while the hub was
+        // mid-scan): read it from the table, both streams up to this entry, so the order has
+        // no hole.
+        sent = send_rows(db, user_id, sent, Some(live.position), sink, stopper).await?;
+    }
+    send(sink, Message::Text(live.text), stopper).await?;
+    *sent.of(live.broadcast) = live.seq;
+    Ok(sent)
 }
 
 /// Just after a session last used at `last_seen_at` (ms) falls idle.
@@ -404,18 +428,18 @@ fn deadline_of(exp: i64) -> Instant {
     Instant::now() + Duration::from_millis(remaining_ms as u64)
 }
 
-/// Sends `message` unless the socket is stopped meanwhile.
-async fn send(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
-    unless_stopped(sink.send(message), stopper).await
+/// Sends `message` unless the socket is stopped meanwhile (the outlet held).
+async fn send(sink: &Outlet, message: Message, stopper: &Stopper) -> Result<(), End> {
+    unless_stopped(sink.write(Some(message), true), stopper).await
 }
 
 /// Like [`send`], without flushing (replay pages are flushed once).
-async fn feed_frame(sink: &mut Sink, message: Message, stopper: &Stopper) -> Result<(), End> {
-    unless_stopped(sink.feed(message), stopper).await
+async fn feed_frame(sink: &Outlet, message: Message, stopper: &Stopper) -> Result<(), End> {
+    unless_stopped(sink.write(Some(message), false), stopper).await
 }
 
-async fn flush(sink: &mut Sink, stopper: &Stopper) -> Result<(), End> {
-    unless_stopped(sink.flush(), stopper).await
+async fn flush(sink: &Outlet, stopper: &Stopper) -> Result<(), End> {
+    unless_stopped(sink.write(None, true), stopper).await
 }
 
 /// Runs a write on the sink unless the socket is stopped meanwhile (a write blocked by a client
@@ -457,7 +481,7 @@ async fn send_rows(
     user_id: &str,
     after: Cursors,
     before: Option<i64>,
-    sink: &mut Sink,
+    sink: &Outlet,
     stopper: &Stopper,
 ) -> Result<Cursors, End> {
     let mut sent = after;
@@ -515,7 +539,7 @@ async fn replay(
     user_id: &str,
     resume: &Resume,
     epoch: &str,
-    sink: &mut Sink,
+    sink: &Outlet,
     stopper: &Stopper,
 ) -> Result<Cursors, End> {
     #[derive(sqlx::FromRow)]

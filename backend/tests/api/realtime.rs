@@ -670,6 +670,61 @@ both_engines! {
         first.quiet_for(Duration::from_millis(200)).await;
     }
 
+    async fn live_entries_keep_the_feed_order_whether_written_at_once_or_queued(db) {
+        // More sockets than the hub writes to from one thread: a broadcast is shared out.
+        let node = db.node();
+        let mut others = Vec::new();
+        for i in 0..600 {
+            let token = node.token(&format!("u-{i}"));
+            let (client, _, ready) = Client::open(&node.ws_url(), &token, None, None).await;
+            others.push((client, ready["broadcast_seq"].as_i64().unwrap()));
+        }
+        let (mut anna, _, ready) =
+            Client::open(&node.ws_url(), &node.token("u-anna"), None, None).await;
+        let b = ready["broadcast_seq"].as_i64().unwrap();
+        let before = node.state.realtime.stats();
+
+        // Anna reads nothing while large entries of her own fill her socket's buffers: the hub
+        // queues what follows for her socket's task, and the broadcasts between must still
+        // reach her after the entries written before them.
+        let mut expected = Vec::new();
+        for i in 1..=12 {
+            node.push("u-anna", 1, 64 * 1024).await;
+            node.push(feed::BROADCAST, 1, 0).await;
+            expected.push(("message".to_string(), i));
+            expected.push(("broadcast".to_string(), b + i));
+        }
+        let mut got = Vec::new();
+        while got.len() < expected.len() {
+            match anna.next().await {
+                Got::Json(v) => got.push(v),
+                other => panic!("after {} frames: {other:?}", got.len()),
+            }
+        }
+        assert_eq!(streams_of(&got), expected);
+        anna.quiet_for(Duration::from_millis(200)).await;
+
+        // Everyone else got each broadcast once, in order, most written by the hub itself.
+        for (client, b0) in &mut others {
+            let mut frames = Vec::new();
+            while frames.len() < 12 {
+                match client.next().await {
+                    Got::Json(v) => frames.push(v),
+                    other => panic!("{other:?}"),
+                }
+            }
+            let want: Vec<_> = (1..=12).map(|i| ("broadcast".to_string(), *b0 + i)).collect();
+            assert_eq!(streams_of(&frames), want);
+        }
+        let after = node.state.realtime.stats();
+        let delivered = after.delivered - before.delivered;
+        let queued = after.queued - before.queued;
+        assert_eq!(delivered, 12 * 601 + 12, "{after:?}");
+        assert!(queued > 0, "nothing was queued: {after:?}");
+        assert!(delivered - queued > 12 * 590, "the hub wrote too few itself: {after:?}");
+        assert_eq!(after.cut_off_slow, 0);
+    }
+
     async fn the_purge_deletes_old_entries_a_batch_at_a_time_and_keeps_each_users_newest(db) {
         let node = db.node();
         // More entries than two of the purge's batches, so it must go on past the first.
