@@ -241,7 +241,9 @@ impl Hub {
         }
         let mut batches_open = true;
         loop {
-            if let Err(e) = self.scan(&db).await {
+            // Without the runtime's budget: past 128 writes in one go it would answer every
+            // further write "not now", and each socket's task would be woken to do it instead.
+            if let Err(e) = tokio::task::unconstrained(self.scan(&db)).await {
                 tracing::error!(error = %e, "realtime hub scan failed; retrying");
                 tokio::select! {
                     _ = shutdown.cancelled() => return,
@@ -309,10 +311,10 @@ impl Hub {
         let helpers: Vec<_> = (1..threads)
             .map(|i| {
                 let (hub, everyone, live) = (self.clone(), everyone.clone(), live.clone());
-                tokio::spawn(async move {
+                tokio::spawn(tokio::task::unconstrained(async move {
                     let end = ((i + 1) * part).min(everyone.len());
                     hub.hand_over_each(&everyone[(i * part).min(end)..end], &live);
-                })
+                }))
             })
             .collect();
         self.hand_over_each(&everyone[..part.min(everyone.len())], &live);

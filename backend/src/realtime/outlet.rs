@@ -12,7 +12,7 @@
 use std::future::poll_fn;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 
 use axum::extract::ws::{Message, WebSocket};
 use futures::stream::SplitSink;
@@ -55,19 +55,6 @@ pub enum Offer {
     Failed,
 }
 
-/// Wakes the socket's task when a write the hub began can go on.
-struct TaskWake(Notify);
-
-impl Wake for TaskWake {
-    fn wake(self: Arc<Self>) {
-        self.0.notify_one();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        self.0.notify_one();
-    }
-}
-
 struct State {
     sink: Sink,
     sent: Cursors,
@@ -77,22 +64,20 @@ struct State {
 
 pub struct Outlet {
     state: Mutex<State>,
-    wake: Arc<TaskWake>,
-    waker: Waker,
+    /// Tells the task to finish a write the hub began.
+    unfinished: Notify,
 }
 
 impl Outlet {
     /// Closed until the task has replayed what the client missed.
     pub fn new(sink: Sink) -> Arc<Outlet> {
-        let wake = Arc::new(TaskWake(Notify::new()));
         Arc::new(Outlet {
             state: Mutex::new(State {
                 sink,
                 sent: Cursors::default(),
                 open: false,
             }),
-            waker: Waker::from(wake.clone()),
-            wake,
+            unfinished: Notify::new(),
         })
     }
 
@@ -110,15 +95,16 @@ impl Outlet {
                 return Offer::Written;
             }
             if live.seq == last + 1 {
-                match write_now(&mut state.sink, &live.text, &self.waker) {
+                match write_now(&mut state.sink, &live.text) {
                     Now::Sent => {
                         *state.sent.of(live.broadcast) = live.seq;
                         return Offer::Written;
                     }
                     Now::Started => {
-                        // In the sink's buffer; the task finishes the write when woken.
+                        // In the sink's buffer; the task finishes the write.
                         *state.sent.of(live.broadcast) = live.seq;
                         state.open = false;
+                        self.unfinished.notify_one();
                         return Offer::Written;
                     }
                     Now::Failed => return Offer::Failed,
@@ -155,9 +141,9 @@ impl Outlet {
         state.open
     }
 
-    /// Woken when a write the hub began can go on.
+    /// Woken when the hub began a write it could not finish.
     pub async fn woken(&self) {
-        self.wake.0.notified().await
+        self.unfinished.notified().await
     }
 
     /// Queues `message` and, with `flush`, sends everything queued. The outlet must be held.
@@ -199,9 +185,12 @@ enum Now {
     Failed,
 }
 
-/// One write without waiting: `waker` is told when a write that could not finish can go on.
-fn write_now(sink: &mut Sink, text: &axum::extract::ws::Utf8Bytes, waker: &Waker) -> Now {
-    let mut cx = Context::from_waker(waker);
+/// One write without waiting. Its waker wakes nobody: the socket's stream wakes the waker of
+/// the last write whenever the socket's readiness changes (each acknowledgement of a write), and
+/// a change for everyone must not wake every socket's task. A write that cannot finish is
+/// handed to the task, which waits with its own waker.
+fn write_now(sink: &mut Sink, text: &axum::extract::ws::Utf8Bytes) -> Now {
+    let mut cx = Context::from_waker(Waker::noop());
     let mut sink = Pin::new(sink);
     match sink.as_mut().poll_ready(&mut cx) {
         Poll::Pending => return Now::NotReady,
