@@ -307,22 +307,11 @@ impl Hub {
             self.hand_over_each(&everyone, &live);
             return;
         }
-        let part = everyone.len().div_ceil(threads);
-        let helpers: Vec<_> = (1..threads)
-            .map(|i| {
-                let (hub, everyone, live) = (self.clone(), everyone.clone(), live.clone());
-                tokio::spawn(tokio::task::unconstrained(async move {
-                    let end = ((i + 1) * part).min(everyone.len());
-                    hub.hand_over_each(&everyone[(i * part).min(end)..end], &live);
-                }))
-            })
-            .collect();
-        self.hand_over_each(&everyone[..part.min(everyone.len())], &live);
-        for helper in helpers {
-            if let Err(e) = helper.await {
-                tracing::error!(error = %e, "realtime hand-over failed");
-            }
-        }
+        let hub = self.clone();
+        share_out(everyone.len(), threads, move |part| {
+            hub.hand_over_each(&everyone[part], &live);
+        })
+        .await;
     }
 
     /// Dispatches every row after the cursor.
@@ -386,6 +375,89 @@ impl Hub {
             if (rows.len() as i64) < SCAN_PAGE {
                 return Ok(());
             }
+        }
+    }
+}
+
+/// Runs `work` on `parts` contiguous ranges of `0..len` at once, one task each, and returns
+/// when all are done. Every part is a task of its own, the caller's share too: a task spawned
+/// on a worker waits in that worker's next-task slot, which the other workers cannot take, so
+/// one part spawned beside work done in place would only run after it, on the same thread.
+/// Each later spawn moves the one before it to the queue the other workers take from, and
+/// wakes one of them.
+async fn share_out<F>(len: usize, parts: usize, work: F)
+where
+    F: Fn(std::ops::Range<usize>) + Send + Sync + 'static,
+{
+    let work = Arc::new(work);
+    let size = len.div_ceil(parts.max(1)).max(1);
+    let tasks: Vec<_> = (0..len)
+        .step_by(size)
+        .map(|start| {
+            let work = work.clone();
+            let part = start..(start + size).min(len);
+            // Outside the runtime's budget: past it every write would answer "not now".
+            tokio::spawn(tokio::task::unconstrained(async move { work(part) }))
+        })
+        .collect();
+    for task in tasks {
+        if let Err(e) = task.await {
+            tracing::error!(error = %e, "realtime hand-over failed");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use super::share_out;
+
+    /// Called from a task on a worker, as the hub's scan is, the two parts run at the same
+    /// time: each waits (up to a bound, so a failure does not hang) until both have begun.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_parts_run_at_once_on_the_runtimes_threads() {
+        let begun = Arc::new(AtomicUsize::new(0));
+        let met = Arc::new(Mutex::new(Vec::new()));
+        let parts = Arc::new(Mutex::new(Vec::new()));
+        let (b, m, p) = (begun.clone(), met.clone(), parts.clone());
+        tokio::spawn(async move {
+            share_out(10, 2, move |part| {
+                b.fetch_add(1, Ordering::SeqCst);
+                let until = Instant::now() + Duration::from_secs(5);
+                while b.load(Ordering::SeqCst) < 2 && Instant::now() < until {
+                    std::thread::yield_now();
+                }
+                m.lock().unwrap().push(b.load(Ordering::SeqCst) == 2);
+                p.lock().unwrap().push(part);
+            })
+            .await;
+        })
+        .await
+        .unwrap();
+        assert_eq!(*met.lock().unwrap(), vec![true, true]);
+        let mut parts = parts.lock().unwrap().clone();
+        parts.sort_by_key(|r| r.start);
+        assert_eq!(parts, vec![0..5, 5..10]);
+    }
+
+    #[tokio::test]
+    async fn every_index_is_in_exactly_one_part() {
+        for (len, parts) in [(0, 2), (1, 2), (7, 3), (9, 3), (10_000, 2), (5, 8)] {
+            let seen = Arc::new(Mutex::new(vec![0u32; len]));
+            let s = seen.clone();
+            share_out(len, parts, move |part| {
+                for i in part {
+                    s.lock().unwrap()[i] += 1;
+                }
+            })
+            .await;
+            assert!(
+                seen.lock().unwrap().iter().all(|&n| n == 1),
+                "{len} in {parts}"
+            );
         }
     }
 }

@@ -325,7 +325,7 @@ async fn write_loop(
     // woken for what it queued, to finish a write it began, and for the heartbeat.
     sink.release(sent, &registration.rx);
     loop {
-        let queued = tokio::select! {
+        let woken = tokio::select! {
             biased;
             _ = &mut stopped => return End::Stopped,
             _ = &mut idle_check => {
@@ -342,24 +342,27 @@ async fn write_loop(
                 continue;
             }
             live = registration.rx.recv() => match live {
-                Some(live) => Some(live),
+                Some(live) => Woken::Live(live),
                 None => return End::Stopped,
             },
-            _ = sink.woken() => None,
-            _ = ping.tick() => {
-                sink.hold();
+            _ = sink.woken() => Woken::Outlet,
+            _ = ping.tick() => Woken::Ping,
+        };
+        sent = sink.hold();
+        let mut next = match woken {
+            Woken::Live(live) => Some(live),
+            Woken::Outlet => None,
+            Woken::Ping => {
                 if let Err(end) = send(sink, Message::Text(ping_text.clone()), stopper).await {
                     return end;
                 }
                 None
             }
         };
-        sent = sink.hold();
         // Finish what the hub began, then everything queued, in order.
         if let Err(end) = flush(sink, stopper).await {
             return end;
         }
-        let mut next = queued;
         loop {
             if let Some(live) = next.take() {
                 match Box::pin(send_live(
@@ -378,6 +381,16 @@ async fn write_loop(
             }
         }
     }
+}
+
+/// What woke a socket's task that waited with its outlet open.
+enum Woken {
+    /// An entry the hub queued.
+    Live(Live),
+    /// A write the hub began and could not finish.
+    Outlet,
+    /// The heartbeat is due.
+    Ping,
 }
 
 /// Sends one queued entry unless it was sent already, after what is missing before it; returns
