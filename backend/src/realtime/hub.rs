@@ -102,6 +102,8 @@ pub struct Hub {
     /// The highest `feed_position` dispatched (readable for diagnostics).
     cursor: AtomicI64,
     counters: Counters,
+    /// True once the cursor holds where the feed ended when the hub started.
+    started: watch::Sender<bool>,
 }
 
 /// A socket's place in the hub; dropping it removes the socket.
@@ -145,7 +147,17 @@ impl Hub {
             poke: crate::feed::Poke::default(),
             cursor: AtomicI64::new(0),
             counters: Counters::default(),
+            started: watch::channel(false).0,
         })
+    }
+
+    /// Returns once the hub knows where the feed ended when it started. A socket registers
+    /// only after that: a row committed between a socket's replay and the hub's first reading
+    /// of the feed's end would otherwise reach it neither way.
+    pub async fn started(&self) {
+        let mut started = self.started.subscribe();
+        // An error means the hub is gone, and with it the server: nothing to wait for.
+        let _ = started.wait_for(|s| *s).await;
     }
 
     /// Adds a socket of `user_id`. Register before reading the replay, so nothing committed in
@@ -228,6 +240,7 @@ impl Hub {
             match feed::latest_position(&db).await {
                 Ok(p) => {
                     self.cursor.store(p, Ordering::Release);
+                    self.started.send_replace(true);
                     break;
                 }
                 Err(e) => {

@@ -75,7 +75,12 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
     };
     let Auth { db, jwt, .. } = auth;
 
-    // 2. Register before reading the replay, so nothing committed in between is missed.
+    // 2. Register before reading the replay, so nothing committed in between is missed, and
+    // after the hub has read where the feed ended when it started (see `Hub::started`).
+    tokio::select! {
+        _ = shutdown.cancelled() => return,
+        _ = rt.hub().started() => {}
+    }
     let stopper = Stopper::child_of(&shutdown);
     let (sink, stream) = socket.split();
     let outlet = Outlet::new(sink);
