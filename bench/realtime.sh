@@ -10,8 +10,9 @@
 # BENCH_MODE=share instead shares a file of the demo account Anna with a different user each
 # round while every socket is open (`share`, through the HTTP API), alternating with one feed
 # entry written for one user (`one`).
-# WS_LOAD_THREADS=N gives the load tool N worker threads (default 1: on one thread it reads a
-# round's frames in batches, so the frames do not wake it one by one on the cores the nodes use).
+# WS_LOAD_THREADS=N gives the load tool N threads to connect and call the API with (default 1);
+# one more thread reads every socket, a round's frames in batches, so the frames do not wake it
+# one by one on the cores the nodes use.
 # Build first: cargo build --release -p backend -p bench
 # Every socket comes from one loopback address, so the edge's per-address limits are lifted.
 # No file goes through the nodes, so each keeps a local file store (allowed with several nodes).

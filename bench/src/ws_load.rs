@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
-use futures::{SinkExt, StreamExt};
+use futures::SinkExt;
 use serde_json::{json, Value};
 use sqlx::postgres::PgPoolOptions;
 use sqlx::PgPool;
@@ -49,14 +49,12 @@ use tokio_tungstenite::tungstenite::Message;
 #[path = "load_setup.rs"]
 mod load_setup;
 use load_setup::{create_users, percentile, sign_in, signing_key, token};
+#[path = "ws_reader.rs"]
+mod ws_reader;
+use ws_reader::{Adopted, Reader};
 
 /// Names this tool's sessions (and its users' e-mail domain).
 const TAG: &str = "ws-load";
-/// How often a round's receipts are taken from the sockets.
-const COLLECT_EVERY: Duration = Duration::from_millis(1);
-/// How long the one-thread tool pauses between looks while a round for everyone is delivered
-/// (a receipt is read at most this late).
-const BATCH_PAUSE: Duration = Duration::from_micros(250);
 
 #[derive(Parser, Debug)]
 #[command(
@@ -110,10 +108,8 @@ struct Args {
     /// Seconds allowed for connecting everything, and for each round.
     #[arg(long, default_value_t = 120)]
     timeout: u64,
-    /// Worker threads of this tool (default: one per core). On a machine the nodes share, fewer
-    /// leave them more of it; with one, the frames of a round for everyone are read in batches,
-    /// every 250 µs, so arriving frames do not wake the tool (receipts are then read up to
-    /// 250 µs late).
+    /// Worker threads that connect the sockets and make the HTTP calls (default: one per core).
+    /// The sockets are read by one thread of their own either way (see `ws_reader`).
     #[arg(long)]
     threads: Option<usize>,
 }
@@ -315,59 +311,44 @@ fn tag_of(frame: &Frame<'_>) -> Tag {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// How every socket's WebSocket is set up: frames are small (a larger one takes more than one
+/// read), and each write goes out at once. Each read first zeroes the part of the buffer it
+/// reads into, so a smaller buffer costs less per frame.
+fn socket_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(1024)
+        .write_buffer_size(0)
+}
+
+/// Opens one socket, upgrades it, sends its `auth` frame and hands it to `reader`, which reads
+/// everything from then on (`ready` included).
 async fn socket(
     url: String,
     addr: SocketAddr,
     source: IpAddr,
     token: String,
     user: usize,
-    start: Instant,
-    samples: mpsc::UnboundedSender<Sample>,
-    ready: Arc<AtomicUsize>,
+    reader: Reader,
     permit: tokio::sync::OwnedSemaphorePermit,
 ) -> anyhow::Result<()> {
     let tcp = TcpSocket::new_v4()?;
     tcp.bind(SocketAddr::new(source, 0))?;
     let stream = tcp.connect(addr).await?;
     stream.set_nodelay(true)?;
-    let config = WebSocketConfig::default()
-        .read_buffer_size(4096)
-        .write_buffer_size(0);
     let (mut ws, _) =
-        tokio_tungstenite::client_async_with_config(url.as_str(), stream, Some(config)).await?;
+        tokio_tungstenite::client_async_with_config(url.as_str(), stream, Some(socket_config()))
+            .await?;
     ws.send(Message::text(
         json!({ "type": "auth", "token": token }).to_string(),
     ))
     .await?;
-    let mut permit = Some(permit);
-    while let Some(frame) = ws.next().await {
-        let text = match frame? {
-            Message::Text(text) => text,
-            Message::Close(frame) => bail!("closed by the server: {frame:?}"),
-            _ => continue,
-        };
-        let recv_us = start.elapsed().as_micros() as u64;
-        let frame: Frame = serde_json::from_str(text.as_str())?;
-        match frame.frame {
-            "ready" => {
-                ready.fetch_add(1, Ordering::Relaxed);
-                permit.take();
-            }
-            "ping" => ws.send(Message::text(r#"{"type":"pong"}"#)).await?,
-            // `ready`'s other fields (`seq`, `broadcast_seq`, `epoch`) are not needed: these
-            // sockets never resume.
-            "message" | "broadcast" => {
-                let _ = samples.send(Sample {
-                    tag: tag_of(&frame),
-                    recv_us,
-                    user,
-                });
-            }
-            _ => {}
-        }
-    }
-    Ok(())
+    // Leaves the runtime's reactor: the stream stays non-blocking.
+    let stream = ws.into_inner().into_std()?;
+    reader.adopt(Adopted {
+        stream,
+        user,
+        permit,
+    })
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -562,7 +543,7 @@ async fn publish(
 /// Collects the round's receipts until every socket has its message (and, in the api mode against
 /// an older server, its badge too) or the deadline passes.
 async fn collect(
-    samples: &mut mpsc::UnboundedReceiver<Sample>,
+    samples: &mut mpsc::UnboundedReceiver<Vec<Sample>>,
     mode: Mode,
     round: usize,
     connected: usize,
@@ -580,42 +561,16 @@ async fn collect(
     let mut last_recv = 0u64;
     let mut first_recv = u64::MAX;
     let deadline = tokio::time::Instant::now() + timeout;
-    // A round for one user has one receipt to wait for: read at once, not in a batch.
-    let batched = !mode.is_for_one()
-        && tokio::runtime::Handle::current().runtime_flavor()
-            == tokio::runtime::RuntimeFlavor::CurrentThread;
-    let mut idle_looks = 0u32;
-    // The receipts are taken as they pile up, not one at a time: a socket's receipt time is
-    // read when its frame arrives, so waiting costs no accuracy, and the sockets do not wake this
-    // task 10,000 times a round on the two cores the node they measure runs on.
+    // The reader hands the receipts over in batches (a socket's receipt time is read when its
+    // frame is read, so batching costs no accuracy).
+    let mut pending = Vec::new().into_iter();
     while delays.len() < connected || badges < badges_wanted {
-        let sample = match samples.try_recv() {
-            Ok(sample) => {
-                idle_looks = 0;
-                sample
+        let Some(sample) = pending.next() else {
+            match tokio::time::timeout_at(deadline, samples.recv()).await {
+                Ok(Some(batch)) => pending = batch.into_iter(),
+                Ok(None) | Err(_) => break,
             }
-            Err(mpsc::error::TryRecvError::Disconnected) => break,
-            Err(mpsc::error::TryRecvError::Empty) => {
-                if tokio::time::Instant::now() >= deadline {
-                    break;
-                }
-                if batched {
-                    // The tool's one thread sleeps instead of waiting for the sockets: frames
-                    // arriving meanwhile pile up, and are read together when it looks again
-                    // (after this yield), so no frame wakes the thread. It sleeps only once a
-                    // look found nothing twice (the sockets read in one look may run after this
-                    // task), so piled-up frames are read at once. A receipt is read up to this
-                    // pause late, which only makes the delays longer.
-                    if idle_looks >= 2 {
-                        std::thread::sleep(BATCH_PAUSE);
-                    }
-                    idle_looks += 1;
-                    tokio::task::yield_now().await;
-                } else {
-                    tokio::time::sleep(COLLECT_EVERY).await;
-                }
-                continue;
-            }
+            continue;
         };
         let recv = sample.recv_us;
         // A one-user round counts only its user's sockets.
@@ -696,8 +651,8 @@ fn print_memory(args: &Args, before: &[Option<u64>], connected: usize, when: &st
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    // One thread runs everything on it, and reads the sockets' frames in batches during a round
-    // (see `collect`): frames that pile up while it sleeps wake nobody.
+    // One thread connects and makes the calls (one more reads the sockets, see `ws_reader`):
+    // the fewer threads the tool keeps busy, the more of the cores the nodes it measures get.
     let mut runtime = match args.threads {
         Some(1) => tokio::runtime::Builder::new_current_thread(),
         Some(threads) => {
@@ -763,9 +718,16 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let rss_before: Vec<Option<u64>> = args.server_pids.iter().map(|p| rss_kib(*p)).collect();
 
     // Connect.
-    let (samples_tx, mut samples) = mpsc::unbounded_channel::<Sample>();
+    let (samples_tx, mut samples) = mpsc::unbounded_channel::<Vec<Sample>>();
     let ready = Arc::new(AtomicUsize::new(0));
     let failed = Arc::new(AtomicUsize::new(0));
+    let reader = Reader::start(
+        socket_config(),
+        start,
+        samples_tx,
+        ready.clone(),
+        failed.clone(),
+    )?;
     let gate = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
     let connect_started = Instant::now();
     for i in 0..args.sockets {
@@ -784,9 +746,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
             source,
             token(&key, user, TAG)?,
             i % users,
-            start,
-            samples_tx.clone(),
-            ready.clone(),
+            reader.clone(),
             permit,
         );
         let failed = failed.clone();
