@@ -151,23 +151,21 @@ impl Hub {
         })
     }
 
-    /// Returns once the hub knows where the feed ended when it started. A socket registers
-    /// only after that: a row committed between a socket's replay and the hub's first reading
-    /// of the feed's end would otherwise reach it neither way.
-    pub async fn started(&self) {
-        let mut started = self.started.subscribe();
-        // An error means the hub is gone, and with it the server: nothing to wait for.
-        let _ = started.wait_for(|s| *s).await;
-    }
-
     /// Adds a socket of `user_id`. Register before reading the replay, so nothing committed in
     /// between is missed (the socket drops what it already sent by `seq`).
-    pub fn register(
+    ///
+    /// Waits until the hub knows where the feed ended when it started: a row committed between
+    /// a socket's replay and the hub's first reading of the feed's end would otherwise reach it
+    /// neither way.
+    pub async fn register(
         self: &Arc<Self>,
         user_id: &str,
         stopper: Stopper,
         outlet: Arc<Outlet>,
     ) -> Registration {
+        let mut started = self.started.subscribe();
+        // An error means the hub is gone, and with it the server: nothing to wait for.
+        let _ = started.wait_for(|s| *s).await;
         let (tx, rx) = mpsc::channel(self.queue);
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.conns

@@ -75,16 +75,15 @@ pub async fn serve(rt: Realtime, auth: Auth, socket: WebSocket) {
     };
     let Auth { db, jwt, .. } = auth;
 
-    // 2. Register before reading the replay, so nothing committed in between is missed, and
-    // after the hub has read where the feed ended when it started (see `Hub::started`).
-    tokio::select! {
-        _ = shutdown.cancelled() => return,
-        _ = rt.hub().started() => {}
-    }
+    // 2. Register before reading the replay, so nothing committed in between is missed (the
+    // hub may make a socket wait until it has read where the feed ended when it started).
     let stopper = Stopper::child_of(&shutdown);
     let (sink, stream) = socket.split();
     let outlet = Outlet::new(sink);
-    let mut registration = rt.hub().register(&user_id, stopper.clone(), outlet.clone());
+    let mut registration = tokio::select! {
+        _ = shutdown.cancelled() => return,
+        registration = rt.hub().register(&user_id, stopper.clone(), outlet.clone()) => registration,
+    };
     // While the app is open on this device it gets the live dot, not a push.
     let _present = rt.presence().enter(&session_id);
     let reader = tokio::spawn(read_loop(
