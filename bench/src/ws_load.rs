@@ -320,6 +320,14 @@ fn socket_config() -> WebSocketConfig {
         .write_buffer_size(0)
 }
 
+/// Counts a socket that failed, before or after its hand-over to the reader; the first few
+/// say why.
+fn socket_failed(failed: &AtomicUsize, error: &anyhow::Error) {
+    if failed.fetch_add(1, Ordering::Relaxed) < 5 {
+        eprintln!("socket failed: {error:#}");
+    }
+}
+
 /// Opens one socket, upgrades it, sends its `auth` frame and hands it to `reader`, which reads
 /// everything from then on (`ready` included).
 async fn socket(
@@ -752,9 +760,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
         let failed = failed.clone();
         tokio::spawn(async move {
             if let Err(e) = task.await {
-                if failed.fetch_add(1, Ordering::Relaxed) < 5 {
-                    eprintln!("socket failed: {e:#}");
-                }
+                socket_failed(&failed, &e);
             }
         });
     }

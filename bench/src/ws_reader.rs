@@ -25,7 +25,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, WebSocket};
 
-use super::{tag_of, Frame, Sample};
+use super::{socket_failed, tag_of, Frame, Sample};
 
 /// How long the thread pauses between looks while frames arrive (a receipt is read at most this
 /// late).
@@ -268,9 +268,7 @@ impl Thread {
                 _ => {}
             }
         };
-        if self.failed.fetch_add(1, Ordering::Relaxed) < 5 {
-            eprintln!("socket failed: {error:#}");
-        }
+        socket_failed(&self.failed, &error);
         if let Some(mut conn) = self.conns[index].take() {
             let _ = self
                 .poll
