@@ -8,7 +8,7 @@
 //! way the caller answers only once the projections have applied its events, so the response and
 //! the next read show the change.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use cqrs_es::persist::{
@@ -172,19 +172,22 @@ where
             attempt += 1;
             // The loop's answer for the append, when the projector's loop committed it.
             let (result, committed) = COMMITTED
-                .scope(Cell::new(None), async {
-                    let result = match &self.framework {
-                        Framework::Sqlite(f) => {
-                            f.execute_with_metadata(id, command.clone(), metadata.clone())
-                                .await
-                        }
-                        Framework::Postgres(f) => {
-                            f.execute_with_metadata(id, command.clone(), metadata.clone())
-                                .await
-                        }
-                    };
-                    (result, COMMITTED.with(Cell::get))
-                })
+                .scope(
+                    Cell::new(None),
+                    PRELOADED.scope(RefCell::new(None), async {
+                        let result = match &self.framework {
+                            Framework::Sqlite(f) => {
+                                f.execute_with_metadata(id, command.clone(), metadata.clone())
+                                    .await
+                            }
+                            Framework::Postgres(f) => {
+                                f.execute_with_metadata(id, command.clone(), metadata.clone())
+                                    .await
+                            }
+                        };
+                        (result, COMMITTED.with(Cell::get))
+                    }),
+                )
                 .await;
             match result {
                 Ok(()) => break committed,
@@ -263,6 +266,113 @@ tokio::task_local! {
     /// Set by [`CommitWithProjections::persist`] when the projector's loop committed the append
     /// of the command [`EventStore::execute`] is running.
     static COMMITTED: Cell<Option<Committed>>;
+    /// The events after the snapshot, read with it by [`CommitWithProjections::get_snapshot`]
+    /// and taken by the `get_last_events` that follows it.
+    static PRELOADED: RefCell<Option<Preloaded>>;
+}
+
+/// An aggregate's events after its snapshot (or all of them, with none), read in the same
+/// statement as the snapshot.
+struct Preloaded {
+    aggregate_type: &'static str,
+    aggregate_id: String,
+    after: usize,
+    events: Vec<SerializedEvent>,
+}
+
+/// A snapshot row (`kind` 0) and the events after it (`kind` 1), in order: one statement, so
+/// one round trip and one consistent view where cqrs-es reads the snapshot and then the events.
+/// (postgres-es's own read of the events puts the sequence into the text, which made a new
+/// statement to prepare for every sequence.)
+const SNAPSHOT_AND_EVENTS_POSTGRES: &str = "
+select cast(0 as bigint) as kind, last_sequence as sequence, current_snapshot,
+       cast(null as text) as event_type, cast(null as text) as event_version,
+       payload::text as payload, cast(null as text) as metadata
+  from snapshots where aggregate_type = $1 and aggregate_id = $2
+union all
+select 1, sequence, 0, event_type, event_version, payload::text, metadata::text
+  from events
+ where aggregate_type = $1 and aggregate_id = $2
+   and sequence > coalesce((select max(last_sequence) from snapshots
+                             where aggregate_type = $1 and aggregate_id = $2), 0)
+order by 1, 2";
+
+/// [`SNAPSHOT_AND_EVENTS_POSTGRES`] on SQLite (JSON is stored as text there).
+const SNAPSHOT_AND_EVENTS_SQLITE: &str = "
+select 0 as kind, last_sequence as sequence, current_snapshot,
+       null as event_type, null as event_version, payload, null as metadata
+  from snapshots where aggregate_type = $1 and aggregate_id = $2
+union all
+select 1, sequence, 0, event_type, event_version, payload, metadata
+  from events
+ where aggregate_type = $1 and aggregate_id = $2
+   and sequence > coalesce((select max(last_sequence) from snapshots
+                             where aggregate_type = $1 and aggregate_id = $2), 0)
+order by 1, 2";
+
+type SnapshotOrEventRow = (
+    i64,
+    i64,
+    i64,
+    Option<String>,
+    Option<String>,
+    String,
+    Option<String>,
+);
+
+/// Reads aggregate `id`'s snapshot and the events after it in one statement.
+async fn snapshot_and_events<A: Aggregate>(
+    db: &Db,
+    id: &str,
+) -> Result<(Option<SerializedSnapshot>, Preloaded), PersistenceError> {
+    let rows: Vec<SnapshotOrEventRow> = match db {
+        Db::Postgres { pool } => sqlx::query_as(SNAPSHOT_AND_EVENTS_POSTGRES)
+            .bind(A::TYPE)
+            .bind(id)
+            .fetch_all(pool)
+            .await
+            .map_err(|e| PersistenceError::ConnectionError(Box::new(e)))?,
+        Db::Sqlite { pool, .. } => sqlx::query_as(SNAPSHOT_AND_EVENTS_SQLITE)
+            .bind(A::TYPE)
+            .bind(id)
+            .fetch_all(pool)
+            .await
+            .map_err(|e| PersistenceError::ConnectionError(Box::new(e)))?,
+    };
+    let json = |text: &str| {
+        serde_json::from_str::<Value>(text)
+            .map_err(|e| PersistenceError::DeserializationError(Box::new(e)))
+    };
+    let mut snapshot = None;
+    let mut events = Vec::with_capacity(rows.len());
+    for (kind, sequence, current_snapshot, event_type, event_version, payload, metadata) in rows {
+        if kind == 0 {
+            snapshot = Some(SerializedSnapshot {
+                aggregate_id: id.to_string(),
+                aggregate: json(&payload)?,
+                current_sequence: sequence as usize,
+                current_snapshot: current_snapshot as usize,
+            });
+        } else {
+            events.push(SerializedEvent::new(
+                id.to_string(),
+                sequence as usize,
+                A::TYPE.to_string(),
+                event_type.unwrap_or_default(),
+                event_version.unwrap_or_default(),
+                json(&payload)?,
+                json(metadata.as_deref().unwrap_or("null"))?,
+            ));
+        }
+    }
+    let after = snapshot.as_ref().map_or(0, |s| s.current_sequence);
+    let preloaded = Preloaded {
+        aggregate_type: A::TYPE,
+        aggregate_id: id.to_string(),
+        after,
+        events,
+    };
+    Ok((snapshot, preloaded))
 }
 
 /// A command store's repository: appends are handed to the live projector's loop, committed
@@ -296,6 +406,27 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
         aggregate_id: &str,
         last_sequence: usize,
     ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        // Read with the snapshot just before, unless that snapshot was not used (cqrs-es reads
+        // every event when it cannot decode it).
+        let preloaded = PRELOADED
+            .try_with(|p| {
+                let mut p = p.borrow_mut();
+                let matches = p.as_ref().is_some_and(|p| {
+                    p.aggregate_type == A::TYPE
+                        && p.aggregate_id == aggregate_id
+                        && p.after == last_sequence
+                });
+                if matches {
+                    p.take()
+                } else {
+                    None
+                }
+            })
+            .ok()
+            .flatten();
+        if let Some(preloaded) = preloaded {
+            return Ok(preloaded.events);
+        }
         self.inner
             .get_last_events::<A>(aggregate_id, last_sequence)
             .await
@@ -305,7 +436,13 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
         &self,
         aggregate_id: &str,
     ) -> Result<Option<SerializedSnapshot>, PersistenceError> {
-        self.inner.get_snapshot::<A>(aggregate_id).await
+        // Inside `EventStore::execute`: the events after the snapshot come with it.
+        if PRELOADED.try_with(|_| ()).is_err() {
+            return self.inner.get_snapshot::<A>(aggregate_id).await;
+        }
+        let (snapshot, preloaded) = snapshot_and_events::<A>(&self.db, aggregate_id).await?;
+        let _ = PRELOADED.try_with(|p| *p.borrow_mut() = Some(preloaded));
+        Ok(snapshot)
     }
 
     async fn persist<A: Aggregate>(

@@ -35,6 +35,7 @@ use std::sync::Arc;
 use hashbrown::{Equivalent, HashMap, HashSet};
 
 use crate::db::{DbKind, Tx};
+use crate::documents::out::{table_of, Out, Value};
 use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
 use crate::feed::FEED_WRITE_LOCK;
 use crate::on_tx;
@@ -323,14 +324,6 @@ pub struct Link {
     pub created_by: String,
     pub created_at: i64,
     pub expires_at: i64,
-}
-
-/// A value bound to a multi-row statement.
-#[derive(Debug, Clone, Copy)]
-enum Value<'a> {
-    Text(Option<&'a str>),
-    Int(Option<i64>),
-    Bool(bool),
 }
 
 /// How many statements of each kind a batch ran (for tests and the benchmark's profile).
@@ -1292,24 +1285,31 @@ impl Batch {
 
     /// Writes everything the batch changed.
     pub async fn flush(&mut self, tx: &mut Tx) -> Result<()> {
-        let kind = tx.kind();
-        let mut writes = self.write_tables(tx).await?;
-        writes += self.write_versions(tx, kind).await?;
-        writes += self.write_feed(tx, kind).await?;
+        // A live batch's few rows go together ([`Out::together`]); a resident batch's
+        // `COPY`s run one by one.
+        let mut out = if self.resident {
+            Out::direct(tx)
+        } else {
+            Out::together(tx)
+        };
+        let mut writes = self.write_tables(&mut out).await?;
+        writes += self.write_versions(&mut out).await?;
+        writes += self.write_feed(&mut out).await?;
+        writes += out.finish().await?;
         self.statements.writes += writes;
         Ok(())
     }
 
     /// Writes the changed rows of the items, shares, unread marks, seen marks, badges and links.
-    async fn write_tables(&self, tx: &mut Tx) -> Result<u64> {
+    async fn write_tables(&self, out: &mut Out<'_>) -> Result<u64> {
         // Removed items first: the rows written after them skip what is gone.
-        let mut writes = self.delete_gone_items(tx).await?;
-        writes += self.write_items(tx).await?;
-        writes += self.write_shares(tx).await?;
-        writes += self.write_unread(tx).await?;
-        writes += self.write_seen(tx).await?;
-        writes += self.write_badges(tx).await?;
-        writes += self.write_links(tx).await?;
+        let mut writes = self.delete_gone_items(out).await?;
+        writes += self.write_items(out).await?;
+        writes += self.write_shares(out).await?;
+        writes += self.write_unread(out).await?;
+        writes += self.write_seen(out).await?;
+        writes += self.write_badges(out).await?;
+        writes += self.write_links(out).await?;
         Ok(writes)
     }
 
@@ -1319,7 +1319,7 @@ impl Batch {
     }
 
     /// Deletes the rows of the items the batch removed, in every table that names them.
-    async fn delete_gone_items(&self, tx: &mut Tx) -> Result<u64> {
+    async fn delete_gone_items(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
         let gone: Vec<&str> = {
             let mut ids: Vec<&str> = self
@@ -1346,7 +1346,7 @@ impl Batch {
             let rows: Vec<Vec<Value<'_>>> =
                 gone.iter().map(|id| vec![Value::Text(Some(id))]).collect();
             writes += write_rows(
-                tx,
+                out,
                 &format!("delete from {table} where {column} in ("),
                 ")",
                 "",
@@ -1359,7 +1359,7 @@ impl Batch {
     }
 
     /// Inserts or updates the items whose row changed.
-    async fn write_items(&self, tx: &mut Tx) -> Result<u64> {
+    async fn write_items(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
         let mut items: Vec<&Item> = self
             .items
@@ -1380,7 +1380,7 @@ impl Batch {
         for slice in items.chunks(ROWS_IN_MEMORY) {
             let rows: Vec<Vec<Value<'_>>> = slice.iter().map(|i| i.values()).collect();
             writes += write_rows(
-                tx,
+                out,
                 &format!("insert into doc_items ({ITEM_COLUMNS}) values "),
                 "",
                 &format!(" on conflict (id) do update set {}", update.join(", ")),
@@ -1393,7 +1393,7 @@ impl Batch {
     }
 
     /// Deletes the ended shares and writes the new ones.
-    async fn write_shares(&self, tx: &mut Tx) -> Result<u64> {
+    async fn write_shares(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
         let mut share_keys: Vec<&(String, String)> = self.shares.keys().collect();
         share_keys.sort();
@@ -1419,10 +1419,10 @@ impl Batch {
                 _ => {}
             }
         }
-        let (head, tail) = delete_pairs_sql(tx.kind(), "doc_shares", "item_id", "user_id");
-        writes += write_rows(tx, &head, "", &tail, &removed, RowShape::Tuples).await?;
+        let (head, tail) = delete_pairs_sql(out.kind(), "doc_shares", "item_id", "user_id");
+        writes += write_rows(out, &head, "", &tail, &removed, RowShape::Tuples).await?;
         writes += write_rows(
-            tx,
+            out,
             "insert into doc_shares (item_id, user_id, shared_by, via, shared_at) values ",
             "",
             " on conflict (item_id, user_id) do update set shared_by = excluded.shared_by,
@@ -1435,7 +1435,7 @@ impl Batch {
     }
 
     /// Clears, keeps or restarts the unread marks.
-    async fn write_unread(&self, tx: &mut Tx) -> Result<u64> {
+    async fn write_unread(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
         let mut unread_keys: Vec<&(String, String)> = self.unread.keys().collect();
         unread_keys.sort();
@@ -1463,10 +1463,10 @@ impl Batch {
                 _ => {}
             }
         }
-        let (head, tail) = delete_pairs_sql(tx.kind(), "doc_unread", "user_id", "item_id");
-        writes += write_rows(tx, &head, "", &tail, &cleared, RowShape::Tuples).await?;
+        let (head, tail) = delete_pairs_sql(out.kind(), "doc_unread", "user_id", "item_id");
+        writes += write_rows(out, &head, "", &tail, &cleared, RowShape::Tuples).await?;
         writes += write_rows(
-            tx,
+            out,
             "insert into doc_unread (user_id, item_id, since) values ",
             "",
             " on conflict (user_id, item_id) do nothing",
@@ -1475,7 +1475,7 @@ impl Batch {
         )
         .await?;
         writes += write_rows(
-            tx,
+            out,
             "insert into doc_unread (user_id, item_id, since) values ",
             "",
             " on conflict (user_id, item_id) do update set since = excluded.since",
@@ -1487,14 +1487,24 @@ impl Batch {
     }
 
     /// Records the first time each user saw each item.
-    async fn write_seen(&self, tx: &mut Tx) -> Result<u64> {
+    async fn write_seen(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
         // Forgotten first: the batch's own marks after a new version are written below.
-        for item in self.unseen.iter().filter(|i| !self.is_gone(i.as_str())) {
-            on_tx!(tx, c => sqlx::query("delete from doc_seen where item_id = $1")
-                .bind(item).execute(c).await.map(|_| ()))?;
-            writes += 1;
-        }
+        let unseen: Vec<Vec<Value<'_>>> = self
+            .unseen
+            .iter()
+            .filter(|i| !self.is_gone(i.as_str()))
+            .map(|i| vec![Value::Text(Some(i))])
+            .collect();
+        writes += write_rows(
+            out,
+            "delete from doc_seen where item_id in (",
+            ")",
+            "",
+            &unseen,
+            RowShape::List,
+        )
+        .await?;
         // Only the first time is in `seen` ([`Batch::seen`]); one from before the batch stays
         // (do nothing on conflict).
         let rows: Vec<Vec<Value<'_>>> = self
@@ -1512,7 +1522,7 @@ impl Batch {
             })
             .collect();
         writes += write_rows(
-            tx,
+            out,
             "insert into doc_seen (user_id, item_id, seen_at) values ",
             "",
             " on conflict (user_id, item_id) do nothing",
@@ -1524,7 +1534,7 @@ impl Batch {
     }
 
     /// Writes the changed shared-unread badges.
-    async fn write_badges(&self, tx: &mut Tx) -> Result<u64> {
+    async fn write_badges(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
         let mut badges: Vec<(&String, &Slot<i64>)> =
             self.badges.iter().filter(|(_, s)| s.db != s.now).collect();
@@ -1539,7 +1549,7 @@ impl Batch {
             })
             .collect();
         writes += write_rows(
-            tx,
+            out,
             "insert into doc_badges (user_id, shared_unread) values ",
             "",
             " on conflict (user_id) do update set shared_unread = excluded.shared_unread",
@@ -1551,7 +1561,7 @@ impl Batch {
     }
 
     /// Writes the new external links.
-    async fn write_links(&self, tx: &mut Tx) -> Result<u64> {
+    async fn write_links(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
         let mut firsts = HashSet::new();
         let rows: Vec<Vec<Value<'_>>> = self
@@ -1570,7 +1580,7 @@ impl Batch {
             })
             .collect();
         writes += write_rows(
-            tx,
+            out,
             "insert into doc_external_links (token_hash, item_id, email, created_by, created_at, expires_at) values ",
             "",
             " on conflict (token_hash) do nothing",
@@ -1581,7 +1591,8 @@ impl Batch {
         Ok(writes)
     }
 
-    async fn write_versions(&self, tx: &mut Tx, kind: DbKind) -> Result<u64> {
+    async fn write_versions(&self, out: &mut Out<'_>) -> Result<u64> {
+        let kind = out.kind();
         let mut writes = 0;
         // Close the rows from before the batch first: the batch's own open rows must stay open.
         let mut closes: Vec<(&String, &i64)> = self.close_item_version.iter().collect();
@@ -1591,7 +1602,7 @@ impl Batch {
             .map(|(id, at)| vec![Value::Text(Some(id)), Value::Int(Some(**at))])
             .collect();
         let (head, tail) = close_sql(kind, "doc_item_versions", &["item_id"]);
-        writes += write_rows(tx, &head, "", &tail, &rows, RowShape::CastTuples).await?;
+        writes += write_rows(out, &head, "", &tail, &rows, RowShape::CastTuples).await?;
 
         let mut closes: Vec<(&(String, String), &i64)> = self.close_share_version.iter().collect();
         closes.sort();
@@ -1606,12 +1617,12 @@ impl Batch {
             })
             .collect();
         let (head, tail) = close_sql(kind, "doc_share_versions", &["item_id", "user_id"]);
-        writes += write_rows(tx, &head, "", &tail, &rows, RowShape::CastTuples).await?;
+        writes += write_rows(out, &head, "", &tail, &rows, RowShape::CastTuples).await?;
 
         let items: Vec<&ItemVersion> = self.item_versions.iter().collect();
         let shares: Vec<&ShareVersion> = self.share_versions.iter().collect();
-        writes += write_item_versions(tx, &items, self.resident).await?;
-        writes += write_share_versions(tx, &shares, self.resident).await?;
+        writes += write_item_versions(out, &items, self.resident).await?;
+        writes += write_share_versions(out, &shares, self.resident).await?;
         Ok(writes)
     }
 
@@ -1689,10 +1700,10 @@ impl Batch {
     }
 
     /// Numbers and writes the feed rows, in the order the events caused them (see `feed`).
-    async fn write_feed(&mut self, tx: &mut Tx, kind: DbKind) -> Result<u64> {
+    async fn write_feed(&mut self, out: &mut Out<'_>) -> Result<u64> {
         let feed = std::mem::take(&mut self.feed);
         let seqs = self.number_feed(&feed);
-        let written = write_feed_rows(tx, kind, &feed, &seqs, self.resident).await;
+        let written = write_feed_rows(out, &feed, &seqs, self.resident).await;
         self.feed = feed;
         written
     }
@@ -1713,20 +1724,22 @@ impl Settled {
 
     /// Writes the rows; returns how many statements ran.
     pub async fn write(&self, tx: &mut Tx) -> Result<u64> {
-        let kind = tx.kind();
-        let mut writes = write_feed_rows(tx, kind, &self.feed, &self.seqs, true).await?;
+        let out = &mut Out::direct(tx);
+        let mut writes = write_feed_rows(out, &self.feed, &self.seqs, true).await?;
         let items: Vec<&ItemVersion> = self.item_versions.iter().collect();
-        writes += write_item_versions(tx, &items, true).await?;
+        writes += write_item_versions(out, &items, true).await?;
         let shares: Vec<&ShareVersion> = self.share_versions.iter().collect();
-        writes += write_share_versions(tx, &shares, true).await?;
+        writes += write_share_versions(out, &shares, true).await?;
         Ok(writes)
     }
 }
 
-/// Writes feed rows numbered `seqs`. On PostgreSQL the feed writers take their turn.
+/// Writes feed rows numbered `seqs`. On PostgreSQL the feed writers take their turn: a live
+/// batch's statement takes the lock itself, before its first row gets its `feed_position`
+/// (the lock's one row is joined with the rows, so no row exists before it is taken); a
+/// resident batch's `COPY` comes after a statement that takes it.
 async fn write_feed_rows(
-    tx: &mut Tx,
-    kind: DbKind,
+    out: &mut Out<'_>,
     feed: &[FeedRow],
     seqs: &[i64],
     resident: bool,
@@ -1734,11 +1747,6 @@ async fn write_feed_rows(
     let mut writes = 0;
     if feed.is_empty() {
         return Ok(0);
-    }
-    if kind == DbKind::Postgres {
-        on_tx!(tx, c => sqlx::query("select pg_advisory_xact_lock($1)")
-            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
-        writes += 1;
     }
     let rows: Vec<Vec<Value<'_>>> = feed
         .iter()
@@ -1753,8 +1761,22 @@ async fn write_feed_rows(
             ]
         })
         .collect();
+    if out.kind() == DbKind::Postgres && !resident {
+        let lock = [Value::Int(Some(FEED_WRITE_LOCK))];
+        for chunk in rows.chunks(PARAMS_PER_STATEMENT / FEED_COLUMNS.len()) {
+            let sql = feed_with_lock_sql(chunk.len());
+            let keep = crate::db::keep_prepared(chunk.len());
+            writes += out.statement("user_feed", &sql, &lock, chunk, keep).await?;
+        }
+        return Ok(writes);
+    }
+    if out.kind() == DbKind::Postgres {
+        on_tx!(out.tx()?, c => sqlx::query("select pg_advisory_xact_lock($1)")
+            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
+        writes += 1;
+    }
     writes += write_rows(
-        tx,
+        out,
         "insert into user_feed (user_id, seq, kind, payload, created_at) values ",
         "",
         "",
@@ -1763,6 +1785,33 @@ async fn write_feed_rows(
     )
     .await?;
     Ok(writes)
+}
+
+/// The columns of a feed row as [`write_feed_rows`] binds them, with their types.
+const FEED_COLUMNS: [&str; 5] = ["text", "bigint", "text", "text", "bigint"];
+
+/// PostgreSQL: `rows` feed rows inserted by a statement that first takes the feed write lock
+/// (parameter 1); the rows' values from parameter 2, typed (a `VALUES` list in `FROM` is not
+/// typed by the table).
+fn feed_with_lock_sql(rows: usize) -> String {
+    let mut sql = String::from(
+        "insert into user_feed (user_id, seq, kind, payload, created_at)
+         select v.* from (select pg_advisory_xact_lock($1)) as l, (values ",
+    );
+    let mut n = 1;
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ", (" });
+        for (c, ty) in FEED_COLUMNS.iter().enumerate() {
+            n += 1;
+            if c > 0 {
+                sql.push_str(", ");
+            }
+            let _ = write!(sql, "${n}::{ty}");
+        }
+        sql.push(')');
+    }
+    sql.push_str(") as v");
+    sql
 }
 
 /// Takes the rows of `rows` that are not `open` out, in order, keeping the open ones in order;
@@ -1798,7 +1847,7 @@ fn renumber<K>(index: &mut HashMap<K, usize>, places: &[usize]) {
 
 /// Writes `doc_item_versions` rows.
 async fn write_item_versions(
-    tx: &mut Tx,
+    out: &mut Out<'_>,
     versions: &[&ItemVersion],
     resident: bool,
 ) -> Result<u64> {
@@ -1820,7 +1869,7 @@ async fn write_item_versions(
             })
             .collect();
         writes += write_rows(
-            tx,
+            out,
             &format!("insert into doc_item_versions ({columns}, valid_from, valid_to) values "),
             "",
             "",
@@ -1834,7 +1883,7 @@ async fn write_item_versions(
 
 /// Writes `doc_share_versions` rows.
 async fn write_share_versions(
-    tx: &mut Tx,
+    out: &mut Out<'_>,
     versions: &[&ShareVersion],
     resident: bool,
 ) -> Result<u64> {
@@ -1852,7 +1901,7 @@ async fn write_share_versions(
         })
         .collect();
     writes += write_rows(
-        tx,
+        out,
         "insert into doc_share_versions (item_id, user_id, via, valid_from, valid_to) values ",
         "",
         "",
@@ -1933,7 +1982,7 @@ enum RowShape {
 /// Runs `head rows tail suffix` for `rows`, a few hundred rows per statement. Returns how many
 /// statements ran.
 async fn write_rows(
-    tx: &mut Tx,
+    out: &mut Out<'_>,
     head: &str,
     tail: &str,
     suffix: &str,
@@ -1943,15 +1992,16 @@ async fn write_rows(
     let Some(width) = rows.first().map(Vec::len) else {
         return Ok(0);
     };
-    let kind = tx.kind();
+    let kind = out.kind();
     let after = format!("{tail}{suffix}");
     if shape == RowShape::Copy {
-        match tx {
+        match out.tx()? {
             Tx::Postgres(c) => return copy_rows(c, head, rows).await,
             Tx::PostgresReads(c) => return copy_rows(c, head, rows).await,
             Tx::Sqlite(c) => return insert_rows_sqlite(c, head, &after, rows).await,
         }
     }
+    let table = table_of(head);
     let full = (PARAMS_PER_STATEMENT / width).max(1);
     let full_text = statement_text(kind, shape, head, full, width, &after);
     let tail_text = statement_text(kind, shape, head, rows.len() % full, width, &after);
@@ -1964,20 +2014,8 @@ async fn write_rows(
         };
         // A live round's few rows stay prepared; a large statement is prepared once and
         // dropped, so a live connection keeps no statement of thousands of parameters.
-        on_tx!(tx, c => {
-            let mut q = sqlx::query(sql).persistent(crate::db::keep_prepared(chunk.len()));
-            for row in chunk {
-                for value in row {
-                    q = match *value {
-                        Value::Text(v) => q.bind(v),
-                        Value::Int(v) => q.bind(v),
-                        Value::Bool(v) => q.bind(v),
-                    };
-                }
-            }
-            q.execute(c).await.map(|r| r.rows_affected())
-        })?;
-        statements += 1;
+        let keep = crate::db::keep_prepared(chunk.len());
+        statements += out.statement(table, sql, &[], chunk, keep).await?;
     }
     Ok(statements)
 }

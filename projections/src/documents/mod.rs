@@ -11,6 +11,7 @@
 //!   a past time.
 
 mod batch;
+mod out;
 pub mod projection;
 pub mod read;
 pub mod resident;
