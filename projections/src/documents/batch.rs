@@ -2003,14 +2003,16 @@ async fn write_rows(
     }
     let table = table_of(head);
     let full = (PARAMS_PER_STATEMENT / width).max(1);
-    let full_text = statement_text(kind, shape, head, full, width, &after);
+    // The full statement's text (thousands of parameters) only when a chunk fills it: a live
+    // batch's one or two rows would otherwise pay for writing it out at every command.
+    let full_text =
+        (rows.len() >= full).then(|| statement_text(kind, shape, head, full, width, &after));
     let tail_text = statement_text(kind, shape, head, rows.len() % full, width, &after);
     let mut statements = 0;
     for chunk in rows.chunks(full) {
-        let sql = if chunk.len() == full {
-            &full_text
-        } else {
-            &tail_text
+        let sql = match &full_text {
+            Some(text) if chunk.len() == full => text,
+            _ => &tail_text,
         };
         // A live round's few rows stay prepared; a large statement is prepared once and
         // dropped, so a live connection keeps no statement of thousands of parameters.
@@ -2045,11 +2047,13 @@ fn statement_text(
                 sql.push_str(", ");
             }
             n += 1;
-            let p = param(kind, n);
-            if shape == RowShape::CastTuples && c == width - 1 {
-                sql.push_str(&format!("cast({p} as bigint)"));
-            } else {
-                sql.push_str(&p);
+            let cast = shape == RowShape::CastTuples && c == width - 1;
+            if cast {
+                sql.push_str("cast(");
+            }
+            push_param(&mut sql, kind, n);
+            if cast {
+                sql.push_str(" as bigint)");
             }
         }
         if shape != RowShape::List {
@@ -2076,12 +2080,14 @@ async fn insert_rows_sqlite(
     };
     let full = (PARAMS_PER_STATEMENT / width).max(1);
     let text = |n| statement_text(DbKind::Sqlite, RowShape::Tuples, head, n, width, after);
-    let full_text = text(full);
+    let full_text = (rows.len() >= full).then(|| text(full));
     let tail_text = text(rows.len() % full);
     // Owned values: what sqlx copies for its connection thread anyway, copied here instead.
     let statement = |chunk: &[Vec<Value<'_>>]| {
-        let keep = chunk.len() == full;
-        let sql = if keep { &full_text } else { &tail_text };
+        let (sql, keep) = match &full_text {
+            Some(text) if chunk.len() == full => (text, true),
+            _ => (&tail_text, false),
+        };
         let mut q = sqlx::query(sql).persistent(keep);
         for row in chunk {
             for value in row {
@@ -2191,9 +2197,20 @@ fn insert_shape(resident: bool) -> RowShape {
 /// The `n`th parameter (from 1). SQLite gets anonymous `?` parameters: it finds a numbered one
 /// by walking the list of names, which makes binding thousands of them quadratic.
 fn param(kind: DbKind, n: usize) -> String {
+    let mut p = String::new();
+    push_param(&mut p, kind, n);
+    p
+}
+
+/// Writes parameter `n` at the end of `sql`, with no string of its own.
+fn push_param(sql: &mut String, kind: DbKind, n: usize) {
     match kind {
-        DbKind::Sqlite => "?".to_string(),
-        DbKind::Postgres => format!("${n}"),
+        DbKind::Sqlite => sql.push('?'),
+        DbKind::Postgres => {
+            use std::fmt::Write;
+            // Writing to a `String` cannot fail.
+            let _ = write!(sql, "${n}");
+        }
     }
 }
 
@@ -2219,6 +2236,37 @@ fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statement_text_numbers_its_parameters_row_after_row() {
+        assert_eq!(
+            statement_text(DbKind::Postgres, RowShape::CastTuples, "insert into t values ", 2, 3, " on conflict do nothing"),
+            "insert into t values ($1, $2, cast($3 as bigint)), ($4, $5, cast($6 as bigint)) on conflict do nothing"
+        );
+        assert_eq!(
+            statement_text(
+                DbKind::Postgres,
+                RowShape::List,
+                "select 1 where x in (",
+                3,
+                1,
+                ")"
+            ),
+            "select 1 where x in ($1, $2, $3)"
+        );
+        assert_eq!(
+            statement_text(
+                DbKind::Sqlite,
+                RowShape::Tuples,
+                "insert into t values ",
+                2,
+                2,
+                ""
+            ),
+            "insert into t values (?, ?), (?, ?)"
+        );
+        assert_eq!(param(DbKind::Postgres, 8000), "$8000");
+    }
 
     #[test]
     fn spilled_rows_leave_the_open_ones_found_at_their_new_places() {
