@@ -2003,23 +2003,47 @@ async fn write_rows(
     }
     let table = table_of(head);
     let full = (PARAMS_PER_STATEMENT / width).max(1);
-    // The full statement's text (thousands of parameters) only when a chunk fills it: a live
-    // batch's one or two rows would otherwise pay for writing it out at every command.
-    let full_text =
-        (rows.len() >= full).then(|| statement_text(kind, shape, head, full, width, &after));
-    let tail_text = statement_text(kind, shape, head, rows.len() % full, width, &after);
+    let texts = ChunkTexts::new(rows.len(), full, |n| {
+        statement_text(kind, shape, head, n, width, &after)
+    });
     let mut statements = 0;
     for chunk in rows.chunks(full) {
-        let sql = match &full_text {
-            Some(text) if chunk.len() == full => text,
-            _ => &tail_text,
-        };
+        let (sql, _) = texts.of(chunk.len());
         // A live round's few rows stay prepared; a large statement is prepared once and
         // dropped, so a live connection keeps no statement of thousands of parameters.
         let keep = crate::db::keep_prepared(chunk.len());
         statements += out.statement(table, sql, &[], chunk, keep).await?;
     }
     Ok(statements)
+}
+
+/// The texts of a multi-row statement for rows cut into chunks of `full`: the full one and the
+/// last chunk's.
+struct ChunkTexts {
+    full: usize,
+    /// Only when a chunk fills it: a live batch's one or two rows would otherwise pay for
+    /// writing out thousands of parameters at every command.
+    full_text: Option<String>,
+    tail_text: String,
+}
+
+impl ChunkTexts {
+    /// For `rows` rows, `text(n)` being the statement of `n` rows.
+    fn new(rows: usize, full: usize, text: impl Fn(usize) -> String) -> Self {
+        Self {
+            full,
+            full_text: (rows >= full).then(|| text(full)),
+            tail_text: text(rows % full),
+        }
+    }
+
+    /// The text for a chunk of `len` rows, and whether it is the full statement.
+    fn of(&self, len: usize) -> (&str, bool) {
+        match &self.full_text {
+            Some(text) if len == self.full => (text, true),
+            _ => (&self.tail_text, false),
+        }
+    }
 }
 
 /// `head`, then `rows` rows of `width` parameters in `shape`, then `after`: the text of one
@@ -2079,15 +2103,12 @@ async fn insert_rows_sqlite(
         return Ok(0);
     };
     let full = (PARAMS_PER_STATEMENT / width).max(1);
-    let text = |n| statement_text(DbKind::Sqlite, RowShape::Tuples, head, n, width, after);
-    let full_text = (rows.len() >= full).then(|| text(full));
-    let tail_text = text(rows.len() % full);
+    let texts = ChunkTexts::new(rows.len(), full, |n| {
+        statement_text(DbKind::Sqlite, RowShape::Tuples, head, n, width, after)
+    });
     // Owned values: what sqlx copies for its connection thread anyway, copied here instead.
     let statement = |chunk: &[Vec<Value<'_>>]| {
-        let (sql, keep) = match &full_text {
-            Some(text) if chunk.len() == full => (text, true),
-            _ => (&tail_text, false),
-        };
+        let (sql, keep) = texts.of(chunk.len());
         let mut q = sqlx::query(sql).persistent(keep);
         for row in chunk {
             for value in row {
@@ -2236,6 +2257,18 @@ fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_full_text_is_written_only_when_a_chunk_fills_it() {
+        let few = ChunkTexts::new(2, 100, |n| format!("{n} rows"));
+        assert!(few.full_text.is_none());
+        assert_eq!(few.of(2), ("2 rows", false));
+        let many = ChunkTexts::new(250, 100, |n| format!("{n} rows"));
+        assert_eq!(many.of(100), ("100 rows", true));
+        assert_eq!(many.of(50), ("50 rows", false));
+        let exact = ChunkTexts::new(200, 100, |n| format!("{n} rows"));
+        assert_eq!(exact.of(100), ("100 rows", true));
+    }
 
     #[test]
     fn a_statement_text_numbers_its_parameters_row_after_row() {
