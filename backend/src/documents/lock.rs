@@ -73,13 +73,14 @@ impl TreeLocks {
                         .idle_timeout(std::time::Duration::from_secs(60))
                         .connect_lazy_with((*pool.connect_options()).clone())
                 });
-                let mut tx = locks.begin().await?;
                 // The low 32 bits as the second key; collisions only serialise a little more.
                 let key = hash as u32 as i32;
-                sqlx::query("select pg_advisory_xact_lock($1, $2)")
-                    .bind(PG_LOCK_CLASS)
-                    .bind(key)
-                    .execute(&mut *tx)
+                // Begun and locked in one round trip: the lock is the transaction's first
+                // statement. Both keys are numbers made here, so they can be written in the text.
+                let tx = locks
+                    .begin_with(format!(
+                        "begin; select pg_advisory_xact_lock({PG_LOCK_CLASS}, {key})"
+                    ))
                     .await?;
                 Some(tx)
             }

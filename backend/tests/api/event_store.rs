@@ -675,3 +675,155 @@ async fn a_command_behind_an_open_transaction_is_stored_then_projected_postgres(
     let _ = stop.send(());
     running.await.unwrap();
 }
+
+fn new_event(aggregate_id: &str, sequence: i64) -> projections::projector::NewEvent {
+    projections::projector::NewEvent {
+        aggregate_type: "test_batch".into(),
+        aggregate_id: aggregate_id.into(),
+        sequence,
+        event_type: "Happened".into(),
+        event_version: "1".into(),
+        payload: format!(r#"{{"n": {sequence}}}"#),
+        metadata: r#"{"user_id": "u"}"#.into(),
+    }
+}
+
+fn append_of(
+    aggregate_id: &str,
+    sequences: std::ops::RangeInclusive<i64>,
+    snapshot: Option<i64>,
+) -> projections::projector::Append {
+    let events: Vec<_> = sequences.map(|s| new_event(aggregate_id, s)).collect();
+    let last_sequence = events.last().map_or(0, |e| e.sequence);
+    projections::projector::Append {
+        events,
+        snapshot: snapshot.map(|current| projections::projector::SnapshotUpdate {
+            aggregate_type: "test_batch".into(),
+            aggregate_id: aggregate_id.into(),
+            last_sequence,
+            current_snapshot: current,
+            payload: r#"{"total": 1}"#.into(),
+        }),
+    }
+}
+
+/// The stored sequences of aggregate `id` of `test_batch`, with their global positions.
+async fn stored_of(db: &projections::Db, id: &str) -> Vec<(i64, i64)> {
+    let position = match db.kind() {
+        projections::DbKind::Postgres => "global_position",
+        projections::DbKind::Sqlite => "rowid",
+    };
+    let sql = format!(
+        "select sequence, cast({position} as bigint) from events
+          where aggregate_type = 'test_batch' and aggregate_id = $1 order by sequence"
+    );
+    on_db!(db, pool => sqlx::query_as(&sql).bind(id).fetch_all(pool).await).unwrap()
+}
+
+/// The loop's batch append: one statement for every command's events. A command whose sequence
+/// is taken, in full or in part, or whose snapshot moved, keeps nothing of what it wrote and is
+/// answered a conflict; the others commit, each command's events in the order of their
+/// sequences; two commands on one aggregate are not written together at all.
+async fn commands_appended_together_keep_nothing_of_a_lost_race(db: projections::Db) {
+    use projections::projector::{append_together, CommitError};
+    // Taken before the batch: `taken` 1 and `partly` 2.
+    let mut tx = Tx::begin(&db).await.unwrap();
+    let before = [
+        append_of("taken", 1..=1, None),
+        append_of("partly", 2..=2, None),
+    ];
+    let outcomes = append_together(&mut tx, &before.iter().collect::<Vec<_>>())
+        .await
+        .unwrap()
+        .expect("different aggregates go together");
+    assert!(outcomes.iter().all(|o| o.is_ok()), "{outcomes:?}");
+    tx.commit().await.unwrap();
+
+    let batch = [
+        append_of("fresh", 1..=3, None),
+        append_of("taken", 1..=1, None),
+        append_of("partly", 1..=2, None),
+        // A later snapshot of an aggregate that has none: another command moved it.
+        append_of("moved", 1..=1, Some(2)),
+        append_of("first", 1..=1, Some(1)),
+    ];
+    let mut tx = Tx::begin(&db).await.unwrap();
+    let outcomes = append_together(&mut tx, &batch.iter().collect::<Vec<_>>())
+        .await
+        .unwrap()
+        .expect("different aggregates go together");
+    tx.commit().await.unwrap();
+    let conflict =
+        |o: &Result<projections::Position, CommitError>| matches!(o, Err(CommitError::Conflict));
+    assert!(outcomes[0].is_ok(), "{outcomes:?}");
+    assert!(conflict(&outcomes[1]), "{outcomes:?}");
+    assert!(conflict(&outcomes[2]), "{outcomes:?}");
+    assert!(conflict(&outcomes[3]), "{outcomes:?}");
+    assert!(outcomes[4].is_ok(), "{outcomes:?}");
+
+    let fresh = stored_of(&db, "fresh").await;
+    assert_eq!(
+        fresh.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert!(
+        fresh.windows(2).all(|w| w[0].1 < w[1].1),
+        "in the stream in the order of their sequences: {fresh:?}"
+    );
+    let answered = outcomes[0].as_ref().unwrap();
+    assert_eq!(
+        answered.position, fresh[2].1,
+        "answered with its last event"
+    );
+    assert_eq!(
+        stored_of(&db, "taken").await.len(),
+        1,
+        "only the earlier one"
+    );
+    assert_eq!(
+        stored_of(&db, "partly")
+            .await
+            .iter()
+            .map(|(s, _)| *s)
+            .collect::<Vec<_>>(),
+        vec![2],
+        "the event it did write is gone again"
+    );
+    assert!(stored_of(&db, "moved").await.is_empty());
+    assert_eq!(stored_of(&db, "first").await.len(), 1);
+    let snapshots: Vec<String> = on_db!(&db, pool => sqlx::query_scalar(
+        "select aggregate_id from snapshots where aggregate_type = 'test_batch' order by aggregate_id")
+        .fetch_all(pool).await)
+    .unwrap();
+    assert_eq!(snapshots, vec!["first".to_string()]);
+
+    // Two commands on one aggregate: nothing written, left to the one-by-one way.
+    let same = [
+        append_of("same", 1..=1, None),
+        append_of("same", 1..=1, None),
+    ];
+    let mut tx = Tx::begin(&db).await.unwrap();
+    let together = append_together(&mut tx, &same.iter().collect::<Vec<_>>())
+        .await
+        .unwrap();
+    assert!(together.is_none());
+    tx.commit().await.unwrap();
+    assert!(stored_of(&db, "same").await.is_empty());
+}
+
+#[tokio::test]
+async fn commands_appended_together_keep_nothing_of_a_lost_race_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = projections::Db::connect(&format!("sqlite://{}", dir.path().join("b.db").display()))
+        .await
+        .unwrap();
+    commands_appended_together_keep_nothing_of_a_lost_race(db).await;
+}
+
+#[tokio::test]
+async fn commands_appended_together_keep_nothing_of_a_lost_race_postgres() {
+    let Some(pg) = PgDatabase::create().await else {
+        return;
+    };
+    commands_appended_together_keep_nothing_of_a_lost_race(pg.db.clone()).await;
+}

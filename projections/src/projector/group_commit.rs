@@ -2,7 +2,7 @@
 //!
 //! Where the projector runs, a command's events are not appended in a transaction of their
 //! own: they are handed to the projector's loop ([`ProjectorHandle::commit`]), which takes every
-//! command waiting (up to [`COMMANDS_PER_BATCH`]), appends each one's events in a savepoint of
+//! command waiting (up to [`COMMANDS_PER_BATCH`]), appends all their events in one statement of
 //! one transaction, applies the projections to them in the same transaction and commits once.
 //! A command is answered after that commit, so an answer means stored (a crash loses nothing
 //! answered) and, in the usual case, projected: the command reads its own write without a
@@ -10,8 +10,11 @@
 //!
 //! What stays as before, by construction:
 //! - A command that loses an optimistic-concurrency race (its sequence is taken, or its
-//!   snapshot moved) is rolled back to its savepoint and answered [`CommitError::Conflict`];
-//!   the other commands of the batch commit. cqrs-es then retries it against the fresh state.
+//!   snapshot moved) has nothing stored and is answered [`CommitError::Conflict`]; the other
+//!   commands of the batch commit. cqrs-es then retries it against the fresh state. (The
+//!   statement skips a taken sequence rather than failing, and what the losing command did
+//!   write is deleted in the same transaction; where that cannot tell the commands apart, each
+//!   is appended in a savepoint of its own, see [`append_together`].)
 //! - The projections' part runs in a savepoint of its own, through the same code as a live
 //!   round ([`Projector::apply_parts_at_once`]). Whatever is unusual (a poison event, a stopped
 //!   projection, a backlog, a checkpoint another projector moved, a lost lease, and on
@@ -26,6 +29,7 @@
 //!   that in a command's transaction is undone, its commands committed without it (they then
 //!   wait for the projector, and are answered "recorded, not visible yet" if it stays slow).
 
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -238,7 +242,7 @@ impl Projector {
         committed > 0 && !projected
     }
 
-    /// The transaction: each command's writes (in a savepoint when there are several), the
+    /// The transaction: every command's writes (together, or each in a savepoint), the
     /// projections in a savepoint, one commit. Returns each command's outcome (the position of
     /// its last event) and whether the projections were applied.
     async fn commit_appends(
@@ -247,42 +251,21 @@ impl Projector {
     ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
         let _guard = self.target.write_guard().await;
         let mut tx = Tx::begin(&self.target).await?;
-        // One command alone needs no savepoint: its conflict rolls back the transaction.
-        let alone = appends.len() == 1;
-        let mut outcomes = Vec::with_capacity(appends.len());
-        for append in appends {
-            if !alone {
-                savepoint(&mut tx, "savepoint command").await?;
-            }
-            match append_in(&mut tx, append).await {
-                Ok(at) => {
-                    if !alone {
-                        savepoint(&mut tx, "release savepoint command").await?;
-                    }
-                    outcomes.push(Ok(at));
+        let outcomes = match append_together(&mut tx, appends).await {
+            Ok(Some(outcomes)) => outcomes,
+            Ok(None) => append_one_by_one(&mut tx, appends).await?,
+            Err(e) => {
+                // Rolled back before the writer's turn is given up.
+                let _ = tx.rollback().await;
+                if appends.len() == 1 {
+                    return Err(e);
                 }
-                Err(e) => {
-                    let outcome = match e {
-                        AppendError::Conflict => CommitError::Conflict,
-                        AppendError::Database(e) if alone => {
-                            // Rolled back before the writer's turn is given up.
-                            let _ = tx.rollback().await;
-                            return Err(e);
-                        }
-                        AppendError::Database(e) => {
-                            tracing::warn!(error = %e, "a command's append failed in a group commit");
-                            CommitError::Database(e.to_string())
-                        }
-                    };
-                    if alone {
-                        tx.rollback().await?;
-                        return Ok((vec![Err(outcome)], false));
-                    }
-                    undo_to(&mut tx, "command").await?;
-                    outcomes.push(Err(outcome));
-                }
+                // One command's failure must not fail the others: again, each in a savepoint.
+                tracing::warn!(error = %e, commands = appends.len(), "a group commit's appends failed together; appending them one by one");
+                tx = Tx::begin(&self.target).await?;
+                append_one_by_one(&mut tx, appends).await?
             }
-        }
+        };
         if outcomes.iter().all(|o| o.is_err()) {
             tx.rollback().await?;
             return Ok((outcomes, false));
@@ -384,6 +367,239 @@ impl From<sqlx::Error> for AppendError {
     }
 }
 
+/// Appends of a batch that are written together at most ([`append_together`]); more go one by
+/// one. Seven parameters an event on SQLite, well under its limit of 32,766.
+const EVENTS_TOGETHER: usize = 1_000;
+
+/// Every command's events in one statement that skips a sequence already taken instead of
+/// failing (`on conflict do nothing`), then each command's snapshot likewise. A command whose
+/// event or snapshot was skipped lost a race: what it did write is deleted again, and it is
+/// answered [`CommitError::Conflict`]. No savepoint is needed, so a batch costs one round trip
+/// for its events however many commands it holds.
+///
+/// `None`, with nothing written, when two commands of the batch change the same aggregate (the
+/// returned rows would not say whose event went in) or the batch is very large: the caller
+/// appends them one by one. An error leaves the transaction to be rolled back.
+pub async fn append_together(
+    tx: &mut Tx,
+    appends: &[&Append],
+) -> Result<Option<Vec<Result<Position, CommitError>>>, sqlx::Error> {
+    let mut aggregates = HashSet::new();
+    let mut events = 0;
+    for append in appends {
+        let mine: HashSet<(&str, &str)> = append
+            .events
+            .iter()
+            .map(|e| (e.aggregate_type.as_str(), e.aggregate_id.as_str()))
+            .collect();
+        if mine.iter().any(|a| aggregates.contains(a)) {
+            return Ok(None);
+        }
+        aggregates.extend(mine);
+        events += append.events.len();
+    }
+    if events > EVENTS_TOGETHER {
+        return Ok(None);
+    }
+    let all: Vec<&NewEvent> = appends.iter().flat_map(|a| &a.events).collect();
+    let written = insert_events_skipping_taken(tx, &all).await?;
+    let mut outcomes = Vec::with_capacity(appends.len());
+    for append in appends {
+        let mut last = None;
+        let mut mine = Vec::new();
+        for e in &append.events {
+            if let Some(at) = written.get(&(&*e.aggregate_type, &*e.aggregate_id, e.sequence)) {
+                mine.push(e);
+                last = Some(*at);
+            }
+        }
+        let complete = mine.len() == append.events.len();
+        let outcome = match (complete, last) {
+            (true, Some(at)) => match &append.snapshot {
+                Some(snapshot) if !write_snapshot(tx, snapshot).await? => None,
+                _ => Some(at),
+            },
+            // A command with no events is never handed over; nothing to write, nothing to answer.
+            (true, None) => Some(Position::default()),
+            (false, _) => None,
+        };
+        match outcome {
+            Some(at) => outcomes.push(Ok(at)),
+            None => {
+                delete_events(tx, &mine).await?;
+                outcomes.push(Err(CommitError::Conflict));
+            }
+        }
+    }
+    Ok(Some(outcomes))
+}
+
+/// Each command in a savepoint of its own: its conflict or failure undoes only its writes.
+async fn append_one_by_one(
+    tx: &mut Tx,
+    appends: &[&Append],
+) -> Result<Vec<Result<Position, CommitError>>, sqlx::Error> {
+    let mut outcomes = Vec::with_capacity(appends.len());
+    for append in appends {
+        savepoint(tx, "savepoint command").await?;
+        match append_in(tx, append).await {
+            Ok(at) => {
+                savepoint(tx, "release savepoint command").await?;
+                outcomes.push(Ok(at));
+            }
+            Err(e) => {
+                let outcome = match e {
+                    AppendError::Conflict => CommitError::Conflict,
+                    AppendError::Database(e) => {
+                        tracing::warn!(error = %e, "a command's append failed in a group commit");
+                        CommitError::Database(e.to_string())
+                    }
+                };
+                undo_to(tx, "command").await?;
+                outcomes.push(Err(outcome));
+            }
+        }
+    }
+    Ok(outcomes)
+}
+
+/// Where each event `events` wrote went, by aggregate and sequence; an event whose sequence
+/// was taken (by a command committed first, or by one before it in `events`) is not written
+/// and not in the map. Written in the order of `events`, so a command's events sit in the
+/// global stream in the order of their sequences.
+async fn insert_events_skipping_taken<'e>(
+    tx: &mut Tx,
+    events: &[&'e NewEvent],
+) -> Result<HashMap<(&'e str, &'e str, i64), Position>, sqlx::Error> {
+    let rows = match tx {
+        Tx::Postgres(t) => insert_events_postgres(t, events).await?,
+        Tx::PostgresReads(c) => insert_events_postgres(c, events).await?,
+        Tx::Sqlite(t) => insert_events_sqlite(t, events).await?,
+    };
+    let named: HashMap<(&str, &str, i64), &NewEvent> = events
+        .iter()
+        .map(|e| ((&*e.aggregate_type, &*e.aggregate_id, e.sequence), *e))
+        .collect();
+    let mut written = HashMap::with_capacity(rows.len());
+    for (aggregate_type, aggregate_id, sequence, tx_id, position) in rows {
+        // The key borrows from `events`; a row names one of them.
+        if let Some(e) = named.get(&(&*aggregate_type, &*aggregate_id, sequence)) {
+            written.insert(
+                (&*e.aggregate_type, &*e.aggregate_id, sequence),
+                Position { tx_id, position },
+            );
+        }
+    }
+    Ok(written)
+}
+
+/// An event [`insert_events_skipping_taken`] wrote: its aggregate, sequence and position.
+type WrittenRow = (String, String, i64, i64, i64);
+
+/// One text whatever the number of events: the columns go as arrays. The JSON goes through
+/// `jsonb`, as postgres-es stores a bound `serde_json::Value`.
+async fn insert_events_postgres(
+    conn: &mut sqlx::PgConnection,
+    events: &[&NewEvent],
+) -> Result<Vec<WrittenRow>, sqlx::Error> {
+    let column = |f: fn(&NewEvent) -> &str| -> Vec<&str> { events.iter().map(|e| f(e)).collect() };
+    let sequences: Vec<i64> = events.iter().map(|e| e.sequence).collect();
+    sqlx::query_as(
+        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+         select t, i, s, et, ev, p::jsonb::json, m::jsonb::json
+           from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
+                with ordinality as e (t, i, s, et, ev, p, m, n)
+          order by n
+         on conflict (aggregate_type, aggregate_id, sequence) do nothing
+         returning aggregate_type, aggregate_id, sequence, tx_id::text::bigint, global_position",
+    )
+    .bind(column(|e| &e.aggregate_type))
+    .bind(column(|e| &e.aggregate_id))
+    .bind(sequences)
+    .bind(column(|e| &e.event_type))
+    .bind(column(|e| &e.event_version))
+    .bind(column(|e| &e.payload))
+    .bind(column(|e| &e.metadata))
+    .fetch_all(conn)
+    .await
+}
+
+async fn insert_events_sqlite(
+    conn: &mut sqlx::SqliteConnection,
+    events: &[&NewEvent],
+) -> Result<Vec<WrittenRow>, sqlx::Error> {
+    let mut sql = String::from(
+        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) values ",
+    );
+    for i in 0..events.len() {
+        sql.push_str(if i == 0 {
+            "(?, ?, ?, ?, ?, ?, ?)"
+        } else {
+            ", (?, ?, ?, ?, ?, ?, ?)"
+        });
+    }
+    sql.push_str(
+        " on conflict (aggregate_type, aggregate_id, sequence) do nothing
+         returning aggregate_type, aggregate_id, sequence, cast(0 as bigint), rowid",
+    );
+    let mut query = sqlx::query_as(&sql);
+    for e in events {
+        query = query
+            .bind(&e.aggregate_type)
+            .bind(&e.aggregate_id)
+            .bind(e.sequence)
+            .bind(&e.event_type)
+            .bind(&e.event_version)
+            .bind(&e.payload)
+            .bind(&e.metadata);
+    }
+    query.fetch_all(conn).await
+}
+
+/// Deletes events this transaction wrote for a command that then lost its race. They were
+/// never visible to anyone else.
+async fn delete_events(tx: &mut Tx, events: &[&NewEvent]) -> Result<(), sqlx::Error> {
+    for e in events {
+        on_tx!(tx, conn => sqlx::query(
+            "delete from events where aggregate_type = $1 and aggregate_id = $2 and sequence = $3")
+            .bind(&e.aggregate_type).bind(&e.aggregate_id).bind(e.sequence)
+            .execute(conn).await.map(|r| r.rows_affected()))?;
+    }
+    Ok(())
+}
+
+/// Writes a command's snapshot as cqrs-es's snapshot stores do: the first one (`current_snapshot`
+/// 1) is inserted, a later one replaces the previous one only if that is still
+/// `current_snapshot - 1`. False, with nothing written, when another command got there first.
+async fn write_snapshot(tx: &mut Tx, snapshot: &SnapshotUpdate) -> Result<bool, sqlx::Error> {
+    let json = match tx.kind() {
+        DbKind::Postgres => "$5::jsonb::json",
+        DbKind::Sqlite => "$5",
+    };
+    let written = if snapshot.current_snapshot == 1 {
+        let sql = format!(
+            "insert into snapshots (aggregate_type, aggregate_id, last_sequence, current_snapshot, payload)
+             values ($1, $2, $3, $4, {json})
+             on conflict do nothing"
+        );
+        on_tx!(tx, conn => sqlx::query(&sql)
+            .bind(&snapshot.aggregate_type).bind(&snapshot.aggregate_id)
+            .bind(snapshot.last_sequence).bind(snapshot.current_snapshot).bind(&snapshot.payload)
+            .execute(conn).await.map(|r| r.rows_affected()))?
+    } else {
+        let sql = format!(
+            "update snapshots set last_sequence = $3, current_snapshot = $4, payload = {json}
+             where aggregate_type = $1 and aggregate_id = $2 and current_snapshot = $6"
+        );
+        on_tx!(tx, conn => sqlx::query(&sql)
+            .bind(&snapshot.aggregate_type).bind(&snapshot.aggregate_id)
+            .bind(snapshot.last_sequence).bind(snapshot.current_snapshot).bind(&snapshot.payload)
+            .bind(snapshot.current_snapshot - 1)
+            .execute(conn).await.map(|r| r.rows_affected()))?
+    };
+    Ok(written == 1)
+}
+
 /// The events of one command, and its snapshot, written as postgres-es and sqlite-es write
 /// them (the same columns and the same stored JSON). Returns where its last event sits.
 async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError> {
@@ -422,33 +638,9 @@ async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError
             position: at.position,
         };
     }
+    // Another command replaced the snapshot first (the events' sequences did not clash).
     if let Some(snapshot) = &append.snapshot {
-        let json = match tx.kind() {
-            DbKind::Postgres => "$5::jsonb::json",
-            DbKind::Sqlite => "$5",
-        };
-        let written = if snapshot.current_snapshot == 1 {
-            let sql = format!(
-                "insert into snapshots (aggregate_type, aggregate_id, last_sequence, current_snapshot, payload)
-                 values ($1, $2, $3, $4, {json})"
-            );
-            on_tx!(tx, conn => sqlx::query(&sql)
-                .bind(&snapshot.aggregate_type).bind(&snapshot.aggregate_id)
-                .bind(snapshot.last_sequence).bind(snapshot.current_snapshot).bind(&snapshot.payload)
-                .execute(conn).await.map(|r| r.rows_affected()))?
-        } else {
-            let sql = format!(
-                "update snapshots set last_sequence = $3, current_snapshot = $4, payload = {json}
-                 where aggregate_type = $1 and aggregate_id = $2 and current_snapshot = $6"
-            );
-            on_tx!(tx, conn => sqlx::query(&sql)
-                .bind(&snapshot.aggregate_type).bind(&snapshot.aggregate_id)
-                .bind(snapshot.last_sequence).bind(snapshot.current_snapshot).bind(&snapshot.payload)
-                .bind(snapshot.current_snapshot - 1)
-                .execute(conn).await.map(|r| r.rows_affected()))?
-        };
-        // Another command replaced the snapshot first (the events' sequences did not clash).
-        if written != 1 {
+        if !write_snapshot(tx, snapshot).await? {
             return Err(AppendError::Conflict);
         }
     }
