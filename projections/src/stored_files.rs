@@ -173,6 +173,31 @@ async fn add_item(
     size: i64,
     owner: Option<&str>,
 ) -> Result<()> {
+    if let Tx::Postgres(c) = tx {
+        // The three writes below as one statement (one round trip): each later part takes the
+        // row the first one added, so an item already held changes nothing, as below.
+        sqlx::query(
+            "with added as (
+                insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
+                on conflict (item_id) do nothing
+                returning blob, size, owner_id
+             ), held as (
+                insert into stored_files (blob, live_items, released_at) select blob, 1, null from added
+                on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null
+             )
+             insert into storage_usage (user_id, files, bytes)
+             select owner_id, 1, size from added where owner_id is not null
+             on conflict (user_id) do update set files = storage_usage.files + 1,
+                 bytes = storage_usage.bytes + excluded.bytes",
+        )
+        .bind(item_id)
+        .bind(blob)
+        .bind(size)
+        .bind(owner)
+        .execute(&mut **c)
+        .await?;
+        return Ok(());
+    }
     let added = on_tx!(tx, c => sqlx::query(
         "insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
          on conflict (item_id) do nothing")

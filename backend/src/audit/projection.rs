@@ -279,27 +279,69 @@ impl Batch {
             .filter(|row| self.changed.contains(&row.id))
             .map(ItemRow::values)
             .collect();
-        write_rows(
-            tx,
-            "insert into audit_items (id, kind, format, space, owner_id, owner_name, name, name_key,
-                created_at, created_by, updated_at, deleted_at, deleted_by) values ",
-            " on conflict (id) do update set name = excluded.name, name_key = excluded.name_key,
-                updated_at = excluded.updated_at, deleted_at = excluded.deleted_at,
-                deleted_by = excluded.deleted_by",
-            &items,
-        )
-        .await?;
         let activity: Vec<Vec<Value<'_>>> = self.activity.iter().map(ActivityRow::values).collect();
-        write_rows(
-            tx,
-            "insert into audit_activity (position, at, actor_id, action, item_id, item_kind,
-                item_name, detail) values ",
-            " on conflict (position) do nothing",
-            &activity,
-        )
-        .await?;
+        if tx.kind() == DbKind::Postgres && both_fit(&items, &activity) {
+            return write_items_and_activity(tx, &items, &activity).await;
+        }
+        write_rows(tx, ITEMS_HEAD, ITEMS_TAIL, &items).await?;
+        write_rows(tx, ACTIVITY_HEAD, ACTIVITY_TAIL, &activity).await?;
         Ok(())
     }
+}
+
+const ITEMS_HEAD: &str = "insert into audit_items (id, kind, format, space, owner_id, owner_name,
+    name, name_key, created_at, created_by, updated_at, deleted_at, deleted_by) values ";
+const ITEMS_TAIL: &str = " on conflict (id) do update set name = excluded.name,
+    name_key = excluded.name_key, updated_at = excluded.updated_at,
+    deleted_at = excluded.deleted_at, deleted_by = excluded.deleted_by";
+const ACTIVITY_HEAD: &str = "insert into audit_activity (position, at, actor_id, action, item_id,
+    item_kind, item_name, detail) values ";
+const ACTIVITY_TAIL: &str = " on conflict (position) do nothing";
+
+/// Whether both lists have rows and fit in one statement together.
+fn both_fit(items: &[Vec<Value<'_>>], activity: &[Vec<Value<'_>>]) -> bool {
+    let params = |rows: &[Vec<Value<'_>>]| rows.iter().map(Vec::len).sum::<usize>();
+    !items.is_empty()
+        && !activity.is_empty()
+        && params(items) + params(activity) <= PARAMS_PER_STATEMENT
+}
+
+/// The items and the activity in one PostgreSQL statement (one round trip, as a live batch
+/// usually writes a few of each): the items' insert as a data-modifying `WITH` part. The two
+/// parts write different tables and neither reads the other's, so their order does not matter.
+async fn write_items_and_activity(
+    tx: &mut Tx,
+    items: &[Vec<Value<'_>>],
+    activity: &[Vec<Value<'_>>],
+) -> Result<(), ProjectionError> {
+    let mut used = 0;
+    let mut tuples = |rows: &[Vec<Value<'_>>]| {
+        rows.iter()
+            .map(|row| {
+                let tuple = format!("({})", placeholders(DbKind::Postgres, used, row.len()));
+                used += row.len();
+                tuple
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let sql = format!(
+        "with items_written as ({ITEMS_HEAD}{}{ITEMS_TAIL}) {ACTIVITY_HEAD}{}{ACTIVITY_TAIL}",
+        tuples(items),
+        tuples(activity)
+    );
+    let rows = items.len() + activity.len();
+    on_tx!(tx, c => {
+        let mut q = sqlx::query(&sql).persistent(projections::db::keep_prepared(rows));
+        for value in items.iter().chain(activity).flatten() {
+            q = match *value {
+                Value::Text(v) => q.bind(v),
+                Value::Int(v) => q.bind(v),
+            };
+        }
+        q.execute(c).await.map(|r| r.rows_affected())
+    })?;
+    Ok(())
 }
 
 /// `n` parameters after the `skip` first, separated by commas. SQLite gets anonymous `?`
