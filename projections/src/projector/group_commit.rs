@@ -568,9 +568,9 @@ async fn delete_events(tx: &mut Tx, events: &[&NewEvent]) -> Result<(), sqlx::Er
     Ok(())
 }
 
-/// Writes a command's snapshot as cqrs-es's snapshot stores do: the first one (`current_snapshot`
-/// 1) is inserted, a later one replaces the previous one only if that is still
-/// `current_snapshot - 1`. False, with nothing written, when another command got there first.
+/// Writes a command's snapshot as cqrs-es's snapshot stores do: the first one is inserted, a
+/// later one replaces the previous one only if that is still `current_snapshot - 1`. False,
+/// with nothing written, when another command got there first.
 async fn write_snapshot(tx: &mut Tx, snapshot: &SnapshotUpdate) -> Result<bool, sqlx::Error> {
     let json = match tx.kind() {
         DbKind::Postgres => "$5::jsonb::json",
