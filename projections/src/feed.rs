@@ -15,10 +15,35 @@
 //! a cursor over `feed_position` without ever skipping a row. Normally only the projector writes
 //! feeds; anything else that does (tests, load tools) must go through [`push`] as well.
 
+use std::cell::Cell;
+use std::future::Future;
+
 use serde::Serialize;
 
 use crate::db::{Db, DbKind, Tx};
 use crate::{on_db, on_tx};
+
+tokio::task_local! {
+    /// Set when a feed row is written inside [`noting_writes`].
+    static WRITTEN: Cell<bool>;
+}
+
+/// Notes that feed rows were written, for the [`noting_writes`] running (none: nothing).
+pub(crate) fn note_written() {
+    let _ = WRITTEN.try_with(|written| written.set(true));
+}
+
+/// Runs `work`, and tells whether it wrote feed rows (through [`push`] or the documents
+/// projection's batch). The projector runs each round and each group commit so, and tells the
+/// feed's readers only of those that did: a round that wrote none gives them nothing to read.
+pub(crate) async fn noting_writes<F: Future>(work: F) -> (F::Output, bool) {
+    WRITTEN
+        .scope(Cell::new(false), async {
+            let output = work.await;
+            (output, WRITTEN.with(Cell::get))
+        })
+        .await
+}
 
 /// The PostgreSQL `NOTIFY` channel that announces new feed rows. The payload is the highest
 /// `feed_position` committed, never the data: listeners read the rows from the table.
@@ -87,6 +112,7 @@ pub async fn push<T: Serialize>(
          returning seq")
         .bind(user_id).bind(kind).bind(&payload).bind(at_ms)
         .fetch_one(c).await)?;
+    note_written();
     Ok(seq)
 }
 

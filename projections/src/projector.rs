@@ -222,6 +222,8 @@ pub struct Projector {
     progress: watch::Sender<Position>,
     /// Counts committed batches (any projection), for listeners of new read-model rows.
     batches: watch::Sender<u64>,
+    /// Counts rounds and group commits that wrote feed rows, for the feed's readers.
+    feed_batches: watch::Sender<u64>,
     /// Counts the events checkpoints moved past (all projections), for a rebuild's progress.
     events_applied: watch::Sender<u64>,
     stop_at: Option<Position>,
@@ -288,6 +290,7 @@ pub struct ProjectorHandle {
     wake: Arc<Notify>,
     progress: watch::Receiver<Position>,
     batches: watch::Receiver<u64>,
+    feed_batches: watch::Receiver<u64>,
     active: Arc<AtomicBool>,
     db: Db,
     names: Arc<[&'static str]>,
@@ -490,6 +493,12 @@ impl ProjectorHandle {
     pub fn subscribe_batches(&self) -> watch::Receiver<u64> {
         self.batches.clone()
     }
+
+    /// Changes after each committed round or group commit that wrote feed rows (see
+    /// [`crate::feed`]); a round that wrote none leaves the feed's readers asleep.
+    pub fn subscribe_feed_batches(&self) -> watch::Receiver<u64> {
+        self.feed_batches.clone()
+    }
 }
 
 impl Projector {
@@ -506,6 +515,7 @@ impl Projector {
     ) -> Self {
         let (progress, _) = watch::channel(Position::default());
         let (batches, _) = watch::channel(0);
+        let (feed_batches, _) = watch::channel(0);
         let (events_applied, _) = watch::channel(0);
         let batch = match stop_at {
             // The smallest the projections ask for.
@@ -524,6 +534,7 @@ impl Projector {
             wake: Arc::new(Notify::new()),
             progress,
             batches,
+            feed_batches,
             events_applied,
             stop_at,
             active: Arc::new(AtomicBool::new(false)),
@@ -586,6 +597,7 @@ impl Projector {
             wake: self.wake.clone(),
             progress: self.progress.subscribe(),
             batches: self.batches.subscribe(),
+            feed_batches: self.feed_batches.subscribe(),
             active: self.active.clone(),
             db: self.target.clone(),
             names: self.projections.iter().map(|p| p.name()).collect(),
@@ -657,8 +669,17 @@ impl Projector {
         Ok(self.run_round().await?.applied)
     }
 
-    /// One round (see [`Projector::run_once`]), and whether it read a full batch.
+    /// One round (see [`Projector::run_once`]), and whether it read a full batch; the feed's
+    /// readers are told when it wrote feed rows.
     async fn run_round(&self) -> Result<RoundEnd, ProjectionError> {
+        let (end, wrote_feed) = crate::feed::noting_writes(self.run_round_noted()).await;
+        if wrote_feed {
+            self.feed_batches.send_modify(|n| *n += 1);
+        }
+        end
+    }
+
+    async fn run_round_noted(&self) -> Result<RoundEnd, ProjectionError> {
         self.held_back.store(false, Ordering::Release);
         let (checkpoints, stopped) = self.checkpoints_and_stopped().await?;
         self.stopped.send_if_modified(|s| {

@@ -280,10 +280,9 @@ impl Documents {
         id: &str,
     ) -> AppResult<(ItemRow, HashSet<String>)> {
         let mut tx = Tx::read(&self.db).await?;
-        let row = read::item(&mut tx, &actor.id, id)
+        let (row, shares) = read::item_and_shares(&mut tx, &actor.id, id)
             .await?
             .ok_or_else(not_found)?;
-        let shares = read::shares_of(&mut tx, &actor.id).await?;
         if !row.access(&actor.viewer(), &shares).sees() {
             return Err(not_found());
         }

@@ -134,9 +134,9 @@ impl Push {
     }
 
     /// Queues the pushes of new feed entries: [`AFTER_BATCH`] after each projector batch of
-    /// this node, and every `poll`.
+    /// this node that wrote feed rows, and every `poll`.
     async fn consume(&self, db: Db, projector: ProjectorHandle, stop: CancellationToken) {
-        let mut batches = projector.subscribe_batches();
+        let mut batches = projector.subscribe_feed_batches();
         let mut open = true;
         loop {
             match consumer::run_once(&db, &self.presence, &self.settings).await {

@@ -170,7 +170,7 @@ impl Realtime {
         let handle = projector.handle();
         tracker.spawn(self.inner.hub.clone().run(
             db.clone(),
-            handle.subscribe_batches(),
+            handle.subscribe_feed_batches(),
             settings.poll,
             shutdown.clone(),
         ));
@@ -194,7 +194,7 @@ impl Realtime {
                 ));
                 tracker.spawn(cluster::announce_feed(
                     db.clone(),
-                    handle.subscribe_batches(),
+                    handle.subscribe_feed_batches(),
                     handle.clone(),
                     shutdown.clone(),
                 ));

@@ -602,3 +602,84 @@ async fn the_viewer_is_rate_limited_per_network_sqlite() {
 async fn the_viewer_is_rate_limited_per_network_postgres() {
     the_viewer_is_rate_limited_per_network(Engine::Postgres).await;
 }
+
+/// A socket of `token` that has said it is ready: registered with the hub, so what follows
+/// reaches it live, not in the replay of what it missed.
+async fn ready_socket(app: &TestApp, token: &str) -> Socket {
+    let url = format!("{}/api/ws", app.base.replacen("http", "ws", 1));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("socket");
+    ws.send(Message::text(
+        json!({"type": "auth", "token": token}).to_string(),
+    ))
+    .await
+    .unwrap();
+    loop {
+        let frame = tokio::time::timeout(WAIT, ws.next())
+            .await
+            .expect("a frame in time")
+            .expect("open")
+            .unwrap();
+        let v: Value = serde_json::from_str(frame.to_text().unwrap_or("")).unwrap_or(Value::Null);
+        if v["type"] == "ready" {
+            return ws;
+        }
+    }
+}
+
+/// With the feed's poll far longer than the test waits for a frame, only the projector's word
+/// that a round or a group commit wrote feed rows wakes the hub. Both ways a projection writes
+/// them arrive: the documents projection's badge of an internal share, and `share_opened`,
+/// which the engagement projection writes through `feed::push`.
+async fn feed_rows_a_round_writes_wake_the_socket_without_the_poll(engine: Engine) {
+    let Some(app) = spawn_app_with(engine, |c| c.feed_poll_ms = 600_000).await else {
+        return;
+    };
+    let anna = app.token(ANNA).await;
+    let john = app.token(JOHN).await;
+    let file = new_file(&app, &anna, "Surgical technique", None).await;
+    let shared_before = {
+        let (status, body) = crate::helpers::json_of(app.get("/badges", Some(&john)).await).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["shared"].as_i64().expect("shared count")
+    };
+
+    let mut johns = ready_socket(&app, &john).await;
+    let (status, body) = post(
+        &app,
+        &anna,
+        "/documents/share",
+        json!({"file": file, "email": JOHN}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // One deadline for the whole wait: the socket's pings would keep a wait per frame going.
+    let badge = tokio::time::timeout(WAIT, async {
+        loop {
+            let badge = next_of_kind(&mut johns, "badge").await;
+            if badge["payload"]["name"] == "shared" {
+                return badge;
+            }
+        }
+    })
+    .await
+    .expect("the share's badge arrives without the poll");
+    assert_eq!(badge["payload"]["count"], shared_before + 1, "{badge}");
+
+    let mut annas = ready_socket(&app, &anna).await;
+    let (share, token) = share_file(&app, &anna, &file, json!({})).await;
+    assert_eq!(open(&app, &token, &view(1)).await.status(), StatusCode::OK);
+    let opened = tokio::time::timeout(WAIT, next_of_kind(&mut annas, "share_opened"))
+        .await
+        .expect("the open arrives without the poll");
+    assert_eq!(opened["payload"]["share"], share.as_str());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feed_rows_a_round_writes_wake_the_socket_without_the_poll_sqlite() {
+    feed_rows_a_round_writes_wake_the_socket_without_the_poll(Engine::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feed_rows_a_round_writes_wake_the_socket_without_the_poll_postgres() {
+    feed_rows_a_round_writes_wake_the_socket_without_the_poll(Engine::Postgres).await;
+}

@@ -1748,6 +1748,7 @@ async fn write_feed_rows(
     if feed.is_empty() {
         return Ok(0);
     }
+    crate::feed::note_written();
     let rows: Vec<Vec<Value<'_>>> = feed
         .iter()
         .zip(seqs)

@@ -335,15 +335,21 @@ pub fn path_ids(path: &str) -> Vec<&str> {
     path.split('/').filter(|s| !s.is_empty()).collect()
 }
 
-const SELECT: &str = "select i.id, i.kind, i.space, i.owner_id, i.owner_name, i.parent_id, i.path, i.depth,
+/// The columns of [`ItemRow`], `$1` being the viewer.
+macro_rules! item_columns {
+    () => {
+        "select i.id, i.kind, i.space, i.owner_id, i.owner_name, i.parent_id, i.path, i.depth,
         i.name, i.title, i.subtitle, i.languages_in_file, i.code_points, i.size, i.blob, i.content_type,
         i.for_internal_use, i.controlled_release, i.upon_request, i.external_release, i.copied_from,
         i.created_at, i.updated_at, i.withdrawn_state, i.withdrawn_reason, i.withdrawn_at,
         i.replacement_id, i.replacement_title, i.replacement_url,
         (select count(*) from doc_items c where c.parent_id = i.id) as children,
         exists (select 1 from doc_unread u where u.user_id = $1 and u.item_id = i.id) as unread_mark,
-        exists (select 1 from doc_seen s where s.user_id = $1 and s.item_id = i.id) as seen
-    from doc_items i";
+        exists (select 1 from doc_seen s where s.user_id = $1 and s.item_id = i.id) as seen"
+    };
+}
+
+const SELECT: &str = concat!(item_columns!(), "\n    from doc_items i");
 
 /// Folders first, then by title.
 const ORDER: &str = "order by case when i.kind = 'folder' then 0 else 1 end, lower(i.title), i.id";
@@ -352,6 +358,46 @@ const ORDER: &str = "order by case when i.kind = 'folder' then 0 else 1 end, low
 pub async fn item(tx: &mut Tx, viewer_id: &str, id: &str) -> Result<Option<ItemRow>, sqlx::Error> {
     let sql = format!("{SELECT} where i.id = $2");
     on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).bind(id).fetch_optional(c).await)
+}
+
+/// [`ItemRow`] with the viewer's shares ([`shares_of`]) as a JSON list of ids.
+#[derive(sqlx::FromRow)]
+struct ItemRowAndShares {
+    #[sqlx(flatten)]
+    row: ItemRow,
+    viewer_shares: String,
+}
+
+/// The item `id` as [`item`] reads it, and the ids of the items shared with `viewer_id`
+/// directly as [`shares_of`] reads them: one statement, one round trip, one view of both.
+pub async fn item_and_shares(
+    tx: &mut Tx,
+    viewer_id: &str,
+    id: &str,
+) -> Result<Option<(ItemRow, HashSet<String>)>, sqlx::Error> {
+    const POSTGRES: &str = concat!(
+        item_columns!(),
+        ",\n        (select coalesce(json_agg(item_id), '[]')::text from doc_shares where user_id = $1) as viewer_shares",
+        "\n    from doc_items i where i.id = $2"
+    );
+    const SQLITE: &str = concat!(
+        item_columns!(),
+        ",\n        (select json_group_array(item_id) from doc_shares where user_id = $1) as viewer_shares",
+        "\n    from doc_items i where i.id = $2"
+    );
+    let sql = match tx.kind() {
+        crate::db::DbKind::Postgres => POSTGRES,
+        crate::db::DbKind::Sqlite => SQLITE,
+    };
+    let found: Option<ItemRowAndShares> = on_tx!(tx, c => sqlx::query_as(sql)
+        .bind(viewer_id).bind(id).fetch_optional(c).await)?;
+    found
+        .map(|f| {
+            let shares: HashSet<String> = serde_json::from_str(&f.viewer_shares)
+                .map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+            Ok((f.row, shares))
+        })
+        .transpose()
 }
 
 /// The items directly inside `parent`.

@@ -206,7 +206,16 @@ impl Projector {
     /// Commits `requests` (those not withdrawn) in one transaction and answers each. Returns
     /// whether it committed events the projections were not applied to in it (the projector's
     /// own round has them to apply).
-    pub(super) async fn commit_batch(&self, mut requests: Vec<Request>) -> bool {
+    pub(super) async fn commit_batch(&self, requests: Vec<Request>) -> bool {
+        let (needs_round, wrote_feed) =
+            crate::feed::noting_writes(self.commit_batch_noted(requests)).await;
+        if wrote_feed {
+            self.feed_batches.send_modify(|n| *n += 1);
+        }
+        needs_round
+    }
+
+    async fn commit_batch_noted(&self, mut requests: Vec<Request>) -> bool {
         requests.retain(|r| {
             r.state
                 .compare_exchange(QUEUED, TAKEN, Ordering::AcqRel, Ordering::Acquire)
