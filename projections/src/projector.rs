@@ -672,11 +672,17 @@ impl Projector {
     /// One round (see [`Projector::run_once`]), and whether it read a full batch; the feed's
     /// readers are told when it wrote feed rows.
     async fn run_round(&self) -> Result<RoundEnd, ProjectionError> {
-        let (end, wrote_feed) = crate::feed::noting_writes(self.run_round_noted()).await;
+        self.telling_feed_readers(self.run_round_noted()).await
+    }
+
+    /// Runs `work` (a round or a group commit) and, when it wrote feed rows, tells the feed's
+    /// readers once it is done (committed, or rolled back: then they read nothing new).
+    async fn telling_feed_readers<T>(&self, work: impl std::future::Future<Output = T>) -> T {
+        let (output, wrote_feed) = crate::feed::noting_writes(work).await;
         if wrote_feed {
             self.feed_batches.send_modify(|n| *n += 1);
         }
-        end
+        output
     }
 
     async fn run_round_noted(&self) -> Result<RoundEnd, ProjectionError> {

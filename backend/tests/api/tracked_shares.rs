@@ -112,16 +112,20 @@ async fn events_of_type(app: &TestApp, share: &str, event_type: &str) -> i64 {
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// The next frame on the socket, as JSON (`null` for one that is not).
+async fn next_json(ws: &mut Socket) -> Value {
+    let frame = tokio::time::timeout(WAIT, ws.next())
+        .await
+        .expect("a frame in time")
+        .expect("open")
+        .unwrap();
+    serde_json::from_str(frame.to_text().unwrap_or("")).unwrap_or(Value::Null)
+}
+
 /// The next feed message of `kind` on the socket (pings and other kinds skipped).
 async fn next_of_kind(ws: &mut Socket, kind: &str) -> Value {
     loop {
-        let frame = tokio::time::timeout(WAIT, ws.next())
-            .await
-            .expect("a frame in time")
-            .expect("open")
-            .unwrap();
-        let Ok(text) = frame.to_text() else { continue };
-        let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let v = next_json(ws).await;
         if v["type"] == "ping" {
             let _ = ws
                 .send(Message::text(json!({"type": "pong"}).to_string()))
@@ -510,9 +514,7 @@ both_dbs! {
     async fn the_sender_hears_of_an_open_over_the_socket(app) {
         let anna = app.token(ANNA).await;
         let (file, share, token) = shared(&app, &anna, json!({})).await;
-        let url = format!("{}/api/ws", app.base.replacen("http", "ws", 1));
-        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("socket");
-        ws.send(Message::text(json!({"type": "auth", "token": anna}).to_string())).await.unwrap();
+        let mut ws = ready_socket(&app, &anna).await;
         assert_eq!(open(&app, &token, &view(1)).await.status(), StatusCode::OK);
         let opened = next_of_kind(&mut ws, "share_opened").await;
         assert_eq!(opened["payload"]["share"], share.as_str());
@@ -613,17 +615,8 @@ async fn ready_socket(app: &TestApp, token: &str) -> Socket {
     ))
     .await
     .unwrap();
-    loop {
-        let frame = tokio::time::timeout(WAIT, ws.next())
-            .await
-            .expect("a frame in time")
-            .expect("open")
-            .unwrap();
-        let v: Value = serde_json::from_str(frame.to_text().unwrap_or("")).unwrap_or(Value::Null);
-        if v["type"] == "ready" {
-            return ws;
-        }
-    }
+    while next_json(&mut ws).await["type"] != "ready" {}
+    ws
 }
 
 /// With the feed's poll far longer than the test waits for a frame, only the projector's word

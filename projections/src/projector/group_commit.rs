@@ -207,12 +207,8 @@ impl Projector {
     /// whether it committed events the projections were not applied to in it (the projector's
     /// own round has them to apply).
     pub(super) async fn commit_batch(&self, requests: Vec<Request>) -> bool {
-        let (needs_round, wrote_feed) =
-            crate::feed::noting_writes(self.commit_batch_noted(requests)).await;
-        if wrote_feed {
-            self.feed_batches.send_modify(|n| *n += 1);
-        }
-        needs_round
+        self.telling_feed_readers(self.commit_batch_noted(requests))
+            .await
     }
 
     async fn commit_batch_noted(&self, mut requests: Vec<Request>) -> bool {
@@ -612,41 +608,17 @@ async fn write_snapshot(tx: &mut Tx, snapshot: &SnapshotUpdate) -> Result<bool, 
 /// The events of one command, and its snapshot, written as postgres-es and sqlite-es write
 /// them (the same columns and the same stored JSON). Returns where its last event sits.
 async fn append_in(tx: &mut Tx, append: &Append) -> Result<Position, AppendError> {
-    #[derive(sqlx::FromRow)]
-    struct At {
-        tx_id: i64,
-        position: i64,
+    let events: Vec<&NewEvent> = append.events.iter().collect();
+    let written = insert_events_skipping_taken(tx, &events).await?;
+    // A sequence another command took first: the caller undoes what was written.
+    if written.len() != events.len() {
+        return Err(AppendError::Conflict);
     }
-    let mut last = Position::default();
-    for event in &append.events {
-        let sql = match tx.kind() {
-            // As a `serde_json::Value` bound by postgres-es: `jsonb` stored into `json`.
-            DbKind::Postgres => {
-                "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-                 values ($1, $2, $3, $4, $5, $6::jsonb::json, $7::jsonb::json)
-                 returning tx_id::text::bigint as tx_id, global_position as position"
-            }
-            DbKind::Sqlite => {
-                "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-                 values ($1, $2, $3, $4, $5, $6, $7)
-                 returning cast(0 as bigint) as tx_id, rowid as position"
-            }
-        };
-        let at: At = on_tx!(tx, conn => sqlx::query_as(sql)
-            .bind(&event.aggregate_type)
-            .bind(&event.aggregate_id)
-            .bind(event.sequence)
-            .bind(&event.event_type)
-            .bind(&event.event_version)
-            .bind(&event.payload)
-            .bind(&event.metadata)
-            .fetch_one(conn)
-            .await)?;
-        last = Position {
-            tx_id: at.tx_id,
-            position: at.position,
-        };
-    }
+    let last = events
+        .last()
+        .and_then(|e| written.get(&(&*e.aggregate_type, &*e.aggregate_id, e.sequence)))
+        .copied()
+        .unwrap_or_default();
     // Another command replaced the snapshot first (the events' sequences did not clash).
     if let Some(snapshot) = &append.snapshot {
         if !write_snapshot(tx, snapshot).await? {
