@@ -59,7 +59,7 @@ pub struct ReplayReport {
 }
 
 /// Every row of a table as text, in a stable order.
-pub(crate) async fn table_rows(db: &Db, table: &TableSpec) -> Result<Vec<String>, sqlx::Error> {
+pub async fn table_rows(db: &Db, table: &TableSpec) -> Result<Vec<String>, sqlx::Error> {
     let sql = format!("select * from {} order by {}", table.name, table.order_by);
     macro_rules! render {
         ($rows:expr) => {

@@ -4,9 +4,10 @@
 //! wrote. A rebuild starts from nothing and is the only writer, so one resident [`Batch`] for
 //! the whole rebuild already knows every row there is: it never reads them back (it reads once
 //! where other projections' feed messages end). Rows no later event changes (feed messages,
-//! closed version rows) are written whenever they pass the memory setting; the state itself (items, shares, marks, badges, links) is written once, at
-//! [`Projection::finish_rebuild`], into tables whose secondary indexes are dropped at the start
-//! and built again at the end.
+//! closed version rows) are written whenever they pass the memory setting; the state itself
+//! (items, shares, marks, badges, links) is written once, at [`Projection::finish_rebuild`],
+//! into tables whose indexes (on PostgreSQL, keys too) are dropped at the start and built
+//! again at the end.
 //!
 //! On PostgreSQL a spill is written on a connection of its own while the events after it are
 //! applied (one spill at a time: the next waits for it), so the database takes the rows on
@@ -108,25 +109,39 @@ struct DroppedIndex {
     create: String,
 }
 
-/// Drops the non-unique indexes of the tables (unique ones back `on conflict` clauses) and
-/// returns what creates them again.
+/// Drops the indexes of the tables and returns what makes them again. On PostgreSQL that is
+/// every index, keys too: the resident batch only appends (`COPY`, no conflict clause), so a
+/// key checked row by row as the rows arrive (the feed's, in random user order) costs the
+/// database several times what building it once from the sorted rows at the end does. On
+/// SQLite the keys are part of the table and back the multi-row inserts' conflict clauses:
+/// only the other indexes go.
 async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<DroppedIndex>, sqlx::Error> {
     let mut rebuild = Vec::new();
     for table in indexed_tables() {
+        // (drop, create) statements, keys first: they are built again in this order.
         let found: Vec<(String, String)> = match tx.kind() {
             DbKind::Sqlite => on_tx!(tx, c => sqlx::query_as(
-                "select name, sql from sqlite_master where type = 'index' and tbl_name = $1
+                "select 'drop index ' || name, sql from sqlite_master
+                 where type = 'index' and tbl_name = $1
                    and sql is not null and upper(sql) not like 'CREATE UNIQUE%'")
                 .bind(table).fetch_all(c).await)?,
             DbKind::Postgres => on_tx!(tx, c => sqlx::query_as(
-                "select indexname::text, indexdef from pg_indexes
-                 where schemaname = current_schema() and tablename = $1
-                   and indexdef not like 'CREATE UNIQUE%'")
+                "select case when k.conname is null
+                            then format('drop index %s', i.indexrelid::regclass)
+                            else format('alter table %I drop constraint %I', $1::text, k.conname) end,
+                        case when k.conname is null
+                            then pg_get_indexdef(i.indexrelid)
+                            else format('alter table %I add constraint %I %s',
+                                        $1::text, k.conname, pg_get_constraintdef(k.oid)) end
+                 from pg_index i
+                 left join pg_constraint k on k.conindid = i.indexrelid
+                                          and k.conrelid = i.indrelid and k.contype in ('p', 'u')
+                 where i.indrelid = format('%I.%I', current_schema(), $1::text)::regclass
+                 order by k.conname is null, i.indexrelid")
                 .bind(table).fetch_all(c).await)?,
         };
-        for (name, create) in found {
-            on_tx!(tx, c => sqlx::query(&format!("drop index {name}"))
-                .execute(c).await.map(|r| r.rows_affected()))?;
+        for (drop, create) in found {
+            on_tx!(tx, c => sqlx::query(&drop).execute(c).await.map(|r| r.rows_affected()))?;
             rebuild.push(DroppedIndex { table, create });
         }
     }
