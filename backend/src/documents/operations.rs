@@ -273,14 +273,15 @@ impl Documents {
         Ok(row.view(&actor.viewer(), &shares))
     }
 
-    /// The item's row and the actor's shares, when the actor sees the item.
+    /// The item's row and which items on its path are shared with the actor directly, when
+    /// the actor sees the item.
     pub(super) async fn visible(
         &self,
         actor: &Actor,
         id: &str,
     ) -> AppResult<(ItemRow, HashSet<String>)> {
         let mut tx = Tx::read(&self.db).await?;
-        let (row, shares) = read::item_and_shares(&mut tx, &actor.id, id)
+        let (row, shares) = read::item_and_path_shares(&mut tx, &actor.id, id)
             .await?
             .ok_or_else(not_found)?;
         if !row.access(&actor.viewer(), &shares).sees() {
@@ -885,15 +886,17 @@ impl Documents {
         actor: &Actor,
         id: &str,
     ) -> AppResult<(super::history::HistoryItem, super::history::Reader)> {
-        let (access, shares) = match self.visible(actor, id).await {
-            Ok((row, shares)) => (row.access(&actor.viewer(), &shares), shares),
-            Err(_) if actor.auditor => (Default::default(), HashSet::new()),
+        let access = match self.visible(actor, id).await {
+            Ok((row, on_path)) => row.access(&actor.viewer(), &on_path),
+            Err(_) if actor.auditor => Default::default(),
             Err(e) => return Err(e),
         };
         let scope = HistoryScope::of(actor.auditor, &access);
         let mut item = super::history::item_of(&self.db, id).await?;
         item.as_of = item.kind == Kind::Folder.as_str() && (actor.auditor || access.owner);
         let mut tx = Tx::read(&self.db).await?;
+        // The history names other folders: whether the reader sees those takes every share.
+        let shares = read::shares_of(&mut tx, &actor.id).await?;
         let whose = (scope == HistoryScope::Own).then_some(actor.id.as_str());
         item.reads = projections::item_reads::counts(&mut tx, id, whose).await?;
         let reader = super::history::Reader::new(&self.db, id, actor.viewer(), shares, scope);

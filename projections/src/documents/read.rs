@@ -360,44 +360,60 @@ pub async fn item(tx: &mut Tx, viewer_id: &str, id: &str) -> Result<Option<ItemR
     on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).bind(id).fetch_optional(c).await)
 }
 
-/// [`ItemRow`] with the viewer's shares ([`shares_of`]) as a JSON list of ids.
+/// [`ItemRow`] with the viewer's shares on its path as a JSON list of ids.
 #[derive(sqlx::FromRow)]
 struct ItemRowAndShares {
     #[sqlx(flatten)]
     row: ItemRow,
-    viewer_shares: String,
+    path_shares: String,
 }
 
-/// The item `id` as [`item`] reads it, and the ids of the items shared with `viewer_id`
-/// directly as [`shares_of`] reads them: one statement, one round trip, one view of both.
-pub async fn item_and_shares(
+/// The item `id` as [`item`] reads it, and which of the items on its path (its folders and
+/// itself) are shared with `viewer_id` directly: all [`ItemRow::access`] and
+/// [`ItemRow::view`] need, found through the shares' key whatever the number of the viewer's
+/// shares. One statement on PostgreSQL; on SQLite, in process, the shares are a second one.
+pub async fn item_and_path_shares(
     tx: &mut Tx,
     viewer_id: &str,
     id: &str,
 ) -> Result<Option<(ItemRow, HashSet<String>)>, sqlx::Error> {
     const POSTGRES: &str = concat!(
         item_columns!(),
-        ",\n        (select coalesce(json_agg(item_id), '[]')::text from doc_shares where user_id = $1) as viewer_shares",
+        ",\n        (select coalesce(json_agg(s.item_id), '[]')::text from doc_shares s
+          where s.item_id = any(string_to_array(i.path, '/')) and s.user_id = $1) as path_shares",
         "\n    from doc_items i where i.id = $2"
     );
-    const SQLITE: &str = concat!(
-        item_columns!(),
-        ",\n        (select json_group_array(item_id) from doc_shares where user_id = $1) as viewer_shares",
-        "\n    from doc_items i where i.id = $2"
-    );
-    let sql = match tx.kind() {
-        crate::db::DbKind::Postgres => POSTGRES,
-        crate::db::DbKind::Sqlite => SQLITE,
-    };
-    let found: Option<ItemRowAndShares> = on_tx!(tx, c => sqlx::query_as(sql)
-        .bind(viewer_id).bind(id).fetch_optional(c).await)?;
-    found
-        .map(|f| {
-            let shares: HashSet<String> = serde_json::from_str(&f.viewer_shares)
-                .map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
-            Ok((f.row, shares))
-        })
-        .transpose()
+    match tx.kind() {
+        crate::db::DbKind::Postgres => {
+            let found: Option<ItemRowAndShares> = on_tx!(tx, c => sqlx::query_as(POSTGRES)
+                .bind(viewer_id).bind(id).fetch_optional(c).await)?;
+            found
+                .map(|f| {
+                    let shares: HashSet<String> = serde_json::from_str(&f.path_shares)
+                        .map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+                    Ok((f.row, shares))
+                })
+                .transpose()
+        }
+        crate::db::DbKind::Sqlite => {
+            let Some(row) = item(tx, viewer_id, id).await? else {
+                return Ok(None);
+            };
+            let on_path = path_ids(&row.path);
+            let sql = format!(
+                "select item_id from doc_shares where user_id = $1 and item_id in ({})",
+                placeholders(2, on_path.len())
+            );
+            let shares: Vec<String> = on_tx!(tx, c => {
+                let mut q = sqlx::query_scalar(&sql).bind(viewer_id);
+                for id in &on_path {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(c).await
+            })?;
+            Ok(Some((row, shares.into_iter().collect())))
+        }
+    }
 }
 
 /// The items directly inside `parent`.
