@@ -895,8 +895,12 @@ impl Documents {
         let mut item = super::history::item_of(&self.db, id).await?;
         item.as_of = item.kind == Kind::Folder.as_str() && (actor.auditor || access.owner);
         let mut tx = Tx::read(&self.db).await?;
-        // The history names other folders: whether the reader sees those takes every share.
-        let shares = read::shares_of(&mut tx, &actor.id).await?;
+        // A reader told only their own part is asked about other folders the history names:
+        // whether they see those takes every share. Owners and auditors are told it all.
+        let shares = match scope {
+            HistoryScope::Own => read::shares_of(&mut tx, &actor.id).await?,
+            HistoryScope::Full => HashSet::new(),
+        };
         let whose = (scope == HistoryScope::Own).then_some(actor.id.as_str());
         item.reads = projections::item_reads::counts(&mut tx, id, whose).await?;
         let reader = super::history::Reader::new(&self.db, id, actor.viewer(), shares, scope);
