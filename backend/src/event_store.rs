@@ -393,6 +393,47 @@ pub struct CommitWithProjections<R> {
     projector: Option<ProjectorHandle>,
 }
 
+/// What the store holds at the sequences of a command whose commit was interrupted.
+#[derive(Debug)]
+enum StoredOutcome {
+    /// Its events, named by their metadata (the request, the moment): it committed.
+    Ours,
+    /// Another command's: it lost the race, and is retried against the fresh state.
+    Taken,
+    /// Nothing: it was rolled back, and appends on its own.
+    Absent,
+}
+
+impl<R: PersistedEventRepository> CommitWithProjections<R> {
+    async fn stored_outcome<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+    ) -> Result<StoredOutcome, PersistenceError> {
+        let Some(first) = events.first() else {
+            return Ok(StoredOutcome::Absent);
+        };
+        let stored = self
+            .inner
+            .get_last_events::<A>(&first.aggregate_id, first.sequence.saturating_sub(1))
+            .await?;
+        let outcome = match stored.iter().find(|e| e.sequence == first.sequence) {
+            None => StoredOutcome::Absent,
+            Some(e) if e.event_type == first.event_type && e.metadata == first.metadata => {
+                StoredOutcome::Ours
+            }
+            Some(_) => StoredOutcome::Taken,
+        };
+        tracing::warn!(
+            aggregate = A::TYPE,
+            id = %first.aggregate_id,
+            sequence = first.sequence,
+            ?outcome,
+            "a command's commit was interrupted; its outcome read from the store"
+        );
+        Ok(outcome)
+    }
+}
+
 impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProjections<R> {
     async fn get_events<A: Aggregate>(
         &self,
@@ -482,6 +523,15 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
                 }
                 Err(CommitError::NotTaken) => {}
                 Err(CommitError::Conflict) => return Err(PersistenceError::OptimisticLockError),
+                Err(CommitError::Interrupted) => {
+                    // The loop stopped while it held the command (the server stopping): the
+                    // store says whether its transaction committed.
+                    match self.stored_outcome::<A>(events).await? {
+                        StoredOutcome::Ours => return Ok(()),
+                        StoredOutcome::Taken => return Err(PersistenceError::OptimisticLockError),
+                        StoredOutcome::Absent => {}
+                    }
+                }
                 Err(e) => return Err(PersistenceError::ConnectionError(Box::new(e))),
             }
         }

@@ -26,8 +26,8 @@ use super::hub::Hub;
 
 /// Runs `projector` whenever this node (`node_id`) holds the projector lease, until `shutdown`.
 /// The lease is renewed every second; when a renewal fails or is late (this node was frozen,
-/// or cut off from the database), the projector stops at once, and its batches are refused by
-/// the fencing number in any case.
+/// or cut off from the database), the projector is told to stop and finishes the batch under
+/// way, whose projections are refused by the fencing number.
 pub async fn run_projector(
     projector: Projector,
     pool: PgPool,
@@ -70,11 +70,28 @@ pub async fn run_projector(
             fencing,
             "this node runs the projections (projector lease taken)"
         );
+        let stop_projector = shutdown.child_token();
+        let run = projector.run_until_shutdown(stop_projector.cancelled());
+        tokio::pin!(run);
         let stopped = tokio::select! {
-            _ = projector.run_until_shutdown(shutdown.cancelled()) => true,
+            _ = &mut run => true,
             _ = keep_lease(&pool, &node_id, fencing) => false,
         };
         fence.set(0);
+        if !stopped {
+            // Stopped, not dropped: dropping the projector in the middle of a group commit
+            // would drop the commands it took, their outcome unknown to them. With the fence
+            // down, the batch under way commits the commands' events without the projections
+            // (the new owner applies them) and answers them; then the loop ends. A projector
+            // stuck past a lease time is dropped after all: the fence refuses its batches.
+            stop_projector.cancel();
+            if tokio::time::timeout(lease::LEASE_TTL, &mut run)
+                .await
+                .is_err()
+            {
+                tracing::warn!("the projector did not stop within a lease time; dropped");
+            }
+        }
         if stopped || shutdown.is_cancelled() {
             if let Err(e) = lease::release(&pool, &node_id, fencing).await {
                 tracing::warn!(error = %e, "cannot release the projector lease");

@@ -23,6 +23,7 @@ const ACCESS_KEY: &str = "companion-test";
 const SECRET_KEY: &str = "companion-test-secret-key";
 const BUCKET: &str = "companion";
 const ANNA: &str = crate::helpers::ANNA;
+const METRICS_TOKEN: &str = "nodes-test-metrics-token-0123456789";
 /// The lease runs out after 5 s; a command waits up to 10 s for its projection.
 const TAKEOVER_LIMIT: Duration = Duration::from_secs(12);
 
@@ -278,6 +279,25 @@ impl Node {
             .await
             .expect("json");
         body["role"].as_str().unwrap_or_default().to_string()
+    }
+
+    /// The projector lease's fencing number this node works under (0: it holds no lease), as
+    /// its metrics say; `METRICS_TOKEN` must be [`METRICS_TOKEN`].
+    async fn fencing_number(&self) -> i64 {
+        let text = self
+            .client
+            .get(format!("{}/metrics", self.base))
+            .bearer_auth(METRICS_TOKEN)
+            .send()
+            .await
+            .expect("metrics")
+            .text()
+            .await
+            .expect("text");
+        text.lines()
+            .find_map(|line| line.strip_prefix("companion_projector_lease_fencing "))
+            .and_then(|n| n.trim().parse::<f64>().ok())
+            .expect("the fencing gauge") as i64
     }
 
     async fn create_folder(&self, token: &str, name: &str) -> reqwest::Response {
@@ -869,4 +889,117 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
         );
     }
     db.close().await;
+}
+
+/// A node whose projector lease is taken away while commands stream in answers every command:
+/// the commands its projector's loop was committing at that moment are committed and answered,
+/// not dropped with the loop. Nothing is lost or stored twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn commands_under_way_when_the_lease_is_lost_are_all_answered() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let Some((admin, name)) = create_pg_database().await else {
+        return;
+    };
+    let database_url = with_database(&admin, &name);
+    let _drop_db = DropDatabase(Some((admin, name)));
+    let limits = [
+        ("RATE_LIMIT_SESSION_PER_SECOND", "10000".to_string()),
+        ("RATE_LIMIT_SESSION_BURST", "100000".to_string()),
+        ("METRICS_TOKEN", METRICS_TOKEN.to_string()),
+    ];
+    let a = Arc::new(Node::start("A", &database_url, &limits).await);
+    let pool = sqlx::PgPool::connect(&database_url).await.expect("pool");
+    let token = a.token(ANNA).await;
+    let before = a.my_titles(&token).await.len();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let writers: Vec<_> = (0..8)
+        .map(|writer| {
+            let (a, token, stop) = (a.clone(), token.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut answers = Vec::new();
+                let mut n = 0;
+                while !stop.load(Ordering::Acquire) {
+                    n += 1;
+                    let title = format!("Folder {writer}-{n}");
+                    let res = a.create_folder(&token, &title).await;
+                    let status = res.status();
+                    answers.push((title, status, res.text().await.unwrap_or_default()));
+                }
+                answers
+            })
+        })
+        .collect();
+
+    // Four times another owner takes the lease while the projector's loop is in the middle of
+    // committing commands: the events table is locked first, so the loop's transaction waits
+    // on it holding the commands it took; the lock goes once this node has seen the lease
+    // gone. Each time this node takes the lease back.
+    // The last time the lock stays past a lease time: the projector is dropped after all, and
+    // the commands it held find in the store whether their transaction committed.
+    for round in 0..4 {
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let mut lock = pool.begin().await.expect("begin");
+        sqlx::query("lock table events in exclusive mode")
+            .execute(&mut *lock)
+            .await
+            .expect("lock the events");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        sqlx::query(
+            "update projector_lease
+             set owner = 'elsewhere', fencing = fencing + 1, expires_at = now() + interval '2 seconds'
+             where name = 'projector'",
+        )
+        .execute(&pool)
+        .await
+        .expect("take the lease");
+        // The node has seen it when its fencing number is down (its projector then finishes
+        // the batch it is in, which waits on the lock).
+        let deadline = Instant::now() + TAKEOVER_LIMIT;
+        while a.fencing_number().await != 0 {
+            assert!(
+                Instant::now() < deadline,
+                "the node did not notice it lost its lease"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let held = if round == 3 {
+            projections::lease::LEASE_TTL + Duration::from_secs(1)
+        } else {
+            Duration::from_millis(200)
+        };
+        tokio::time::sleep(held).await;
+        lock.commit().await.expect("unlock");
+        while a.fencing_number().await == 0 {
+            assert!(
+                Instant::now() < deadline,
+                "the node did not take its lease back"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    stop.store(true, Ordering::Release);
+
+    let mut created = Vec::new();
+    for writer in writers {
+        for (title, status, body) in writer.await.expect("writer") {
+            assert_eq!(status, StatusCode::CREATED, "{title}: {body}");
+            created.push(title);
+        }
+    }
+    eprintln!("{} commands answered", created.len());
+    assert!(created.len() > 100, "only {} commands ran", created.len());
+    let titles = a.my_titles(&token).await;
+    assert_eq!(titles.len(), before + created.len(), "every folder once");
+    for title in &created {
+        assert!(titles.contains(title), "{title} is not listed");
+    }
+    let fenced: i64 = sqlx::query_scalar("select fencing from projector_lease")
+        .fetch_one(&pool)
+        .await
+        .expect("fencing");
+    assert_eq!(fenced, 9, "the lease changed hands eight times");
+    pool.close().await;
 }
