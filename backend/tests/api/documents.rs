@@ -572,6 +572,62 @@ both_dbs! {
         assert_eq!(shared_badge(&app, &john).await, before + 1);
     }
 
+    async fn the_shared_badge_follows_each_change_without_recounting(app) {
+        // Each step is a command of its own, so each batch finds the shares and marks of the
+        // earlier ones in the database and moves the stored badge by what it changed.
+        let anna = app.token(ANNA).await;
+        let john = app.token(JOHN).await;
+        let before = shared_badge(&app, &john).await;
+        let (app, john) = (&app, &john);
+        let expect = |step: &'static str, count: i64| async move {
+            assert_eq!(shared_badge(app, john).await, count, "{step}: the badge");
+            assert_eq!(last_badge(&feed(app, JOHN).await), count, "{step}: the badge pushed");
+        };
+        let files: Vec<String> = {
+            let mut files = Vec::new();
+            for name in ["Badge one", "Badge two", "Badge three"] {
+                files.push(new_file(app, &anna, name, None).await);
+            }
+            files
+        };
+        let folder = new_folder(app, &anna, "Badge shelf", None).await;
+        let inside = new_file(app, &anna, "On the badge shelf", Some(&folder)).await;
+        for file in &files {
+            let (status, body) = post(app, &anna, "/documents/share", json!({ "email": JOHN, "file": file })).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+        expect("three files shared", before + 3).await;
+        // A file inside a folder not shared with him, then the folder: both count, the file
+        // stays unread (it is shared with him directly).
+        let (status, body) = post(app, &anna, "/documents/share", json!({ "email": JOHN, "file": inside })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        expect("the file on the shelf shared", before + 4).await;
+        let (status, body) = post(app, &anna, "/folders/share", json!({ "email": JOHN, "folder": folder })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        expect("the shelf shared", before + 5).await;
+        // Opened: one less; opened again: nothing.
+        for _ in 0..2 {
+            let res = app.get(&format!("/documents/{}/file", files[0]), Some(john)).await;
+            assert_eq!(res.status(), StatusCode::OK);
+            expect("the first file opened", before + 4).await;
+        }
+        // Deleted by its owner while unread: it leaves the count.
+        let (status, body) = post(app, &anna, "/documents/remove", json!({ "id": files[1] })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        expect("the second file deleted", before + 3).await;
+        let res = app.get(&format!("/documents/{inside}/file"), Some(john)).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        expect("the file on the shelf opened", before + 2).await;
+        // Moved to his My Docs while unread: no longer shared with him.
+        let (status, body) = post(app, john, "/folders/mydocs", json!({ "type": "file", "source": files[2] })).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        expect("the third file moved to My Docs", before + 1).await;
+        // The shelf, unread, deleted with what it holds.
+        let (status, body) = post(app, &anna, &format!("/folders/{folder}/delete"), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        expect("the shelf deleted", before).await;
+    }
+
     async fn storage_shares_pass_us_documents_on(app) {
         let john = app.token(JOHN).await;
         let anna = app.token(ANNA).await;

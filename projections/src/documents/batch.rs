@@ -15,8 +15,10 @@
 //!   memory whose current path is in the range.
 //! - A share row is only created or removed after all shares of its item were loaded, so every
 //!   share in memory knows whether it existed before.
-//! - A loaded user ([`Batch::load_users`]) has all their shares in memory, with whether each of
-//!   those items is unread for them, and their badge count.
+//! - A mark that can count in a badge (the item shared with the user directly) changes only
+//!   while the item's shares are in memory, or the user's share of it
+//!   ([`Batch::shared_with_among`]): a badge is the count from before the batch, moved by the
+//!   user's shares in memory ([`Batch::shared_unread`]), never a count of all their shares.
 //!
 //! Memory is bounded by the batch: the state is dropped after the flush.
 //!
@@ -349,7 +351,6 @@ pub struct Batch {
     item_shares_loaded: HashSet<String>,
     /// Folders whose whole subtree is in memory.
     subtrees_loaded: HashSet<String>,
-    users_loaded: HashSet<String>,
     /// Keyed by (user, item).
     unread: HashMap<(String, String), Unread>,
     badges: HashMap<String, Slot<i64>>,
@@ -544,9 +545,9 @@ impl Batch {
         self.by_user.entry(user).or_default().insert(item);
     }
 
-    /// Loads, for each of `users` not loaded yet, all their shares with whether each item is
-    /// unread for them, their badge and the last number of their feed.
-    pub async fn load_users(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
+    /// Reads the shared-unread badge of each of `users` not read yet (a user without a row
+    /// counts 0).
+    pub async fn load_badges(&mut self, tx: &mut Tx, users: &[&str]) -> Result<()> {
         if self.resident {
             return Ok(());
         }
@@ -554,72 +555,38 @@ impl Batch {
             users
                 .iter()
                 .copied()
-                .filter(|u| !self.users_loaded.contains(*u)),
+                .filter(|u| !self.badges.contains_key(*u)),
         );
-        // Each user's id is bound twice (their shares, their badge).
-        for chunk in missing.chunks(PARAMS_PER_STATEMENT / 2) {
-            let shares_of = placeholders(tx.kind(), chunk.len());
-            let badges_of = placeholders_from(tx.kind(), chunk.len() + 1, chunk.len());
-            // Shares and badges in one statement: a badge row has no item.
+        for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
-                "select s.item_id, s.user_id, s.shared_by, s.via, s.shared_at,
-                        exists (select 1 from doc_unread u where u.user_id = s.user_id and u.item_id = s.item_id),
-                        cast(null as bigint)
-                 from doc_shares s where s.user_id in ({shares_of})
-                 union all
-                 select cast(null as text), b.user_id, cast(null as text), cast(null as text),
-                        cast(null as bigint), false, b.shared_unread
-                 from doc_badges b where b.user_id in ({badges_of})"
+                "select user_id, shared_unread from doc_badges where user_id in ({})",
+                placeholders(tx.kind(), chunk.len())
             );
-            type Row = (
-                Option<String>,
-                String,
-                Option<String>,
-                Option<String>,
-                Option<i64>,
-                bool,
-                Option<i64>,
-            );
-            let rows: Vec<Row> = on_tx!(tx, c => {
+            let rows: Vec<(String, i64)> = on_tx!(tx, c => {
                 let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
-                for id in chunk.iter().chain(chunk) {
+                for id in chunk {
                     q = q.bind(*id);
                 }
                 q.fetch_all(c).await
             })?;
-            for row in rows {
-                match row {
-                    (Some(item), user, Some(shared_by), Some(via), Some(shared_at), unread, _) => {
-                        let key = (user.clone(), item.clone());
-                        let mark = self.unread.entry(key).or_default();
-                        mark.db.get_or_insert(unread);
-                        self.known_share(item, user, shared_by, via, shared_at);
-                    }
-                    (None, user, _, _, _, _, Some(count)) => {
-                        self.badges.entry(user).or_insert(Slot {
-                            db: Some(count),
-                            now: Some(count),
-                        });
-                    }
-                    _ => {
-                        return Err(sqlx::Error::Decode(
-                            "a share or badge row with a missing column".into(),
-                        )
-                        .into())
-                    }
-                }
-            }
             self.statements.reads += 1;
+            for (user, count) in rows {
+                self.badges.insert(
+                    user,
+                    Slot {
+                        db: Some(count),
+                        now: Some(count),
+                    },
+                );
+            }
             for user in chunk {
                 self.badges.entry(user.to_string()).or_insert(Slot {
                     db: None,
                     now: None,
                 });
             }
-            self.users_loaded
-                .extend(chunk.iter().map(|u| u.to_string()));
         }
-        self.load_feed_seq(tx, users).await
+        Ok(())
     }
 
     /// Reads the last feed number of each of `users` not known yet.
@@ -805,7 +772,7 @@ impl Batch {
                 let known = self
                     .unread
                     .get(&Pair(user, item))
-                    .is_some_and(|m| m.now.or(m.db).is_some());
+                    .is_some_and(|m| m.db.is_some());
                 !known && seen.insert((*user, *item))
             })
             .collect();
@@ -957,36 +924,47 @@ impl Batch {
                 .is_some_and(|s| s.now.is_some())
     }
 
-    /// The items shared with `user` directly.
-    pub async fn shares_of(
-        &mut self,
-        tx: &mut Tx,
-        user: &str,
-    ) -> Result<std::collections::HashSet<String>> {
-        self.load_users(tx, &[user]).await?;
-        Ok(self
-            .by_user
-            .get(user)
-            .into_iter()
-            .flatten()
-            .filter(|item| {
-                self.shares
-                    .get(&Pair(item, user))
-                    .is_some_and(|s| s.now.is_some())
-            })
-            .cloned()
-            .collect())
-    }
-
-    /// Which of `items` are shared with `user` directly: what [`Batch::shares_of`] holds of
-    /// them, without copying the rest of the user's shares.
+    /// Which of `items` are shared with `user` directly. Only the pairs not in memory are read
+    /// (an item whose shares are all loaded, or a pair the batch knows, needs no read), so the
+    /// cost follows `items`, not how many items are shared with the user.
     pub async fn shared_with_among<'i>(
         &mut self,
         tx: &mut Tx,
         user: &str,
         items: impl IntoIterator<Item = &'i str>,
     ) -> Result<std::collections::HashSet<String>> {
-        self.load_users(tx, &[user]).await?;
+        let items = unique(items.into_iter());
+        if !self.resident {
+            let unknown: Vec<&str> = items
+                .iter()
+                .copied()
+                .filter(|item| {
+                    !self.item_shares_loaded.contains(*item)
+                        && !self.shares.contains_key(&Pair(item, user))
+                })
+                .collect();
+            for chunk in unknown.chunks(PARAMS_PER_STATEMENT - 1) {
+                let sql = format!(
+                    "select item_id, shared_by, via, shared_at from doc_shares
+                     where user_id = {} and item_id in ({})",
+                    param(tx.kind(), 1),
+                    placeholders_from(tx.kind(), 2, chunk.len())
+                );
+                let rows: Vec<(String, String, String, i64)> = on_tx!(tx, c => {
+                    let mut q = sqlx::query_as(&sql)
+                        .persistent(crate::db::keep_prepared(chunk.len()))
+                        .bind(user);
+                    for id in chunk {
+                        q = q.bind(*id);
+                    }
+                    q.fetch_all(c).await
+                })?;
+                self.statements.reads += 1;
+                for (item, shared_by, via, shared_at) in rows {
+                    self.known_share(item, user.to_string(), shared_by, via, shared_at);
+                }
+            }
+        }
         Ok(items
             .into_iter()
             .filter(|item| {
@@ -1143,20 +1121,69 @@ impl Batch {
         Ok(users)
     }
 
-    /// How many items shared with `user` directly are unread (the user loaded).
+    /// How many items shared with `user` directly are unread.
     pub async fn shared_unread(&mut self, tx: &mut Tx, user: &str) -> Result<i64> {
         if self.resident {
             // Every share and mark is in memory, and the count follows them.
             return Ok(self.unread_shared.get(user).copied().unwrap_or(0));
         }
-        let items = self.shares_of(tx, user).await?;
-        let mut count = 0;
-        for item in items {
-            if self.is_unread(tx, user, &item).await? {
-                count += 1;
-            }
+        // The badge from before the batch, moved by the pairs of the user's shares in memory
+        // whose share or mark the batch changed: every change of a share or of a mark that
+        // counts is made with the item's shares in memory (see the module's notes).
+        self.load_badges(tx, &[user]).await?;
+        let items: Vec<String> = self
+            .by_user
+            .get(user)
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        let unknown: Vec<(&str, &str)> = items
+            .iter()
+            .filter(|item| self.mark_before_needed(user, item))
+            .map(|item| (user, item.as_str()))
+            .collect();
+        self.load_unread(tx, &unknown).await?;
+        let before = self.badges.get(user).and_then(|s| s.db).unwrap_or(0);
+        let moved: i64 = items
+            .iter()
+            .map(|item| {
+                let (before, now) = self.counted_before_and_now(user, item);
+                i64::from(now) - i64::from(before)
+            })
+            .sum();
+        Ok(before + moved)
+    }
+
+    /// Whether the pair (`user`, `item`) counted in the badge before the batch and counts now:
+    /// shared directly, and unread.
+    fn counted_before_and_now(&self, user: &str, item: &str) -> (bool, bool) {
+        let share = self.shares.get(&Pair(item, user));
+        let mark = self.unread.get(&Pair(user, item));
+        let mark_before = mark.and_then(|m| m.db);
+        let mark_now = mark.and_then(|m| m.now.or(m.db));
+        (
+            share.is_some_and(|s| s.db.is_some()) && mark_before == Some(true),
+            share.is_some_and(|s| s.now.is_some()) && mark_now == Some(true),
+        )
+    }
+
+    /// Whether telling how the pair moved the badge needs its mark from before the batch,
+    /// not read yet: its mark changed while it was shared before, or its share came or went
+    /// while its mark stayed.
+    fn mark_before_needed(&self, user: &str, item: &str) -> bool {
+        let Some(share) = self.shares.get(&Pair(item, user)) else {
+            return false;
+        };
+        let mark = self.unread.get(&Pair(user, item));
+        if mark.is_some_and(|m| m.db.is_some()) {
+            return false;
         }
-        Ok(count)
+        if mark.is_some_and(|m| m.now.is_some()) {
+            share.db.is_some()
+        } else {
+            share.db.is_some() != share.now.is_some()
+        }
     }
 
     /// Sets the badge of `user` (loaded) to `count`; true when it changed. A user without a row

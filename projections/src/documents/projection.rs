@@ -203,20 +203,20 @@ async fn prefetch(
     let above: Vec<&str> = paths.iter().flat_map(|p| path_ids(p)).collect();
     batch.load_item_shares(tx, &above).await?;
     // Those who see these items through a share get feed messages (their feed numbers are
-    // read); only the users whose badge the batch may recount are read in full.
+    // read); the users shares are given to or taken from get their badge read too.
     let watchers: Vec<String> = batch
         .shares_on(&above)
         .into_iter()
         .map(|(user, _)| user)
         .collect();
-    // The users read in full need their feed numbers too: one statement for both.
+    // Those users need their feed numbers too: one statement for both.
     let feed_numbers_of: Vec<&str> = watchers
         .iter()
         .map(String::as_str)
         .chain(users.iter().copied())
         .collect();
     batch.load_feed_seq(tx, &feed_numbers_of).await?;
-    batch.load_users(tx, &users).await?;
+    batch.load_badges(tx, &users).await?;
     batch.load_unread(tx, &pairs).await?;
     batch.load_children(tx, &ids).await
 }
