@@ -972,6 +972,7 @@ async fn commands_under_way_when_the_lease_is_lost_are_all_answered() {
         };
         tokio::time::sleep(held).await;
         lock.commit().await.expect("unlock");
+        let deadline = Instant::now() + TAKEOVER_LIMIT;
         while a.fencing_number().await == 0 {
             assert!(
                 Instant::now() < deadline,
@@ -982,15 +983,18 @@ async fn commands_under_way_when_the_lease_is_lost_are_all_answered() {
     }
     stop.store(true, Ordering::Release);
 
+    // How many commands run depends on the machine's load; that every one is answered does
+    // not. Each writer's first command went out before the first lock.
     let mut created = Vec::new();
     for writer in writers {
-        for (title, status, body) in writer.await.expect("writer") {
+        let answers = writer.await.expect("writer");
+        assert!(!answers.is_empty(), "a writer got no answer");
+        for (title, status, body) in answers {
             assert_eq!(status, StatusCode::CREATED, "{title}: {body}");
             created.push(title);
         }
     }
     eprintln!("{} commands answered", created.len());
-    assert!(created.len() > 100, "only {} commands ran", created.len());
     let titles = a.my_titles(&token).await;
     assert_eq!(titles.len(), before + created.len(), "every folder once");
     for title in &created {
