@@ -392,11 +392,9 @@ fn replay_matches(database_url: &str, data_dir: &Path) -> (bool, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_share_files_and_hand_the_projector_over() {
     let Some(s3s) = s3s_fs_binary() else { return };
-    let Some((admin, name)) = create_pg_database().await else {
+    let Some((database_url, _drop_db)) = test_database().await else {
         return;
     };
-    let database_url = with_database(&admin, &name);
-    let _drop_db = DropDatabase(Some((admin, name)));
     let s3 = S3Server::start(&s3s).await;
     let store = s3.env();
 
@@ -617,11 +615,9 @@ async fn two_nodes_share_files_and_hand_the_projector_over() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_node_with_the_local_file_store_is_refused() {
-    let Some((admin, name)) = create_pg_database().await else {
+    let Some((database_url, _drop_db)) = test_database().await else {
         return;
     };
-    let database_url = with_database(&admin, &name);
-    let _drop_db = DropDatabase(Some((admin, name)));
     let _a = Node::start("A", &database_url, &[]).await;
     let data_dir = tempfile::tempdir().unwrap();
     let output = node_command(&database_url, data_dir.path(), free_port(), &[])
@@ -668,6 +664,14 @@ async fn next_of_type(
 }
 
 /// Drops a test database when the test ends (after the nodes are gone).
+/// A database of its own for one test, as a URL, dropped when the guard goes (declared before
+/// the nodes, so it outlives them); `None` (skip) without PostgreSQL.
+async fn test_database() -> Option<(String, DropDatabase)> {
+    let (admin, name) = create_pg_database().await?;
+    let database_url = with_database(&admin, &name);
+    Some((database_url, DropDatabase(Some((admin, name)))))
+}
+
 struct DropDatabase(Option<(String, String)>);
 
 impl Drop for DropDatabase {
@@ -826,11 +830,9 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
     use projections::projector::checkpoint_of;
     use projections::{Db, Position, Projector};
 
-    let Some((admin, name)) = create_pg_database().await else {
+    let Some((database_url, _drop_db)) = test_database().await else {
         return;
     };
-    let database_url = with_database(&admin, &name);
-    let _drop_db = DropDatabase(Some((admin, name)));
     let db = Db::connect(&database_url).await.expect("database");
     let Db::Postgres { pool } = &db else {
         unreachable!()
@@ -899,11 +901,9 @@ async fn commands_under_way_when_the_lease_is_lost_are_all_answered() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
-    let Some((admin, name)) = create_pg_database().await else {
+    let Some((database_url, _drop_db)) = test_database().await else {
         return;
     };
-    let database_url = with_database(&admin, &name);
-    let _drop_db = DropDatabase(Some((admin, name)));
     let limits = [
         ("RATE_LIMIT_SESSION_PER_SECOND", "10000".to_string()),
         ("RATE_LIMIT_SESSION_BURST", "100000".to_string()),
