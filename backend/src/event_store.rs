@@ -17,7 +17,7 @@ use cqrs_es::persist::{
 };
 use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
 use postgres_es::PostgresEventRepository;
-use projections::projector::{Append, CommitError, Committed, NewEvent, SnapshotUpdate};
+use projections::projector::{settle, Append, CommitError, Committed, NewEvent, SnapshotUpdate};
 use projections::stream::last_position_of;
 use projections::{Db, Position, ProjectorHandle, WaitOutcome};
 use serde_json::Value;
@@ -37,6 +37,9 @@ enum Framework<A: Aggregate> {
 
 /// How many times a command is retried after losing an optimistic-concurrency race.
 const CONFLICT_RETRIES: usize = 5;
+/// How long a command whose commit was interrupted waits for the database to end that
+/// transaction before it is answered that its outcome is not known.
+const SETTLE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// Who did it and where from; stored as each event's metadata.
 #[derive(Debug, Clone, Default)]
@@ -523,11 +526,29 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
                 }
                 Err(CommitError::NotTaken) => {}
                 Err(CommitError::Conflict) => return Err(PersistenceError::OptimisticLockError),
-                Err(CommitError::Interrupted) => {
-                    // The loop stopped while it held the command (the server stopping): the
-                    // store says whether its transaction committed.
+                Err(CommitError::Interrupted(committing)) => {
+                    // The loop stopped while it held the command (its lease lost, the server
+                    // stopping), or its commit failed: once the transaction is settled, the
+                    // store says whether it committed.
+                    let settled = settle(&self.db, committing, SETTLE_PATIENCE)
+                        .await
+                        .map_err(|e| PersistenceError::ConnectionError(Box::new(e)))?;
+                    if !settled {
+                        return Err(PersistenceError::ConnectionError(Box::new(
+                            CommitError::Interrupted(committing),
+                        )));
+                    }
                     match self.stored_outcome::<A>(events).await? {
-                        StoredOutcome::Ours => return Ok(()),
+                        StoredOutcome::Ours => {
+                            if let Some(at) = committing {
+                                let committed = Committed {
+                                    at,
+                                    projected: false,
+                                };
+                                let _ = COMMITTED.try_with(|c| c.set(Some(committed)));
+                            }
+                            return Ok(());
+                        }
                         StoredOutcome::Taken => return Err(PersistenceError::OptimisticLockError),
                         StoredOutcome::Absent => {}
                     }

@@ -33,8 +33,8 @@ use crate::{now_ms, on_db, on_tx};
 mod group_commit;
 use group_commit::CommitGate;
 pub use group_commit::{
-    append_together, metric_names as group_commit_metric_names, Append, CommitError, Committed,
-    NewEvent, SnapshotUpdate, COMMANDS_PER_BATCH,
+    append_together, metric_names as group_commit_metric_names, settle, Append, CommitError,
+    Committed, NewEvent, SnapshotUpdate, COMMANDS_PER_BATCH,
 };
 
 /// The PostgreSQL `NOTIFY` channel that asks the node running the projector to look for new

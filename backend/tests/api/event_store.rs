@@ -532,6 +532,82 @@ async fn a_scratch_database_does_not_wait_for_its_log_postgres() {
     live.close().await;
 }
 
+/// A command whose commit was interrupted waits for its transaction's fate: on PostgreSQL while
+/// the transaction is in progress `settle` does not return settled, and it does once the
+/// transaction has committed or rolled back; a command whose commit was never asked has nothing
+/// to wait for.
+#[tokio::test]
+async fn settling_waits_for_a_transaction_under_way_postgres() {
+    use projections::projector::settle;
+    use std::time::Duration;
+    let Some(database) = PgDatabase::create().await else {
+        return;
+    };
+    let projections::Db::Postgres { pool } = &database.db else {
+        panic!("a PostgreSQL database");
+    };
+    let open = |pool: sqlx::PgPool| async move {
+        let mut tx = pool.begin().await.unwrap();
+        let tx_id: i64 = sqlx::query_scalar("select pg_current_xact_id()::text::bigint")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        (tx, projections::Position { tx_id, position: 1 })
+    };
+    let patience = Duration::from_millis(300);
+
+    let (committing, at) = open(pool.clone()).await;
+    let started = std::time::Instant::now();
+    assert!(!settle(&database.db, Some(at), patience).await.unwrap());
+    assert!(started.elapsed() >= patience, "gave up before its patience");
+    committing.commit().await.unwrap();
+    assert!(settle(&database.db, Some(at), patience).await.unwrap());
+
+    let (rolling_back, at) = open(pool.clone()).await;
+    assert!(!settle(&database.db, Some(at), patience).await.unwrap());
+    rolling_back.rollback().await.unwrap();
+    assert!(settle(&database.db, Some(at), patience).await.unwrap());
+
+    assert!(settle(&database.db, None, Duration::ZERO).await.unwrap());
+}
+
+/// On SQLite `settle` waits for a write under way on another connection to end: its commit
+/// is then visible to the read that follows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settling_waits_for_a_write_under_way_sqlite() {
+    use projections::projector::settle;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let db = projections::Db::connect(&format!("sqlite://{}", dir.path().join("s.db").display()))
+        .await
+        .unwrap();
+    let projections::Db::Sqlite { pool, .. } = &db else {
+        panic!("a SQLite database");
+    };
+    let mut writer = pool.acquire().await.unwrap();
+    sqlx::query("begin immediate")
+        .execute(&mut *writer)
+        .await
+        .unwrap();
+    sqlx::query("create table settle_probe (n integer)")
+        .execute(&mut *writer)
+        .await
+        .unwrap();
+    let settling = {
+        let db = db.clone();
+        tokio::spawn(async move { settle(&db, None, Duration::ZERO).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !settling.is_finished(),
+        "settled while a write was under way"
+    );
+    sqlx::query("commit").execute(&mut *writer).await.unwrap();
+    assert!(settling.await.unwrap().unwrap());
+    drop(writer);
+    db.close().await;
+}
+
 /// The value of a counter in `/metrics` (0 when absent).
 fn counter(metrics: &str, series: &str) -> f64 {
     metrics

@@ -1007,3 +1007,182 @@ async fn commands_under_way_when_the_lease_is_lost_are_all_answered() {
     assert_eq!(fenced, 9, "the lease changed hands eight times");
     pool.close().await;
 }
+
+/// A node that loses its lease while PostgreSQL is still committing its projector's
+/// transaction (the commit held by a deferred trigger waiting on a lock the test holds), so the
+/// projector is dropped with the commit under way: the command waits until the transaction is
+/// settled and is answered as stored, once. Read at once, the store did not show the commit
+/// yet: the command appended its change a second time, was refused by its taken sequence, and
+/// its retry answered 409 "This item already exists" for a folder it had created.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_command_whose_commit_outlives_its_projector_is_answered_once() {
+    use std::sync::Arc;
+
+    const HOLD: i64 = 4242;
+    let Some((database_url, _drop_db)) = test_database().await else {
+        return;
+    };
+    let a = Arc::new(
+        Node::start(
+            "A",
+            &database_url,
+            &[("METRICS_TOKEN", METRICS_TOKEN.to_string())],
+        )
+        .await,
+    );
+    let pool = sqlx::PgPool::connect(&database_url).await.expect("pool");
+    let token = a.token(ANNA).await;
+    sqlx::raw_sql(&format!(
+        "create function hold_commit() returns trigger language plpgsql as $$
+         begin
+           if new.payload::text like '%Slow commit%' then
+             -- The round's lock timeout would fail the commit instead.
+             perform set_config('lock_timeout', '0', true);
+             perform pg_advisory_xact_lock({HOLD});
+           end if;
+           return null;
+         end $$;
+         create constraint trigger hold_commit after insert on events
+           deferrable initially deferred for each row execute function hold_commit();"
+    ))
+    .execute(&pool)
+    .await
+    .expect("the trigger");
+    let mut holder = pool.acquire().await.expect("holder");
+    sqlx::query("select pg_advisory_lock($1)")
+        .bind(HOLD)
+        .execute(&mut *holder)
+        .await
+        .expect("hold");
+
+    let writer = {
+        let (a, token) = (a.clone(), token.clone());
+        tokio::spawn(async move {
+            let res = a.create_folder(&token, "Slow commit").await;
+            let status = res.status();
+            (status, res.text().await.unwrap_or_default())
+        })
+    };
+    // The projector's transaction is at its commit once its trigger waits for the lock.
+    let deadline = Instant::now() + TAKEOVER_LIMIT;
+    loop {
+        let waiting: i64 = sqlx::query_scalar(
+            "select count(*) from pg_locks where locktype = 'advisory' and objid = $1 and not granted",
+        )
+        .bind(HOLD)
+        .fetch_one(&pool)
+        .await
+        .expect("locks");
+        if waiting > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the commit never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    sqlx::query(
+        "update projector_lease
+         set owner = 'elsewhere', fencing = fencing + 1, expires_at = now() + interval '2 seconds'
+         where name = 'projector'",
+    )
+    .execute(&pool)
+    .await
+    .expect("take the lease");
+    // The node takes the lease back only once its stuck projector is dropped (a lease time
+    // after it saw the lease gone).
+    let deadline = Instant::now() + TAKEOVER_LIMIT;
+    while a.fencing_number().await != 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the node did not notice it lost its lease"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let deadline = Instant::now() + 3 * TAKEOVER_LIMIT;
+    while a.fencing_number().await == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the node did not take its lease back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!writer.is_finished(), "answered before its commit ended");
+    sqlx::query("select pg_advisory_unlock($1)")
+        .bind(HOLD)
+        .execute(&mut *holder)
+        .await
+        .expect("release");
+
+    let (status, body) = writer.await.expect("writer");
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let stored: i64 =
+        sqlx::query_scalar("select count(*) from events where payload::text like '%Slow commit%'")
+            .fetch_one(&pool)
+            .await
+            .expect("events");
+    assert_eq!(stored, 1, "the folder's creation stored once");
+    let titles = a.my_titles(&token).await;
+    assert_eq!(
+        titles.iter().filter(|t| *t == "Slow commit").count(),
+        1,
+        "{titles:?}"
+    );
+    drop(holder);
+    pool.close().await;
+}
+
+/// A group commit whose `COMMIT` itself fails (a deferred trigger refuses the first one): the
+/// command learns its transaction rolled back and appends its change on its own, answered 201
+/// and stored once, where it was answered a server error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_whose_group_commit_fails_at_its_commit_is_stored_once() {
+    let Some((database_url, _drop_db)) = test_database().await else {
+        return;
+    };
+    let a = Node::start("A", &database_url, &[]).await;
+    let pool = sqlx::PgPool::connect(&database_url).await.expect("pool");
+    let token = a.token(ANNA).await;
+    // A sequence is not rolled back with the transaction: only the first commit is refused.
+    sqlx::raw_sql(
+        "create sequence commit_attempts;
+         create function refuse_first_commit() returns trigger language plpgsql as $$
+         begin
+           if new.payload::text like '%Refused commit%' and nextval('commit_attempts') = 1 then
+             raise exception 'the first commit is refused';
+           end if;
+           return null;
+         end $$;
+         create constraint trigger refuse_first_commit after insert on events
+           deferrable initially deferred for each row execute function refuse_first_commit();",
+    )
+    .execute(&pool)
+    .await
+    .expect("the trigger");
+
+    let res = a.create_folder(&token, "Refused commit").await;
+    let status = res.status();
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap_or_default()
+    );
+    let attempts: i64 = sqlx::query_scalar("select last_value from commit_attempts")
+        .fetch_one(&pool)
+        .await
+        .expect("attempts");
+    assert_eq!(attempts, 2, "the refused commit, then the command's own");
+    let stored: i64 = sqlx::query_scalar(
+        "select count(*) from events where payload::text like '%Refused commit%'",
+    )
+    .fetch_one(&pool)
+    .await
+    .expect("events");
+    assert_eq!(stored, 1, "the folder's creation stored once");
+    let titles = a.my_titles(&token).await;
+    assert_eq!(
+        titles.iter().filter(|t| *t == "Refused commit").count(),
+        1,
+        "{titles:?}"
+    );
+    pool.close().await;
+}

@@ -31,14 +31,14 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use sqlx::Executor;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{behind_in, savepoint, undo_to, PartsWritten, Projector};
-use crate::db::{DbKind, Tx};
+use crate::db::{Db, DbKind, Tx};
 use crate::on_tx;
 use crate::stream::{self, Position, StoredEvent};
 
@@ -124,9 +124,12 @@ pub enum CommitError {
     /// from the commit itself (then, as for any commit, it is not known).
     #[error("database: {0}")]
     Database(String),
-    /// The loop stopped while it held the command (the server is shutting down).
+    /// The loop stopped while it held the command (it lost its lease, or the server is
+    /// stopping), or its transaction failed at or after its commit: whether the command is
+    /// stored is for the store to say, once the transaction is settled ([`settle`]). `Some`
+    /// when the commit had been asked for: where the command's last event went.
     #[error("the projector stopped while it committed the command")]
-    Interrupted,
+    Interrupted(Option<Position>),
 }
 
 /// A command waiting for the loop.
@@ -136,6 +139,9 @@ pub(super) struct Request {
     /// reply) or [`WITHDRAWN`] by its command (the loop skips it).
     state: Arc<AtomicU8>,
     reply: oneshot::Sender<Result<Committed, CommitError>>,
+    /// Set by the loop just before it asks for the commit: where the command's last event went.
+    /// From then on only the database knows whether the command is stored.
+    committing: Arc<OnceLock<Position>>,
 }
 
 /// Where commands are handed to the projector's loop: open while the loop runs.
@@ -166,10 +172,12 @@ impl CommitGate {
         };
         let (reply, mut answer) = oneshot::channel();
         let state = Arc::new(AtomicU8::new(QUEUED));
+        let committing = Arc::new(OnceLock::new());
         let request = Request {
             append,
             state: state.clone(),
             reply,
+            committing: committing.clone(),
         };
         if sender.try_send(request).is_err() {
             return Err(CommitError::NotTaken);
@@ -188,9 +196,66 @@ impl CommitGate {
             }
         };
         match answered {
+            // The commit itself failed (or what followed the commit was asked): not known.
+            Ok(Err(CommitError::Database(_))) if committing.get().is_some() => {
+                Err(CommitError::Interrupted(committing.get().copied()))
+            }
             Ok(outcome) => outcome,
             Err(_) if state.load(Ordering::Acquire) != TAKEN => Err(CommitError::NotTaken),
-            Err(_) => Err(CommitError::Interrupted),
+            Err(_) => Err(CommitError::Interrupted(committing.get().copied())),
+        }
+    }
+}
+
+/// How often [`settle`] asks PostgreSQL about a transaction.
+const SETTLE_POLL: Duration = Duration::from_millis(20);
+
+/// Waits until the transaction of a command answered [`CommitError::Interrupted`] has committed
+/// or rolled back, so that what the store holds at the command's sequences is its outcome.
+/// The dropped loop's connection closes, and the database ends its transaction in its own time:
+/// read at once, the store could miss a commit still under way, and the command would be
+/// appended a second time (refused by its taken sequence, then retried against a state that
+/// holds its own change).
+///
+/// - PostgreSQL, the commit asked (`committing`): the transaction's status (`pg_xact_status`)
+///   until it is no longer in progress; `false` if it still is after `patience`.
+/// - PostgreSQL, the commit never asked: nothing of the command can commit (the closed
+///   connection's transaction rolls back, and an append of the same sequence waits for it).
+/// - SQLite: a write lock taken and given back (`begin immediate`), which waits for a commit
+///   under way on another connection.
+pub async fn settle(
+    db: &Db,
+    committing: Option<Position>,
+    patience: Duration,
+) -> Result<bool, sqlx::Error> {
+    match db {
+        Db::Postgres { pool } => {
+            let Some(at) = committing else {
+                return Ok(true);
+            };
+            let deadline = tokio::time::Instant::now() + patience;
+            loop {
+                // NULL for a transaction too old to be tracked: long settled.
+                let status: Option<String> =
+                    sqlx::query_scalar("select pg_xact_status(cast(cast($1 as text) as xid8))")
+                        .bind(at.tx_id)
+                        .fetch_one(pool)
+                        .await?;
+                if status.as_deref() != Some("in progress") {
+                    return Ok(true);
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    return Ok(false);
+                }
+                tokio::time::sleep(SETTLE_POLL).await;
+            }
+        }
+        Db::Sqlite { pool, .. } => {
+            let _writer = db.write_guard().await;
+            let mut conn = pool.acquire().await?;
+            conn.execute("begin immediate").await?;
+            conn.execute("rollback").await?;
+            Ok(true)
         }
     }
 }
@@ -221,7 +286,9 @@ impl Projector {
             return false;
         }
         let appends: Vec<&Append> = requests.iter().map(|r| &r.append).collect();
-        let (outcomes, projected) = match self.commit_appends(&appends).await {
+        let committing: Vec<&OnceLock<Position>> =
+            requests.iter().map(|r| &*r.committing).collect();
+        let (outcomes, projected) = match self.commit_appends(&appends, &committing).await {
             Ok(done) => done,
             Err(e) => {
                 tracing::error!(error = %e, commands = requests.len(), "group commit failed");
@@ -249,10 +316,12 @@ impl Projector {
 
     /// The transaction: every command's writes (together, or each in a savepoint), the
     /// projections in a savepoint, one commit. Returns each command's outcome (the position of
-    /// its last event) and whether the projections were applied.
+    /// its last event) and whether the projections were applied. Before the commit is asked,
+    /// each written command's position goes to its `committing`.
     async fn commit_appends(
         &self,
         appends: &[&Append],
+        committing: &[&OnceLock<Position>],
     ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
         let _guard = self.target.write_guard().await;
         let mut tx = Tx::begin(&self.target).await?;
@@ -307,6 +376,11 @@ impl Projector {
         // A round that stood is released by the commit itself (one round trip fewer).
         if round.is_none() {
             undo_to(&mut tx, "round").await?;
+        }
+        for (outcome, committing) in outcomes.iter().zip(committing) {
+            if let Ok(at) = outcome {
+                let _ = committing.set(*at);
+            }
         }
         tx.commit().await?;
         let projected = round.is_some();
