@@ -300,6 +300,18 @@ impl Node {
             .expect("the fencing gauge") as i64
     }
 
+    /// Waits until this node runs the projector again (its fencing number up).
+    async fn wait_for_the_lease(&self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while self.fencing_number().await == 0 {
+            assert!(
+                Instant::now() < deadline,
+                "the node did not take its lease back"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     async fn create_folder(&self, token: &str, name: &str) -> reqwest::Response {
         self.client
             .post(self.url("/folders"))
@@ -663,6 +675,43 @@ async fn next_of_type(
     }
 }
 
+/// The folder `title` was created once: one event stored, listed once in My Docs.
+async fn assert_created_once(node: &Node, token: &str, pool: &sqlx::PgPool, title: &str) {
+    let stored: i64 = sqlx::query_scalar("select count(*) from events where payload::text like $1")
+        .bind(format!("%{title}%"))
+        .fetch_one(pool)
+        .await
+        .expect("events");
+    assert_eq!(stored, 1, "the creation of {title} stored once");
+    let titles = node.my_titles(token).await;
+    assert_eq!(
+        titles.iter().filter(|t| *t == title).count(),
+        1,
+        "{titles:?}"
+    );
+}
+
+/// Gives the projector lease to another owner for two seconds, as a node taking it over does,
+/// and waits until `node` has seen it gone (its fencing number down).
+async fn take_the_lease_from(node: &Node, pool: &sqlx::PgPool) {
+    sqlx::query(
+        "update projector_lease
+         set owner = 'elsewhere', fencing = fencing + 1, expires_at = now() + interval '2 seconds'
+         where name = 'projector'",
+    )
+    .execute(pool)
+    .await
+    .expect("take the lease");
+    let deadline = Instant::now() + TAKEOVER_LIMIT;
+    while node.fencing_number().await != 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the node did not notice it lost its lease"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Drops a test database when the test ends (after the nodes are gone).
 /// A database of its own for one test, as a URL, dropped when the guard goes (declared before
 /// the nodes, so it outlives them); `None` (skip) without PostgreSQL.
@@ -947,24 +996,8 @@ async fn commands_under_way_when_the_lease_is_lost_are_all_answered() {
             .await
             .expect("lock the events");
         tokio::time::sleep(Duration::from_millis(300)).await;
-        sqlx::query(
-            "update projector_lease
-             set owner = 'elsewhere', fencing = fencing + 1, expires_at = now() + interval '2 seconds'
-             where name = 'projector'",
-        )
-        .execute(&pool)
-        .await
-        .expect("take the lease");
-        // The node has seen it when its fencing number is down (its projector then finishes
-        // the batch it is in, which waits on the lock).
-        let deadline = Instant::now() + TAKEOVER_LIMIT;
-        while a.fencing_number().await != 0 {
-            assert!(
-                Instant::now() < deadline,
-                "the node did not notice it lost its lease"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        // Its projector then finishes the batch it is in, which waits on the lock.
+        take_the_lease_from(&a, &pool).await;
         let held = if round == 3 {
             projections::lease::LEASE_TTL + Duration::from_secs(1)
         } else {
@@ -972,14 +1005,7 @@ async fn commands_under_way_when_the_lease_is_lost_are_all_answered() {
         };
         tokio::time::sleep(held).await;
         lock.commit().await.expect("unlock");
-        let deadline = Instant::now() + TAKEOVER_LIMIT;
-        while a.fencing_number().await == 0 {
-            assert!(
-                Instant::now() < deadline,
-                "the node did not take its lease back"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        a.wait_for_the_lease(TAKEOVER_LIMIT).await;
     }
     stop.store(true, Ordering::Release);
 
@@ -1079,32 +1105,10 @@ async fn a_command_whose_commit_outlives_its_projector_is_answered_once() {
         assert!(Instant::now() < deadline, "the commit never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    sqlx::query(
-        "update projector_lease
-         set owner = 'elsewhere', fencing = fencing + 1, expires_at = now() + interval '2 seconds'
-         where name = 'projector'",
-    )
-    .execute(&pool)
-    .await
-    .expect("take the lease");
+    take_the_lease_from(&a, &pool).await;
     // The node takes the lease back only once its stuck projector is dropped (a lease time
     // after it saw the lease gone).
-    let deadline = Instant::now() + TAKEOVER_LIMIT;
-    while a.fencing_number().await != 0 {
-        assert!(
-            Instant::now() < deadline,
-            "the node did not notice it lost its lease"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let deadline = Instant::now() + 3 * TAKEOVER_LIMIT;
-    while a.fencing_number().await == 0 {
-        assert!(
-            Instant::now() < deadline,
-            "the node did not take its lease back"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    a.wait_for_the_lease(3 * TAKEOVER_LIMIT).await;
     assert!(!writer.is_finished(), "answered before its commit ended");
     sqlx::query("select pg_advisory_unlock($1)")
         .bind(HOLD)
@@ -1114,18 +1118,7 @@ async fn a_command_whose_commit_outlives_its_projector_is_answered_once() {
 
     let (status, body) = writer.await.expect("writer");
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let stored: i64 =
-        sqlx::query_scalar("select count(*) from events where payload::text like '%Slow commit%'")
-            .fetch_one(&pool)
-            .await
-            .expect("events");
-    assert_eq!(stored, 1, "the folder's creation stored once");
-    let titles = a.my_titles(&token).await;
-    assert_eq!(
-        titles.iter().filter(|t| *t == "Slow commit").count(),
-        1,
-        "{titles:?}"
-    );
+    assert_created_once(&a, &token, &pool, "Slow commit").await;
     drop(holder);
     pool.close().await;
 }
@@ -1171,18 +1164,6 @@ async fn a_command_whose_group_commit_fails_at_its_commit_is_stored_once() {
         .await
         .expect("attempts");
     assert_eq!(attempts, 2, "the refused commit, then the command's own");
-    let stored: i64 = sqlx::query_scalar(
-        "select count(*) from events where payload::text like '%Refused commit%'",
-    )
-    .fetch_one(&pool)
-    .await
-    .expect("events");
-    assert_eq!(stored, 1, "the folder's creation stored once");
-    let titles = a.my_titles(&token).await;
-    assert_eq!(
-        titles.iter().filter(|t| *t == "Refused commit").count(),
-        1,
-        "{titles:?}"
-    );
+    assert_created_once(&a, &token, &pool, "Refused commit").await;
     pool.close().await;
 }
