@@ -174,6 +174,12 @@ pub trait Projection: Send + Sync {
     fn rebuilds_alone(&self) -> bool {
         false
     }
+    /// The columns of `table` whose planner statistics are gathered once the table is rebuilt,
+    /// as `analyze`'s column list (empty, the default: every column).
+    fn analyzed_columns(&self, table: &str) -> &'static str {
+        let _ = table;
+        ""
+    }
     /// Events per transaction this projection prefers in a rebuild (`None`: the projector's).
     fn rebuild_batch(&self) -> Option<i64> {
         None

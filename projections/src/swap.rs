@@ -390,7 +390,8 @@ async fn stage(
             }
             sqlx::query(&moved).execute(&mut *c).await?;
         }
-        sqlx::query(&format!("analyze {staging}.{}", table.name))
+        let columns = projection.analyzed_columns(table.name);
+        sqlx::query(&format!("analyze {staging}.{}{columns}", table.name))
             .execute(&mut *c)
             .await?;
     }

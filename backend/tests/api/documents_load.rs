@@ -753,6 +753,23 @@ async fn a_rebuild_swapped_in_replaces_damaged_tables_while_commands_go_on(app: 
         schema_before,
         "every column, key, index and foreign key as before, by the same names"
     );
+    if let projections::Db::Postgres { pool } = &app.state.db {
+        // Statistics gathered for the columns queries use, not for the text only shown.
+        let analyzed: Vec<String> = sqlx::query_scalar(
+            "select attname::text from pg_stats where schemaname = current_schema()
+             and tablename = 'doc_items'",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        for column in ["id", "parent_id", "path", "owner_id"] {
+            assert!(
+                analyzed.iter().any(|c| c == column),
+                "{column}: {analyzed:?}"
+            );
+        }
+        assert!(!analyzed.iter().any(|c| c == "subtitle"), "{analyzed:?}");
+    }
     let repaired = backend::replay::run(&app.state.db, &app.state.config, &[])
         .await
         .unwrap();
