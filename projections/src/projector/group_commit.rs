@@ -120,8 +120,8 @@ pub enum CommitError {
     /// Nothing was written: another command took the sequence or moved the snapshot first.
     #[error("the aggregate was changed by another command")]
     Conflict,
-    /// The transaction failed; nothing of the command was committed, unless the failure came
-    /// from the commit itself (then, as for any commit, it is not known).
+    /// The transaction failed before its commit was asked; nothing of the command was
+    /// committed. (A failure once it was asked is answered [`CommitError::Interrupted`].)
     #[error("database: {0}")]
     Database(String),
     /// The loop stopped while it held the command (it lost its lease, or the server is
@@ -135,13 +135,19 @@ pub enum CommitError {
 /// A command waiting for the loop.
 pub(super) struct Request {
     append: Append,
+    /// Seen by the command and the loop alike.
+    shared: Arc<Shared>,
+    reply: oneshot::Sender<Result<Committed, CommitError>>,
+}
+
+/// What a command and the loop both see of its request.
+struct Shared {
     /// [`QUEUED`], then [`TAKEN`] by the loop (from then on its outcome is known only from the
     /// reply) or [`WITHDRAWN`] by its command (the loop skips it).
-    state: Arc<AtomicU8>,
-    reply: oneshot::Sender<Result<Committed, CommitError>>,
+    state: AtomicU8,
     /// Set by the loop just before it asks for the commit: where the command's last event went.
     /// From then on only the database knows whether the command is stored.
-    committing: Arc<OnceLock<Position>>,
+    committing: OnceLock<Position>,
 }
 
 /// Where commands are handed to the projector's loop: open while the loop runs.
@@ -171,13 +177,14 @@ impl CommitGate {
             return Err(CommitError::NotTaken);
         };
         let (reply, mut answer) = oneshot::channel();
-        let state = Arc::new(AtomicU8::new(QUEUED));
-        let committing = Arc::new(OnceLock::new());
+        let shared = Arc::new(Shared {
+            state: AtomicU8::new(QUEUED),
+            committing: OnceLock::new(),
+        });
         let request = Request {
             append,
-            state: state.clone(),
+            shared: shared.clone(),
             reply,
-            committing: committing.clone(),
         };
         if sender.try_send(request).is_err() {
             return Err(CommitError::NotTaken);
@@ -185,7 +192,8 @@ impl CommitGate {
         let answered = match tokio::time::timeout(patience, &mut answer).await {
             Ok(answered) => answered,
             Err(_) => {
-                let withdrawn = state
+                let withdrawn = shared
+                    .state
                     .compare_exchange(QUEUED, WITHDRAWN, Ordering::AcqRel, Ordering::Acquire)
                     .is_ok();
                 if withdrawn {
@@ -195,14 +203,16 @@ impl CommitGate {
                 answer.await
             }
         };
+        let committing = shared.committing.get().copied();
         match answered {
-            // The commit itself failed (or what followed the commit was asked): not known.
-            Ok(Err(CommitError::Database(_))) if committing.get().is_some() => {
-                Err(CommitError::Interrupted(committing.get().copied()))
+            // The transaction failed once its commit was asked: whether it committed is not
+            // known.
+            Ok(Err(CommitError::Database(_))) if committing.is_some() => {
+                Err(CommitError::Interrupted(committing))
             }
             Ok(outcome) => outcome,
-            Err(_) if state.load(Ordering::Acquire) != TAKEN => Err(CommitError::NotTaken),
-            Err(_) => Err(CommitError::Interrupted(committing.get().copied())),
+            Err(_) if shared.state.load(Ordering::Acquire) != TAKEN => Err(CommitError::NotTaken),
+            Err(_) => Err(CommitError::Interrupted(committing)),
         }
     }
 }
@@ -278,17 +288,15 @@ impl Projector {
 
     async fn commit_batch_noted(&self, mut requests: Vec<Request>) -> bool {
         requests.retain(|r| {
-            r.state
+            r.shared
+                .state
                 .compare_exchange(QUEUED, TAKEN, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
         });
         if requests.is_empty() {
             return false;
         }
-        let appends: Vec<&Append> = requests.iter().map(|r| &r.append).collect();
-        let committing: Vec<&OnceLock<Position>> =
-            requests.iter().map(|r| &*r.committing).collect();
-        let (outcomes, projected) = match self.commit_appends(&appends, &committing).await {
+        let (outcomes, projected) = match self.commit_appends(&requests).await {
             Ok(done) => done,
             Err(e) => {
                 tracing::error!(error = %e, commands = requests.len(), "group commit failed");
@@ -317,12 +325,12 @@ impl Projector {
     /// The transaction: every command's writes (together, or each in a savepoint), the
     /// projections in a savepoint, one commit. Returns each command's outcome (the position of
     /// its last event) and whether the projections were applied. Before the commit is asked,
-    /// each written command's position goes to its `committing`.
+    /// each written command's position goes to its request's `committing`.
     async fn commit_appends(
         &self,
-        appends: &[&Append],
-        committing: &[&OnceLock<Position>],
+        requests: &[Request],
     ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
+        let appends: &[&Append] = &requests.iter().map(|r| &r.append).collect::<Vec<_>>();
         let _guard = self.target.write_guard().await;
         let mut tx = Tx::begin(&self.target).await?;
         let outcomes = match append_together(&mut tx, appends).await {
@@ -377,9 +385,9 @@ impl Projector {
         if round.is_none() {
             undo_to(&mut tx, "round").await?;
         }
-        for (outcome, committing) in outcomes.iter().zip(committing) {
+        for (outcome, request) in outcomes.iter().zip(requests) {
             if let Ok(at) = outcome {
-                let _ = committing.set(*at);
+                let _ = request.shared.committing.set(*at);
             }
         }
         tx.commit().await?;
