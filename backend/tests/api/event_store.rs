@@ -655,13 +655,14 @@ async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
     assert_eq!(listed, 1, "projected before the answer");
 }
 
-// A share's live projection reads what it needs in five statements: the item, the shares on
-// it, the feed numbers of those it concerns (who already sees the item, and the recipient),
-// the recipient's shares with their badge, and the recipient's unread mark for the item.
-// This is what every share pays inside its group commit; a read split in two again shows
-// here.
+// A share's live projection reads what it needs in five statements on SQLite: the item, the
+// shares on it, the feed numbers of those it concerns (who already sees the item, and the
+// recipient), the recipient's badge, and the recipient's unread mark for the item. On
+// PostgreSQL the last three are one statement (each is a round trip inside the group commit):
+// three reads. This is what every share pays inside its group commit; a read split in two
+// again shows here.
 crate::both_dbs! {
-    async fn a_share_is_projected_with_five_reads(app) {
+    async fn a_share_is_projected_with_three_reads_on_postgres_five_on_sqlite(app) {
         use crate::documents::{new_file, post};
         let anna = app.token(ANNA).await;
         let file = new_file(&app, &anna, "Counted share", None).await;
@@ -673,7 +674,11 @@ crate::both_dbs! {
         let (status, body) = post(&app, &anna, "/documents/share", serde_json::json!({ "email": JOHN, "file": file })).await;
         assert!(status.is_success(), "{status} {body}");
         let after = counter(&backend::http::metrics::render(&app.state), &reads);
-        assert_eq!(after - before, 5.0, "reads of the share's batch");
+        let expected = match app.state.db.kind() {
+            projections::DbKind::Postgres => 3.0,
+            projections::DbKind::Sqlite => 5.0,
+        };
+        assert_eq!(after - before, expected, "reads of the share's batch");
     }
 }
 

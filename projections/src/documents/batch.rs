@@ -48,6 +48,26 @@ type Result<T> = std::result::Result<T, ProjectionError>;
 /// Parameters per statement at most (SQLite allows 32,766, PostgreSQL 65,535).
 const PARAMS_PER_STATEMENT: usize = 8_000;
 
+/// [`Batch::load_around`]'s statement on PostgreSQL: each row is (part, key, item, number), part
+/// 0 a user's last feed number, 1 a user's badge, 2 a (user, item) unread mark (1 when there is
+/// one), 3 a folder's children count.
+const AROUND_SQL: &str = "\
+select 0, f.u, cast(null as text),
+       (select cast(max(s.seq) as bigint) from user_feed s where s.user_id = f.u)
+  from unnest(cast($1 as text[])) as f(u)
+union all
+select 1, b.u, null,
+       (select cast(d.shared_unread as bigint) from doc_badges d where d.user_id = b.u)
+  from unnest(cast($2 as text[])) as b(u)
+union all
+select 2, m.u, m.i,
+       (select cast(1 as bigint) from doc_unread d where d.user_id = m.u and d.item_id = m.i)
+  from unnest(cast($3 as text[]), cast($4 as text[])) as m(u, i)
+union all
+select 3, c.i, null,
+       (select cast(count(*) as bigint) from doc_items d where d.parent_id = c.i)
+  from unnest(cast($5 as text[])) as c(i)";
+
 /// Rows turned into statement values at a time when writing (what a rebuild's end writes is
 /// hundreds of thousands of rows).
 const ROWS_IN_MEMORY: usize = 4_000;
@@ -551,12 +571,7 @@ impl Batch {
         if self.resident {
             return Ok(());
         }
-        let missing: Vec<&str> = unique(
-            users
-                .iter()
-                .copied()
-                .filter(|u| !self.badges.contains_key(*u)),
-        );
+        let missing = self.badges_missing(users);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select user_id, shared_unread from doc_badges where user_id in ({})",
@@ -570,23 +585,38 @@ impl Batch {
                 q.fetch_all(c).await
             })?;
             self.statements.reads += 1;
-            for (user, count) in rows {
-                self.badges.insert(
-                    user,
-                    Slot {
-                        db: Some(count),
-                        now: Some(count),
-                    },
-                );
-            }
-            for user in chunk {
-                self.badges.entry(user.to_string()).or_insert(Slot {
-                    db: None,
-                    now: None,
-                });
-            }
+            self.record_badges(chunk, rows);
         }
         Ok(())
+    }
+
+    /// Those of `users` whose badge is not read yet, once each.
+    fn badges_missing<'u>(&self, users: &[&'u str]) -> Vec<&'u str> {
+        unique(
+            users
+                .iter()
+                .copied()
+                .filter(|u| !self.badges.contains_key(*u)),
+        )
+    }
+
+    /// The badges read for `asked` (a user without a row has none yet).
+    fn record_badges(&mut self, asked: &[&str], rows: Vec<(String, i64)>) {
+        for (user, count) in rows {
+            self.badges.insert(
+                user,
+                Slot {
+                    db: Some(count),
+                    now: Some(count),
+                },
+            );
+        }
+        for user in asked {
+            self.badges.entry(user.to_string()).or_insert(Slot {
+                db: None,
+                now: None,
+            });
+        }
     }
 
     /// Reads the last feed number of each of `users` not known yet.
@@ -594,12 +624,7 @@ impl Batch {
         if self.resident {
             return Ok(());
         }
-        let missing: Vec<&str> = unique(
-            users
-                .iter()
-                .copied()
-                .filter(|u| !self.feed_seq.contains_key(*u)),
-        );
+        let missing = self.feed_seq_missing(users);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             // One index probe per user (the last row of their feed): a `group by` over the
             // list would read every feed row of every user in it.
@@ -619,10 +644,25 @@ impl Batch {
                 q.fetch_all(c).await
             })?;
             self.statements.reads += 1;
-            self.feed_seq
-                .extend(rows.into_iter().map(|(user, seq)| (user, seq.unwrap_or(0))));
+            self.record_feed_seq(rows);
         }
         Ok(())
+    }
+
+    /// Those of `users` whose last feed number is not known yet, once each.
+    fn feed_seq_missing<'u>(&self, users: &[&'u str]) -> Vec<&'u str> {
+        unique(
+            users
+                .iter()
+                .copied()
+                .filter(|u| !self.feed_seq.contains_key(*u)),
+        )
+    }
+
+    /// Each user's last feed number read (`None`: no message yet).
+    fn record_feed_seq(&mut self, rows: Vec<(String, Option<i64>)>) {
+        self.feed_seq
+            .extend(rows.into_iter().map(|(user, seq)| (user, seq.unwrap_or(0))));
     }
 
     // ---- items -----------------------------------------------------------------------------
@@ -725,19 +765,7 @@ impl Batch {
         if self.resident {
             return Ok(());
         }
-        let mut folders = Vec::new();
-        for id in unique(ids.iter().copied()) {
-            if self.db_children.contains_key(id) {
-                continue;
-            }
-            match self.items.get(id).map(|s| s.db.as_ref()) {
-                Some(Some(item)) if item.is_folder() => folders.push(id),
-                Some(None) => {
-                    self.db_children.insert(id.to_string(), 0);
-                }
-                _ => {}
-            }
-        }
+        let folders = self.children_missing(ids);
         for chunk in folders.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select parent_id, cast(count(*) as bigint) from doc_items where parent_id in ({}) group by parent_id",
@@ -751,12 +779,36 @@ impl Batch {
                 q.fetch_all(c).await
             })?;
             self.statements.reads += 1;
-            for id in chunk {
-                self.db_children.insert(id.to_string(), 0);
-            }
-            self.db_children.extend(rows);
+            self.record_children(chunk, rows);
         }
         Ok(())
+    }
+
+    /// The folders among `ids` that were in the database and whose children count is not known
+    /// yet. An item that was not in the database is known to have had none there.
+    fn children_missing<'i>(&mut self, ids: &[&'i str]) -> Vec<&'i str> {
+        let mut folders = Vec::new();
+        for id in unique(ids.iter().copied()) {
+            if self.db_children.contains_key(id) {
+                continue;
+            }
+            match self.items.get(id).map(|s| s.db.as_ref()) {
+                Some(Some(item)) if item.is_folder() => folders.push(id),
+                Some(None) => {
+                    self.db_children.insert(id.to_string(), 0);
+                }
+                _ => {}
+            }
+        }
+        folders
+    }
+
+    /// The children counts read for `asked` (a folder without a row has none).
+    fn record_children(&mut self, asked: &[&str], rows: Vec<(String, i64)>) {
+        for id in asked {
+            self.db_children.insert(id.to_string(), 0);
+        }
+        self.db_children.extend(rows);
     }
 
     /// Reads whether each (user, item) of `pairs` not known yet was unread before the batch.
@@ -764,18 +816,7 @@ impl Batch {
         if self.resident {
             return Ok(());
         }
-        let mut seen = HashSet::new();
-        let missing: Vec<(&str, &str)> = pairs
-            .iter()
-            .copied()
-            .filter(|(user, item)| {
-                let known = self
-                    .unread
-                    .get(&Pair(user, item))
-                    .is_some_and(|m| m.db.is_some());
-                !known && seen.insert((*user, *item))
-            })
-            .collect();
+        let missing = self.unread_missing(pairs);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT / 2) {
             let tuples: Vec<String> = (0..chunk.len())
                 .map(|i| {
@@ -798,13 +839,100 @@ impl Batch {
                 q.fetch_all(c).await
             })?;
             self.statements.reads += 1;
-            let found: HashSet<(String, String)> = rows.into_iter().collect();
-            for (user, item) in chunk {
-                let key = (user.to_string(), item.to_string());
-                let unread = found.contains(&key);
-                self.unread.entry(key).or_default().db = Some(unread);
+            self.record_unread(chunk, rows.into_iter().collect());
+        }
+        Ok(())
+    }
+
+    /// The (user, item) pairs of `pairs` whose mark from before the batch is not known yet,
+    /// once each.
+    fn unread_missing<'p>(&self, pairs: &[(&'p str, &'p str)]) -> Vec<(&'p str, &'p str)> {
+        let mut seen = HashSet::new();
+        pairs
+            .iter()
+            .copied()
+            .filter(|(user, item)| {
+                let known = self
+                    .unread
+                    .get(&Pair(user, item))
+                    .is_some_and(|m| m.db.is_some());
+                !known && seen.insert((*user, *item))
+            })
+            .collect()
+    }
+
+    /// Whether each pair asked was unread before the batch: those `found` were.
+    fn record_unread(&mut self, asked: &[(&str, &str)], found: HashSet<(String, String)>) {
+        for (user, item) in asked {
+            let key = (user.to_string(), item.to_string());
+            let unread = found.contains(&key);
+            self.unread.entry(key).or_default().db = Some(unread);
+        }
+    }
+
+    /// What the batch's events need to know of the people and folders they touch, read
+    /// together: the last feed number of `feed_users`, the badge of `badge_users`, the mark of
+    /// each (user, item) of `pairs` and the children count of the folders among `ids`. On
+    /// PostgreSQL that is one statement (one round trip inside the commands' group commit,
+    /// instead of four); SQLite, which has no round trips, reads them one by one.
+    pub async fn load_around(
+        &mut self,
+        tx: &mut Tx,
+        feed_users: &[&str],
+        badge_users: &[&str],
+        pairs: &[(&str, &str)],
+        ids: &[&str],
+    ) -> Result<()> {
+        if self.resident {
+            return Ok(());
+        }
+        let conn = match tx {
+            Tx::Postgres(t) => &mut **t,
+            Tx::PostgresReads(t) => &mut **t,
+            Tx::Sqlite(_) => {
+                self.load_feed_seq(tx, feed_users).await?;
+                self.load_badges(tx, badge_users).await?;
+                self.load_unread(tx, pairs).await?;
+                return self.load_children(tx, ids).await;
+            }
+        };
+        let feed = self.feed_seq_missing(feed_users);
+        let badges = self.badges_missing(badge_users);
+        let unread = self.unread_missing(pairs);
+        let folders = self.children_missing(ids);
+        if feed.is_empty() && badges.is_empty() && unread.is_empty() && folders.is_empty() {
+            return Ok(());
+        }
+        let (unread_users, unread_items): (Vec<&str>, Vec<&str>) = unread.iter().copied().unzip();
+        // The lists as arrays: one statement text, prepared once, whatever their lengths. Each
+        // part looks up one row per element through its table's index (a correlated subquery,
+        // so no plan turns it into a scan of the table).
+        let rows: Vec<(i32, String, Option<String>, Option<i64>)> = sqlx::query_as(AROUND_SQL)
+            .bind(&feed)
+            .bind(&badges)
+            .bind(&unread_users)
+            .bind(&unread_items)
+            .bind(&folders)
+            .fetch_all(conn)
+            .await?;
+        self.statements.reads += 1;
+        let (mut feed_rows, mut badge_rows, mut found, mut children) =
+            (Vec::new(), Vec::new(), HashSet::new(), Vec::new());
+        for (part, key, item, n) in rows {
+            match (part, item, n) {
+                (0, _, seq) => feed_rows.push((key, seq)),
+                (1, _, Some(count)) => badge_rows.push((key, count)),
+                (2, Some(item), Some(_)) => {
+                    found.insert((key, item));
+                }
+                (3, _, Some(count)) => children.push((key, count)),
+                _ => {}
             }
         }
+        self.record_feed_seq(feed_rows);
+        self.record_badges(&badges, badge_rows);
+        self.record_unread(&unread, found);
+        self.record_children(&folders, children);
         Ok(())
     }
 

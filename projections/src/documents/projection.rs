@@ -238,10 +238,9 @@ async fn prefetch(
         .map(String::as_str)
         .chain(users.iter().copied())
         .collect();
-    batch.load_feed_seq(tx, &feed_numbers_of).await?;
-    batch.load_badges(tx, &users).await?;
-    batch.load_unread(tx, &pairs).await?;
-    batch.load_children(tx, &ids).await
+    batch
+        .load_around(tx, &feed_numbers_of, &users, &pairs, &ids)
+        .await
 }
 
 async fn apply_one(
