@@ -571,7 +571,7 @@ impl Batch {
         if self.resident {
             return Ok(());
         }
-        let missing = self.badges_missing(users);
+        let missing = absent_from(&self.badges, users);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select user_id, shared_unread from doc_badges where user_id in ({})",
@@ -588,16 +588,6 @@ impl Batch {
             self.record_badges(chunk, rows);
         }
         Ok(())
-    }
-
-    /// Those of `users` whose badge is not read yet, once each.
-    fn badges_missing<'u>(&self, users: &[&'u str]) -> Vec<&'u str> {
-        unique(
-            users
-                .iter()
-                .copied()
-                .filter(|u| !self.badges.contains_key(*u)),
-        )
     }
 
     /// The badges read for `asked` (a user without a row has none yet).
@@ -624,7 +614,7 @@ impl Batch {
         if self.resident {
             return Ok(());
         }
-        let missing = self.feed_seq_missing(users);
+        let missing = absent_from(&self.feed_seq, users);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
             // One index probe per user (the last row of their feed): a `group by` over the
             // list would read every feed row of every user in it.
@@ -647,16 +637,6 @@ impl Batch {
             self.record_feed_seq(rows);
         }
         Ok(())
-    }
-
-    /// Those of `users` whose last feed number is not known yet, once each.
-    fn feed_seq_missing<'u>(&self, users: &[&'u str]) -> Vec<&'u str> {
-        unique(
-            users
-                .iter()
-                .copied()
-                .filter(|u| !self.feed_seq.contains_key(*u)),
-        )
     }
 
     /// Each user's last feed number read (`None`: no message yet).
@@ -896,8 +876,8 @@ impl Batch {
                 return self.load_children(tx, ids).await;
             }
         };
-        let feed = self.feed_seq_missing(feed_users);
-        let badges = self.badges_missing(badge_users);
+        let feed = absent_from(&self.feed_seq, feed_users);
+        let badges = absent_from(&self.badges, badge_users);
         let unread = self.unread_missing(pairs);
         let folders = self.children_missing(ids);
         if feed.is_empty() && badges.is_empty() && unread.is_empty() && folders.is_empty() {
@@ -2402,6 +2382,11 @@ fn placeholders_from(kind: DbKind, first: usize, n: usize) -> String {
         .map(|i| param(kind, i))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Those of `users` that `known` has no entry for, once each.
+fn absent_from<'u, V>(known: &HashMap<String, V>, users: &[&'u str]) -> Vec<&'u str> {
+    unique(users.iter().copied().filter(|u| !known.contains_key(*u)))
 }
 
 /// `ids` without repeats, in their first order.
