@@ -48,26 +48,6 @@ type Result<T> = std::result::Result<T, ProjectionError>;
 /// Parameters per statement at most (SQLite allows 32,766, PostgreSQL 65,535).
 const PARAMS_PER_STATEMENT: usize = 8_000;
 
-/// [`Batch::load_around`]'s statement on PostgreSQL: each row is (part, key, item, number), part
-/// 0 a user's last feed number, 1 a user's badge, 2 a (user, item) unread mark (1 when there is
-/// one), 3 a folder's children count.
-const AROUND_SQL: &str = "\
-select 0, f.u, cast(null as text),
-       (select cast(max(s.seq) as bigint) from user_feed s where s.user_id = f.u)
-  from unnest(cast($1 as text[])) as f(u)
-union all
-select 1, b.u, null,
-       (select cast(d.shared_unread as bigint) from doc_badges d where d.user_id = b.u)
-  from unnest(cast($2 as text[])) as b(u)
-union all
-select 2, m.u, m.i,
-       (select cast(1 as bigint) from doc_unread d where d.user_id = m.u and d.item_id = m.i)
-  from unnest(cast($3 as text[]), cast($4 as text[])) as m(u, i)
-union all
-select 3, c.i, null,
-       (select cast(count(*) as bigint) from doc_items d where d.parent_id = c.i)
-  from unnest(cast($5 as text[])) as c(i)";
-
 /// Rows turned into statement values at a time when writing (what a rebuild's end writes is
 /// hundreds of thousands of rows).
 const ROWS_IN_MEMORY: usize = 4_000;
@@ -883,18 +863,81 @@ impl Batch {
         if feed.is_empty() && badges.is_empty() && unread.is_empty() && folders.is_empty() {
             return Ok(());
         }
-        let (unread_users, unread_items): (Vec<&str>, Vec<&str>) = unread.iter().copied().unzip();
-        // The lists as arrays: one statement text, prepared once, whatever their lengths. Each
-        // part looks up one row per element through its table's index (a correlated subquery,
-        // so no plan turns it into a scan of the table).
-        let rows: Vec<(i32, String, Option<String>, Option<i64>)> = sqlx::query_as(AROUND_SQL)
-            .bind(&feed)
-            .bind(&badges)
-            .bind(&unread_users)
-            .bind(&unread_items)
-            .bind(&folders)
-            .fetch_all(conn)
-            .await?;
+        let params = feed.len() + badges.len() + 2 * unread.len() + folders.len();
+        if params > PARAMS_PER_STATEMENT {
+            // Rare and large: each read in chunks of its own.
+            self.load_feed_seq(tx, &feed).await?;
+            self.load_badges(tx, &badges).await?;
+            self.load_unread(tx, &unread).await?;
+            return self.load_children(tx, &folders).await;
+        }
+        // Each part is the statement its own loader runs, the parts joined by `union all`, the
+        // lists as parameters in the text: a plan that knows how many rows each part asks for,
+        // which PostgreSQL keeps once prepared (with arrays it would plan every execution).
+        let kind = DbKind::Postgres;
+        let mut n = 0;
+        let mut next = || {
+            n += 1;
+            param(kind, n)
+        };
+        let mut parts = Vec::new();
+        if !feed.is_empty() {
+            let list: Vec<String> = feed.iter().map(|_| format!("({})", next())).collect();
+            parts.push(format!(
+                "select 0, v.column1, cast(null as text),
+                        (select cast(max(f.seq) as bigint) from user_feed f where f.user_id = v.column1)
+                   from (values {}) as v",
+                list.join(", ")
+            ));
+        }
+        if !badges.is_empty() {
+            let list: Vec<String> = badges.iter().map(|_| next()).collect();
+            parts.push(format!(
+                "select 1, user_id, cast(null as text), cast(shared_unread as bigint)
+                   from doc_badges where user_id in ({})",
+                list.join(", ")
+            ));
+        }
+        if !unread.is_empty() {
+            let list: Vec<String> = unread
+                .iter()
+                .map(|_| {
+                    let user = next();
+                    format!("({user}, {})", next())
+                })
+                .collect();
+            parts.push(format!(
+                "select 2, u.user_id, u.item_id, cast(1 as bigint)
+                   from (select column1 as a, column2 as b from (values {}) as v) as t
+                   join doc_unread u on u.user_id = t.a and u.item_id = t.b",
+                list.join(", ")
+            ));
+        }
+        if !folders.is_empty() {
+            let list: Vec<String> = folders.iter().map(|_| next()).collect();
+            parts.push(format!(
+                "select 3, parent_id, cast(null as text), cast(count(*) as bigint)
+                   from doc_items where parent_id in ({}) group by parent_id",
+                list.join(", ")
+            ));
+        }
+        let sql = parts.join(" union all ");
+        let longest = [feed.len(), badges.len(), unread.len(), folders.len()]
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        let mut query = sqlx::query_as::<_, (i32, String, Option<String>, Option<i64>)>(&sql)
+            .persistent(crate::db::keep_prepared(longest));
+        for id in feed.iter().chain(&badges) {
+            query = query.bind(*id);
+        }
+        for (user, item) in &unread {
+            query = query.bind(*user).bind(*item);
+        }
+        for id in &folders {
+            query = query.bind(*id);
+        }
+        let rows = query.fetch_all(conn).await?;
         self.statements.reads += 1;
         let (mut feed_rows, mut badge_rows, mut found, mut children) =
             (Vec::new(), Vec::new(), HashSet::new(), Vec::new());

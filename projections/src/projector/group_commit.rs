@@ -34,13 +34,10 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use sqlx::{Executor, FromRow};
+use sqlx::Executor;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{
-    behind_in, savepoint, undo_to, CheckpointOrStopped, PartsWritten, Projector,
-    CHECKPOINTS_AND_STOPPED,
-};
+use super::{behind_in, savepoint, undo_to, PartsWritten, Projector};
 use crate::db::{Db, DbKind, Tx};
 use crate::on_tx;
 use crate::stream::{self, Position, StoredEvent};
@@ -356,26 +353,19 @@ impl Projector {
             return Ok((outcomes, false));
         }
         let budget = budget(self.command_wait);
-        let checkpoints = match &mut tx {
+        match tx.kind() {
             // A lock the round waits for (a rebuilt projection being swapped in) fails it at
-            // the budget, rather than holding the commands' commit until it is free. The
-            // round's first read goes with these statements: one round trip for the three.
-            Tx::Postgres(conn) => {
+            // the budget, rather than holding the commands' commit until it is free.
+            DbKind::Postgres => {
                 let sql = format!(
-                    "savepoint round; set local lock_timeout = {}; {CHECKPOINTS_AND_STOPPED}",
+                    "savepoint round; set local lock_timeout = {}",
                     budget.as_millis().max(1)
                 );
-                let rows = conn.fetch_all(sqlx::raw_sql(&sql)).await?;
-                let read: Result<Vec<CheckpointOrStopped>, _> =
-                    rows.iter().map(CheckpointOrStopped::from_row).collect();
-                Some(read?)
+                on_tx!(&mut tx, conn => conn.execute(sqlx::raw_sql(&sql)).await.map(|_| ()))?;
             }
-            _ => {
-                savepoint(&mut tx, "savepoint round").await?;
-                None
-            }
-        };
-        let round = match tokio::time::timeout(budget, self.round_in(&mut tx, checkpoints)).await {
+            DbKind::Sqlite => savepoint(&mut tx, "savepoint round").await?,
+        }
+        let round = match tokio::time::timeout(budget, self.round_in(&mut tx)).await {
             Ok(Ok(round)) => round,
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "projections left to the projector's round");
@@ -416,19 +406,14 @@ impl Projector {
 
     /// A live round inside `tx`, after its appends: `None` (the caller undoes whatever was
     /// written since its savepoint) when the round cannot be done here, see the module's notes.
-    /// `read`: the checkpoints and stopped projections, when already read in `tx`.
     async fn round_in(
         &self,
         tx: &mut Tx,
-        read: Option<Vec<CheckpointOrStopped>>,
     ) -> Result<Option<ProjectedRound<'_>>, super::ProjectionError> {
         if self.stop_at.is_some() {
             return Ok(None);
         }
-        let (checkpoints, stopped) = match read {
-            Some(rows) => self.sort_checkpoints(rows),
-            None => self.checkpoints_and_stopped_in(tx).await?,
-        };
+        let (checkpoints, stopped) = self.checkpoints_and_stopped_in(tx).await?;
         if *self.stopped.borrow() != stopped {
             // The projector's own round publishes the change of what is stopped.
             return Ok(None);
