@@ -873,7 +873,8 @@ impl Batch {
         }
         // Each part is the statement its own loader runs, the parts joined by `union all`, the
         // lists as parameters in the text: a plan that knows how many rows each part asks for,
-        // which PostgreSQL keeps once prepared (with arrays it would plan every execution).
+        // which PostgreSQL keeps once prepared (with arrays, not knowing their lengths, it went
+        // on planning every execution on a database of some size).
         let kind = DbKind::Postgres;
         let mut n = 0;
         let mut next = || {
