@@ -553,19 +553,14 @@ impl Batch {
         }
         let missing = absent_from(&self.badges, users);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
-            let sql = format!(
-                "select user_id, shared_unread from doc_badges where user_id in ({})",
-                placeholders(tx.kind(), chunk.len())
-            );
-            let rows: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
-                for id in chunk {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(c).await
-            })?;
-            self.statements.reads += 1;
-            self.record_badges(chunk, rows);
+            self.read_around(
+                tx,
+                &Around {
+                    badges: chunk,
+                    ..Around::default()
+                },
+            )
+            .await?;
         }
         Ok(())
     }
@@ -596,25 +591,14 @@ impl Batch {
         }
         let missing = absent_from(&self.feed_seq, users);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT) {
-            // One index probe per user (the last row of their feed): a `group by` over the
-            // list would read every feed row of every user in it.
-            let list: Vec<String> = (1..=chunk.len())
-                .map(|i| format!("({})", param(tx.kind(), i)))
-                .collect();
-            let sql = format!(
-                "select v.column1, (select cast(max(f.seq) as bigint) from user_feed f where f.user_id = v.column1)
-                 from (values {}) as v",
-                list.join(", ")
-            );
-            let rows: Vec<(String, Option<i64>)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
-                for id in chunk {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(c).await
-            })?;
-            self.statements.reads += 1;
-            self.record_feed_seq(rows);
+            self.read_around(
+                tx,
+                &Around {
+                    feed: chunk,
+                    ..Around::default()
+                },
+            )
+            .await?;
         }
         Ok(())
     }
@@ -727,19 +711,14 @@ impl Batch {
         }
         let folders = self.children_missing(ids);
         for chunk in folders.chunks(PARAMS_PER_STATEMENT) {
-            let sql = format!(
-                "select parent_id, cast(count(*) as bigint) from doc_items where parent_id in ({}) group by parent_id",
-                placeholders(tx.kind(), chunk.len())
-            );
-            let rows: Vec<(String, i64)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
-                for id in chunk {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(c).await
-            })?;
-            self.statements.reads += 1;
-            self.record_children(chunk, rows);
+            self.read_around(
+                tx,
+                &Around {
+                    folders: chunk,
+                    ..Around::default()
+                },
+            )
+            .await?;
         }
         Ok(())
     }
@@ -778,28 +757,14 @@ impl Batch {
         }
         let missing = self.unread_missing(pairs);
         for chunk in missing.chunks(PARAMS_PER_STATEMENT / 2) {
-            let tuples: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let (a, b) = (param(tx.kind(), 2 * i + 1), param(tx.kind(), 2 * i + 2));
-                    format!("({a}, {b})")
-                })
-                .collect();
-            // A join, not `(a, b) in (values ...)`, which SQLite answers with a full scan.
-            let sql = format!(
-                "select u.user_id, u.item_id
-                 from (select column1 as a, column2 as b from (values {}) as v) as t
-                 join doc_unread u on u.user_id = t.a and u.item_id = t.b",
-                tuples.join(", ")
-            );
-            let rows: Vec<(String, String)> = on_tx!(tx, c => {
-                let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(chunk.len()));
-                for (user, item) in chunk {
-                    q = q.bind(*user).bind(*item);
-                }
-                q.fetch_all(c).await
-            })?;
-            self.statements.reads += 1;
-            self.record_unread(chunk, rows.into_iter().collect());
+            self.read_around(
+                tx,
+                &Around {
+                    unread: chunk,
+                    ..Around::default()
+                },
+            )
+            .await?;
         }
         Ok(())
     }
@@ -846,104 +811,122 @@ impl Batch {
         if self.resident {
             return Ok(());
         }
-        let conn = match tx {
-            Tx::Postgres(t) => &mut **t,
-            Tx::PostgresReads(t) => &mut **t,
-            Tx::Sqlite(_) => {
-                self.load_feed_seq(tx, feed_users).await?;
-                self.load_badges(tx, badge_users).await?;
-                self.load_unread(tx, pairs).await?;
-                return self.load_children(tx, ids).await;
+        if tx.kind() == DbKind::Postgres {
+            let feed = absent_from(&self.feed_seq, feed_users);
+            let badges = absent_from(&self.badges, badge_users);
+            let unread = self.unread_missing(pairs);
+            let folders = self.children_missing(ids);
+            let params = feed.len() + badges.len() + 2 * unread.len() + folders.len();
+            if params == 0 {
+                return Ok(());
             }
-        };
-        let feed = absent_from(&self.feed_seq, feed_users);
-        let badges = absent_from(&self.badges, badge_users);
-        let unread = self.unread_missing(pairs);
-        let folders = self.children_missing(ids);
-        if feed.is_empty() && badges.is_empty() && unread.is_empty() && folders.is_empty() {
-            return Ok(());
+            // Past one statement's parameters (rare and large), each read in chunks of its own.
+            if params <= PARAMS_PER_STATEMENT {
+                let ask = Around {
+                    feed: &feed,
+                    badges: &badges,
+                    unread: &unread,
+                    folders: &folders,
+                };
+                return self.read_around(tx, &ask).await;
+            }
         }
-        let params = feed.len() + badges.len() + 2 * unread.len() + folders.len();
-        if params > PARAMS_PER_STATEMENT {
-            // Rare and large: each read in chunks of its own.
-            self.load_feed_seq(tx, &feed).await?;
-            self.load_badges(tx, &badges).await?;
-            self.load_unread(tx, &unread).await?;
-            return self.load_children(tx, &folders).await;
-        }
-        // Each part is the statement its own loader runs, the parts joined by `union all`, the
-        // lists as parameters in the text: a plan that knows how many rows each part asks for,
-        // which PostgreSQL keeps once prepared (with arrays, not knowing their lengths, it went
-        // on planning every execution on a database of some size).
-        let kind = DbKind::Postgres;
+        self.load_feed_seq(tx, feed_users).await?;
+        self.load_badges(tx, badge_users).await?;
+        self.load_unread(tx, pairs).await?;
+        self.load_children(tx, ids).await
+    }
+
+    /// One statement for what `ask` lists (each list already what is not known yet): each
+    /// non-empty part is one read, the parts joined by `union all`. The lists are parameters
+    /// written in the text, so the plan knows how many rows each part asks for and PostgreSQL
+    /// keeps it once prepared (with arrays, not knowing their lengths, it went on planning
+    /// every execution on a database of some size). Each row is (part, key, item, number): part
+    /// 0 a user's last feed number, 1 a user's badge, 2 an unread (user, item) mark, 3 a
+    /// folder's children count.
+    async fn read_around(&mut self, tx: &mut Tx, ask: &Around<'_>) -> Result<()> {
+        let kind = tx.kind();
         let mut n = 0;
         let mut next = || {
             n += 1;
             param(kind, n)
         };
         let mut parts = Vec::new();
-        if !feed.is_empty() {
-            let list: Vec<String> = feed.iter().map(|_| format!("({})", next())).collect();
+        if !ask.feed.is_empty() {
+            // One index probe per user (the last row of their feed): a `group by` over the
+            // list would read every feed row of every user in it.
+            let list: Vec<String> = ask.feed.iter().map(|_| format!("({})", next())).collect();
             parts.push(format!(
-                "select 0, v.column1, cast(null as text),
+                "select cast(0 as bigint), v.column1, cast(null as text),
                         (select cast(max(f.seq) as bigint) from user_feed f where f.user_id = v.column1)
                    from (values {}) as v",
                 list.join(", ")
             ));
         }
-        if !badges.is_empty() {
-            let list: Vec<String> = badges.iter().map(|_| next()).collect();
+        if !ask.badges.is_empty() {
+            let list: Vec<String> = ask.badges.iter().map(|_| next()).collect();
             parts.push(format!(
-                "select 1, user_id, cast(null as text), cast(shared_unread as bigint)
+                "select cast(1 as bigint), user_id, cast(null as text), cast(shared_unread as bigint)
                    from doc_badges where user_id in ({})",
                 list.join(", ")
             ));
         }
-        if !unread.is_empty() {
-            let list: Vec<String> = unread
+        if !ask.unread.is_empty() {
+            let list: Vec<String> = ask
+                .unread
                 .iter()
                 .map(|_| {
                     let user = next();
                     format!("({user}, {})", next())
                 })
                 .collect();
+            // A join, not `(a, b) in (values ...)`, which SQLite answers with a full scan.
             parts.push(format!(
-                "select 2, u.user_id, u.item_id, cast(1 as bigint)
+                "select cast(2 as bigint), u.user_id, u.item_id, cast(1 as bigint)
                    from (select column1 as a, column2 as b from (values {}) as v) as t
                    join doc_unread u on u.user_id = t.a and u.item_id = t.b",
                 list.join(", ")
             ));
         }
-        if !folders.is_empty() {
-            let list: Vec<String> = folders.iter().map(|_| next()).collect();
+        if !ask.folders.is_empty() {
+            let list: Vec<String> = ask.folders.iter().map(|_| next()).collect();
             parts.push(format!(
-                "select 3, parent_id, cast(null as text), cast(count(*) as bigint)
+                "select cast(3 as bigint), parent_id, cast(null as text), cast(count(*) as bigint)
                    from doc_items where parent_id in ({}) group by parent_id",
                 list.join(", ")
             ));
         }
+        if parts.is_empty() {
+            return Ok(());
+        }
         let sql = parts.join(" union all ");
-        let longest = [feed.len(), badges.len(), unread.len(), folders.len()]
-            .into_iter()
-            .max()
-            .unwrap_or(0);
-        let mut query = sqlx::query_as::<_, (i32, String, Option<String>, Option<i64>)>(&sql)
-            .persistent(crate::db::keep_prepared(longest));
-        for id in feed.iter().chain(&badges) {
-            query = query.bind(*id);
-        }
-        for (user, item) in &unread {
-            query = query.bind(*user).bind(*item);
-        }
-        for id in &folders {
-            query = query.bind(*id);
-        }
-        let rows = query.fetch_all(conn).await?;
+        let longest = [
+            ask.feed.len(),
+            ask.badges.len(),
+            ask.unread.len(),
+            ask.folders.len(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        let rows: Vec<(i64, String, Option<String>, Option<i64>)> = on_tx!(tx, c => {
+            let mut q = sqlx::query_as(&sql).persistent(crate::db::keep_prepared(longest));
+            for id in ask.feed.iter().chain(ask.badges) {
+                q = q.bind(*id);
+            }
+            for (user, item) in ask.unread {
+                q = q.bind(*user).bind(*item);
+            }
+            for id in ask.folders {
+                q = q.bind(*id);
+            }
+            q.fetch_all(c).await
+        })?;
         self.statements.reads += 1;
         let (mut feed_rows, mut badge_rows, mut found, mut children) =
             (Vec::new(), Vec::new(), HashSet::new(), Vec::new());
-        for (part, key, item, n) in rows {
-            match (part, item, n) {
+        for (part, key, item, number) in rows {
+            match (part, item, number) {
                 (0, _, seq) => feed_rows.push((key, seq)),
                 (1, _, Some(count)) => badge_rows.push((key, count)),
                 (2, Some(item), Some(_)) => {
@@ -954,9 +937,9 @@ impl Batch {
             }
         }
         self.record_feed_seq(feed_rows);
-        self.record_badges(&badges, badge_rows);
-        self.record_unread(&unread, found);
-        self.record_children(&folders, children);
+        self.record_badges(ask.badges, badge_rows);
+        self.record_unread(ask.unread, found);
+        self.record_children(ask.folders, children);
         Ok(())
     }
 
@@ -2426,6 +2409,19 @@ fn placeholders_from(kind: DbKind, first: usize, n: usize) -> String {
         .map(|i| param(kind, i))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What one statement of [`Batch::read_around`] reads: for each list, what is not known yet.
+#[derive(Default)]
+struct Around<'a> {
+    /// Users whose last feed number is read.
+    feed: &'a [&'a str],
+    /// Users whose badge is read.
+    badges: &'a [&'a str],
+    /// (user, item) pairs whose unread mark is read.
+    unread: &'a [(&'a str, &'a str)],
+    /// Folders whose children are counted.
+    folders: &'a [&'a str],
 }
 
 /// Those of `users` that `known` has no entry for, once each.
