@@ -184,6 +184,13 @@ pub trait Projection: Send + Sync {
     fn rebuild_batch(&self) -> Option<i64> {
         None
     }
+    /// Work on a rebuild's next batch that needs nothing from the batches before it (decoding
+    /// the events, say), done in the task that reads that batch ahead, on another core while
+    /// the batch before is applied. What it keeps is for [`Projection::apply_all`] to use or
+    /// do again: a batch read ahead can still be thrown away. The default does nothing.
+    fn prepare_ahead(&self, events: &[StoredEvent]) {
+        let _ = events;
+    }
     /// Called once a rebuild has applied its last event, in a transaction of its own.
     async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
         let _ = tx;
@@ -747,10 +754,23 @@ impl Projector {
                     // core while this one is applied.
                     let source = self.source.clone();
                     let batch = self.batch;
-                    let next =
-                        tokio::spawn(
-                            async move { stream::read_after(&source, after, batch).await },
-                        );
+                    let projections = self.projections.clone();
+                    let next = tokio::spawn(async move {
+                        let next = stream::read_after(&source, after, batch).await?;
+                        // Off the runtime's threads: a server's requests go on meanwhile.
+                        tokio::task::spawn_blocking(move || {
+                            for projection in projections.iter() {
+                                projection.prepare_ahead(&next);
+                            }
+                            next
+                        })
+                        .await
+                        .map_err(|e| {
+                            ProjectionError::Database(sqlx::Error::Protocol(format!(
+                                "preparing a batch read ahead: {e}"
+                            )))
+                        })
+                    });
                     let (result, next) = tokio::join!(apply, next);
                     let result = result?;
                     // A read that panicked is simply done again by the next round.

@@ -145,15 +145,26 @@ impl Projection for DocumentsProjection {
 pub(super) fn decode_batch<'e>(
     events: &[&'e StoredEvent],
 ) -> std::result::Result<Vec<(&'e StoredEvent, ItemEvent)>, BatchFailure> {
+    decode_batch_with(events, |_| None)
+}
+
+/// [`decode_batch`], taking from `ahead` the events already decoded.
+pub(super) fn decode_batch_with<'e>(
+    events: &[&'e StoredEvent],
+    mut ahead: impl FnMut(&StoredEvent) -> Option<ItemEvent>,
+) -> std::result::Result<Vec<(&'e StoredEvent, ItemEvent)>, BatchFailure> {
     let mut decoded = Vec::with_capacity(events.len());
     for (index, event) in events.iter().enumerate() {
         if event.aggregate_type != ITEM_TYPE {
             continue;
         }
-        let item: ItemEvent = event.decode().map_err(|e| BatchFailure {
-            index: Some(index),
-            error: ProjectionError::bad_event(event, e),
-        })?;
+        let item = match ahead(event) {
+            Some(item) => item,
+            None => event.decode().map_err(|e| BatchFailure {
+                index: Some(index),
+                error: ProjectionError::bad_event(event, e),
+            })?,
+        };
         decoded.push((*event, item));
     }
     Ok(decoded)

@@ -18,16 +18,20 @@
 //!
 //! Only for a database the rebuild owns: until the end, its checkpoint is ahead of its rows.
 
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use async_trait::async_trait;
+use events::documents::{ItemEvent, ITEM_TYPE};
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 
 use super::batch::{Batch, Settled};
-use super::projection::{apply_decoded, decode_batch, DocumentsProjection};
+use super::projection::{apply_decoded, decode_batch_with, DocumentsProjection};
 use crate::db::{Db, DbKind, Tx};
 use crate::on_tx;
 use crate::projector::{BatchFailure, Projection, ProjectionError, TableSpec};
-use crate::stream::StoredEvent;
+use crate::stream::{Position, StoredEvent};
 
 /// Events per transaction.
 const REBUILD_BATCH: i64 = 10_000;
@@ -56,6 +60,11 @@ pub struct ResidentDocumentsProjection {
     /// The rebuilt database, where it can take a spill beside the rebuild's own transaction
     /// (PostgreSQL; SQLite has one writer at a time, so its spills go in line).
     spill_to: Option<Db>,
+    /// The next batch's events, decoded while this one is applied ([`Projection::prepare_ahead`]),
+    /// in stream order. Taken by position: what is not found here is decoded when applied.
+    ahead: std::sync::Mutex<VecDeque<(Position, ItemEvent)>>,
+    /// Written out: later batches are applied as the live projection does, without `ahead`.
+    finished: AtomicBool,
 }
 
 impl ResidentDocumentsProjection {
@@ -66,7 +75,25 @@ impl ResidentDocumentsProjection {
             stage: Mutex::new(Stage::Starting),
             spill_bytes,
             spill_to: (target.kind() == DbKind::Postgres).then(|| target.clone()),
+            ahead: std::sync::Mutex::new(VecDeque::new()),
+            finished: AtomicBool::new(false),
         }
+    }
+
+    /// `event` decoded ahead, if it was: entries before it are of batches thrown away or
+    /// applied without them, and go.
+    fn take_ahead(&self, event: &StoredEvent) -> Option<ItemEvent> {
+        let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+        while let Some((at, _)) = ahead.front() {
+            if *at > event.at {
+                return None;
+            }
+            let (at, item) = ahead.pop_front()?;
+            if at == event.at {
+                return Some(item);
+            }
+        }
+        None
     }
 }
 
@@ -244,6 +271,28 @@ impl Projection for ResidentDocumentsProjection {
         Some(REBUILD_BATCH)
     }
 
+    /// Decodes the batch read ahead, so that the thread applying events only applies them.
+    /// An event that does not decode is left out: applied, it is decoded again and refused.
+    fn prepare_ahead(&self, events: &[StoredEvent]) {
+        if self.finished.load(Ordering::Acquire) {
+            return;
+        }
+        let decoded: Vec<(Position, ItemEvent)> = events
+            .iter()
+            .filter(|e| e.aggregate_type == ITEM_TYPE)
+            .filter_map(|e| Some((e.at, e.decode().ok()?)))
+            .collect();
+        let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+        // Stream order: a batch read ahead comes after whatever is still held.
+        if ahead
+            .back()
+            .is_some_and(|(at, _)| decoded.first().is_some_and(|(first, _)| first <= at))
+        {
+            ahead.clear();
+        }
+        ahead.extend(decoded);
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
         self.apply_all(tx, &[event]).await.map_err(|f| f.error)
     }
@@ -255,7 +304,7 @@ impl Projection for ResidentDocumentsProjection {
             return DocumentsProjection.apply_all(tx, events).await;
         }
         // Decoded before anything changes: a poison event leaves the state as it was.
-        let decoded = decode_batch(events)?;
+        let decoded = decode_batch_with(events, |event| self.take_ahead(event))?;
         if matches!(*stage, Stage::Starting) {
             let batch = Batch::resident(tx).await.map_err(unplaced)?;
             let indexes = drop_secondary_indexes(tx)
@@ -302,6 +351,8 @@ impl Projection for ResidentDocumentsProjection {
 
     async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
         let mut stage = self.stage.lock().await;
+        self.finished.store(true, Ordering::Release);
+        self.ahead.lock().unwrap_or_else(|e| e.into_inner()).clear();
         match std::mem::replace(&mut *stage, Stage::Finished) {
             Stage::Starting | Stage::Finished => Ok(()),
             Stage::Broken => {
@@ -327,5 +378,69 @@ impl Projection for ResidentDocumentsProjection {
                 done
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::value::RawValue;
+
+    use super::*;
+
+    fn opened(position: i64, payload: &str) -> StoredEvent {
+        StoredEvent {
+            at: Position { tx_id: 0, position },
+            aggregate_type: ITEM_TYPE.to_string(),
+            aggregate_id: format!("item-{position}"),
+            sequence: 1,
+            event_type: "Opened".into(),
+            event_version: "1".into(),
+            payload: RawValue::from_string(payload.to_string()).expect("JSON"),
+            metadata: RawValue::from_string("{}".into()).expect("JSON"),
+            recorded_at: 0,
+        }
+    }
+
+    fn by(item: Option<ItemEvent>) -> Option<String> {
+        match item {
+            Some(ItemEvent::Opened { by }) => Some(by),
+            Some(other) => panic!("decoded as {other:?}"),
+            None => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn events_decoded_ahead_are_taken_by_position_and_the_rest_decoded_when_applied() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let db = Db::connect(&url).await.expect("database");
+        let resident = ResidentDocumentsProjection::new(&db, 1 << 20);
+        let good = |n: i64| opened(n, &format!(r#"{{"Opened":{{"by":"u{n}"}}}}"#));
+        let first = [good(1), opened(2, r#"{"Opened":{}}"#), good(3)];
+        resident.prepare_ahead(&first);
+        // Not decoded ahead: left for the applying thread, which refuses it.
+        assert_eq!(by(resident.take_ahead(&first[1])), None);
+        assert_eq!(by(resident.take_ahead(&first[2])), Some("u3".into()));
+        // Passed by: gone, not handed to a later event.
+        assert_eq!(by(resident.take_ahead(&first[0])), None);
+
+        let second = [good(4), good(5)];
+        resident.prepare_ahead(&second);
+        // An event before what is held does not consume it.
+        assert_eq!(by(resident.take_ahead(&good(0))), None);
+        assert_eq!(by(resident.take_ahead(&second[1])), Some("u5".into()));
+        assert_eq!(by(resident.take_ahead(&second[0])), None);
+
+        // A batch read again from further back replaces what is held.
+        resident.prepare_ahead(&[good(6), good(7)]);
+        resident.prepare_ahead(&[good(6)]);
+        assert_eq!(by(resident.take_ahead(&good(6))), Some("u6".into()));
+        assert_eq!(by(resident.take_ahead(&good(7))), None);
+
+        // Written out: nothing more is decoded ahead.
+        let mut tx = Tx::begin(&db).await.expect("transaction");
+        resident.finish_rebuild(&mut tx).await.expect("finished");
+        resident.prepare_ahead(&[good(8)]);
+        assert_eq!(by(resident.take_ahead(&good(8))), None);
     }
 }
