@@ -920,6 +920,10 @@ impl Projection for Timed {
         self.inner.rebuild_reads_back()
     }
 
+    fn prepare_ahead(&self, events: &[projections::StoredEvent]) {
+        self.inner.prepare_ahead(events)
+    }
+
     async fn finish_rebuild(
         &self,
         tx: &mut projections::Tx,
