@@ -16,7 +16,8 @@
 //! Neither waits for a lock the other holds: they write different tables, and the
 //! transaction that dropped the indexes commits before a spill of its own is waited for.
 //!
-//! Only for a database the rebuild owns: until the end, its checkpoint is ahead of its rows.
+//! Only for a database the rebuild owns: until the end, its checkpoint is ahead of its rows,
+//! and on PostgreSQL the tables it fills are unlogged (the database is thrown away after).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -170,6 +171,14 @@ async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<DroppedIndex>, sqlx::
         for (drop, create) in found {
             on_tx!(tx, c => sqlx::query(&drop).execute(c).await.map(|r| r.rows_affected()))?;
             rebuild.push(DroppedIndex { table, create });
+        }
+        if tx.kind() == DbKind::Postgres {
+            // The database is the rebuild's, thrown away once compared or swapped in: its rows
+            // need not go through the write-ahead log as well as into the table (the log would
+            // carry every row and every index page again). A crash of the database empties an
+            // unlogged table, and a crashed rebuild starts again from the first event anyway.
+            let unlogged = format!("alter table {table} set unlogged");
+            on_tx!(tx, c => sqlx::query(&unlogged).execute(c).await.map(|r| r.rows_affected()))?;
         }
     }
     Ok(rebuild)
