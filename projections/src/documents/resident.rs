@@ -292,6 +292,10 @@ impl Projection for ResidentDocumentsProjection {
             .filter_map(|e| Some((e.at, e.decode().ok()?)))
             .collect();
         let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+        // Asked again under the lock: the end may have come while this batch was decoded.
+        if self.finished.load(Ordering::Acquire) {
+            return;
+        }
         // Stream order: a batch read ahead comes after whatever is still held.
         if ahead
             .back()
@@ -360,8 +364,11 @@ impl Projection for ResidentDocumentsProjection {
 
     async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
         let mut stage = self.stage.lock().await;
-        self.finished.store(true, Ordering::Release);
-        self.ahead.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        {
+            let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+            self.finished.store(true, Ordering::Release);
+            ahead.clear();
+        }
         match std::mem::replace(&mut *stage, Stage::Finished) {
             Stage::Starting | Stage::Finished => Ok(()),
             Stage::Broken => {
