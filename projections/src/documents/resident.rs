@@ -20,7 +20,6 @@
 //! and on PostgreSQL the tables it fills are unlogged (the database is thrown away after).
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use async_trait::async_trait;
 use events::documents::{ItemEvent, ITEM_TYPE};
@@ -63,9 +62,8 @@ pub struct ResidentDocumentsProjection {
     spill_to: Option<Db>,
     /// The next batch's events, decoded while this one is applied ([`Projection::prepare_ahead`]),
     /// in stream order. Taken by position: what is not found here is decoded when applied.
-    ahead: std::sync::Mutex<VecDeque<(Position, ItemEvent)>>,
-    /// Written out: later batches are applied as the live projection does, without `ahead`.
-    finished: AtomicBool,
+    /// `None` once written out: later batches are applied as the live projection does.
+    ahead: std::sync::Mutex<Option<VecDeque<(Position, ItemEvent)>>>,
 }
 
 impl ResidentDocumentsProjection {
@@ -76,15 +74,20 @@ impl ResidentDocumentsProjection {
             stage: Mutex::new(Stage::Starting),
             spill_bytes,
             spill_to: (target.kind() == DbKind::Postgres).then(|| target.clone()),
-            ahead: std::sync::Mutex::new(VecDeque::new()),
-            finished: AtomicBool::new(false),
+            ahead: std::sync::Mutex::new(Some(VecDeque::new())),
         }
+    }
+
+    /// The events decoded ahead (a panic elsewhere while it was held leaves it as it was).
+    fn ahead(&self) -> std::sync::MutexGuard<'_, Option<VecDeque<(Position, ItemEvent)>>> {
+        self.ahead.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// `event` decoded ahead, if it was: entries before it are of batches thrown away or
     /// applied without them, and go.
     fn take_ahead(&self, event: &StoredEvent) -> Option<ItemEvent> {
-        let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+        let mut held = self.ahead();
+        let ahead = held.as_mut()?;
         while let Some((at, _)) = ahead.front() {
             if *at > event.at {
                 return None;
@@ -172,16 +175,24 @@ async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<DroppedIndex>, sqlx::
             on_tx!(tx, c => sqlx::query(&drop).execute(c).await.map(|r| r.rows_affected()))?;
             rebuild.push(DroppedIndex { table, create });
         }
-        if tx.kind() == DbKind::Postgres {
-            // The database is the rebuild's, thrown away once compared or swapped in: its rows
-            // need not go through the write-ahead log as well as into the table (the log would
-            // carry every row and every index page again). A crash of the database empties an
-            // unlogged table, and a crashed rebuild starts again from the first event anyway.
-            let unlogged = format!("alter table {table} set unlogged");
-            on_tx!(tx, c => sqlx::query(&unlogged).execute(c).await.map(|r| r.rows_affected()))?;
-        }
     }
     Ok(rebuild)
+}
+
+/// On PostgreSQL, takes the tables out of the write-ahead log. The database is the rebuild's,
+/// thrown away once compared or swapped in: its rows need not go through the log as well as
+/// into the table (the log would carry every row and every index page again). A crash of the
+/// database empties an unlogged table, and a crashed rebuild starts again from the first
+/// event anyway.
+async fn unlog_tables(tx: &mut Tx) -> Result<(), sqlx::Error> {
+    if tx.kind() != DbKind::Postgres {
+        return Ok(());
+    }
+    for table in indexed_tables() {
+        let unlogged = format!("alter table {table} set unlogged");
+        on_tx!(tx, c => sqlx::query(&unlogged).execute(c).await.map(|r| r.rows_affected()))?;
+    }
+    Ok(())
 }
 
 /// Writes the state and builds the dropped indexes. On PostgreSQL (`beside`) the feed and
@@ -283,7 +294,7 @@ impl Projection for ResidentDocumentsProjection {
     /// Decodes the batch read ahead, so that the thread applying events only applies them.
     /// An event that does not decode is left out: applied, it is decoded again and refused.
     fn prepare_ahead(&self, events: &[StoredEvent]) {
-        if self.finished.load(Ordering::Acquire) {
+        if self.ahead().is_none() {
             return;
         }
         let decoded: Vec<(Position, ItemEvent)> = events
@@ -291,11 +302,11 @@ impl Projection for ResidentDocumentsProjection {
             .filter(|e| e.aggregate_type == ITEM_TYPE)
             .filter_map(|e| Some((e.at, e.decode().ok()?)))
             .collect();
-        let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
-        // Asked again under the lock: the end may have come while this batch was decoded.
-        if self.finished.load(Ordering::Acquire) {
+        let mut held = self.ahead();
+        // The end may have come while this batch was decoded.
+        let Some(ahead) = held.as_mut() else {
             return;
-        }
+        };
         // Stream order: a batch read ahead comes after whatever is still held.
         if ahead
             .back()
@@ -323,6 +334,7 @@ impl Projection for ResidentDocumentsProjection {
             let indexes = drop_secondary_indexes(tx)
                 .await
                 .map_err(|e| unplaced(e.into()))?;
+            unlog_tables(tx).await.map_err(|e| unplaced(e.into()))?;
             *stage = Stage::Applying {
                 batch: Box::new(batch),
                 indexes,
@@ -364,11 +376,7 @@ impl Projection for ResidentDocumentsProjection {
 
     async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
         let mut stage = self.stage.lock().await;
-        {
-            let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
-            self.finished.store(true, Ordering::Release);
-            ahead.clear();
-        }
+        *self.ahead() = None;
         match std::mem::replace(&mut *stage, Stage::Finished) {
             Stage::Starting | Stage::Finished => Ok(()),
             Stage::Broken => {
