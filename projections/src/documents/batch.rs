@@ -376,8 +376,10 @@ pub struct Batch {
     /// Everything there is is in memory: the database was empty when the batch began, and only
     /// this batch writes to it (see [`Batch::resident`]).
     resident: bool,
-    /// With `resident`: every item's id by its current path, for subtrees.
-    by_path: BTreeMap<String, String>,
+    /// With `resident`: every live item's children by the folder's id, for subtrees. Walking
+    /// down from a folder costs what its subtree holds; a map ordered by path cost a search
+    /// through long shared prefixes at every item created, moved or removed.
+    children: HashMap<String, HashSet<String>>,
     /// With `resident`: per user, how many items shared with them directly are unread (their
     /// badge), kept as shares and marks change instead of counted again at each change.
     unread_shared: HashMap<String, i64>,
@@ -635,7 +637,17 @@ impl Batch {
             }
         }
         if self.resident {
-            self.by_path.insert(item.path.clone(), item.id.clone());
+            if let Some(parent) = &item.parent_id {
+                match self.children.get_mut(parent.as_str()) {
+                    Some(children) => {
+                        children.insert(item.id.clone());
+                    }
+                    None => {
+                        self.children
+                            .insert(parent.clone(), HashSet::from_iter([item.id.clone()]));
+                    }
+                }
+            }
         }
         slot.now = Some(Arc::new(item));
         true
@@ -648,13 +660,22 @@ impl Batch {
         };
         let item = Arc::make_mut(item);
         let parent_before = item.parent_id.clone();
-        let path_before = self.resident.then(|| item.path.clone());
         change(item);
-        if let Some(before) = path_before.filter(|p| *p != item.path) {
-            self.by_path.remove(&before);
-            self.by_path.insert(item.path.clone(), item.id.clone());
-        }
         if item.parent_id != parent_before {
+            if self.resident {
+                if let Some(children) = parent_before
+                    .as_ref()
+                    .and_then(|p| self.children.get_mut(p))
+                {
+                    children.remove(&item.id);
+                }
+                if let Some(p) = &item.parent_id {
+                    self.children
+                        .entry(p.clone())
+                        .or_default()
+                        .insert(item.id.clone());
+                }
+            }
             if let Some(p) = parent_before {
                 *self.child_delta.entry(p).or_default() -= 1;
             }
@@ -670,7 +691,15 @@ impl Batch {
         for id in ids {
             if let Some(item) = self.items.get_mut(id).and_then(|s| s.now.take()) {
                 if self.resident {
-                    self.by_path.remove(&item.path);
+                    if let Some(children) = item
+                        .parent_id
+                        .as_ref()
+                        .and_then(|p| self.children.get_mut(p))
+                    {
+                        children.remove(id);
+                    }
+                    // Its own children are among `ids` (a folder goes with what it holds).
+                    self.children.remove(id);
                 }
                 if let Some(p) = &item.parent_id {
                     *self.child_delta.entry(p.clone()).or_default() -= 1;
@@ -966,19 +995,15 @@ impl Batch {
     /// whose subtree is loaded (or one of its ancestors') everything is in memory already.
     pub async fn subtree(&mut self, tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>> {
         let (lo, hi) = subtree_bounds(path);
-        if self.resident {
-            let mut nodes: Vec<NodeRow> = self
-                .by_path
-                .range(lo..hi)
-                .filter_map(|(_, id)| self.items.get(id).and_then(|s| s.now.as_deref()))
-                .map(NodeRow::of)
-                .collect();
+        let walked = self.resident.then(|| self.resident_subtree(path)).flatten();
+        if let Some(mut nodes) = walked {
             nodes.sort_by(|a, b| (a.path.len(), &a.id).cmp(&(b.path.len(), &b.id)));
             return Ok(nodes);
         }
         let ids = path_ids(path);
         let top = ids.last().copied().unwrap_or_default();
-        let in_memory = ids.iter().any(|id| self.subtrees_loaded.contains(*id))
+        let in_memory = self.resident
+            || ids.iter().any(|id| self.subtrees_loaded.contains(*id))
             || self
                 .items
                 .get(top)
@@ -996,6 +1021,29 @@ impl Batch {
             .collect();
         nodes.sort_by(|a, b| (a.path.len(), &a.id).cmp(&(b.path.len(), &b.id)));
         Ok(nodes)
+    }
+
+    /// A resident batch's subtree at `path`, walked down from the item there through
+    /// [`Batch::children`]: the same items as the range of paths, since an item's path is its
+    /// folder's path and its id. `None` when no live item is at `path` (the caller then
+    /// compares every path in memory).
+    fn resident_subtree(&self, path: &str) -> Option<Vec<NodeRow>> {
+        let top = path_ids(path).last().copied()?;
+        let item = self.items.get(top).and_then(|s| s.now.as_deref())?;
+        if item.path != path {
+            return None;
+        }
+        let mut nodes = vec![NodeRow::of(item)];
+        let mut next = 0;
+        while let Some(folder) = nodes.get(next).map(|n| n.id.clone()) {
+            next += 1;
+            for child in self.children.get(&folder).into_iter().flatten() {
+                if let Some(item) = self.items.get(child).and_then(|s| s.now.as_deref()) {
+                    nodes.push(NodeRow::of(item));
+                }
+            }
+        }
+        Some(nodes)
     }
 
     /// Loads the database's rows at or below `path` that are not in memory yet.
@@ -2454,6 +2502,129 @@ fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A live item `id` in folder `parent` (`None`: at the root).
+    fn folder_item(id: &str, parent: Option<&Item>) -> Item {
+        let (path, depth) = match parent {
+            Some(p) => (format!("{}{id}/", p.path), p.depth + 1),
+            None => (format!("/{id}/"), 0),
+        };
+        Item {
+            id: id.to_string(),
+            kind: Cow::Borrowed("folder"),
+            space: Cow::Borrowed("my"),
+            owner_id: None,
+            owner_name: None,
+            parent_id: parent.map(|p| p.id.clone()),
+            path,
+            depth,
+            name: id.to_string(),
+            title: id.to_string(),
+            subtitle: None,
+            languages_in_file: None,
+            code_points: None,
+            size: None,
+            blob: None,
+            content_type: None,
+            for_internal_use: false,
+            controlled_release: false,
+            upon_request: false,
+            external_release: false,
+            copied_from: None,
+            seed_key: None,
+            created_at: 0,
+            updated_at: 0,
+            withdrawal: None,
+        }
+    }
+
+    /// The subtree at `path` as the range of paths gives it, from every item in memory.
+    fn by_paths(b: &Batch, path: &str) -> Vec<(String, String)> {
+        let mut nodes: Vec<(String, String)> = b
+            .items
+            .values()
+            .filter_map(|s| s.now.as_deref())
+            .filter(|i| i.path.starts_with(path))
+            .map(|i| (i.path.clone(), i.id.clone()))
+            .collect();
+        nodes.sort_by(|a, b| (a.0.len(), &a.1).cmp(&(b.0.len(), &b.1)));
+        nodes
+    }
+
+    #[tokio::test]
+    async fn a_resident_subtree_walked_down_is_the_range_of_its_paths_through_moves_and_removals() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let db = crate::Db::connect(&url).await.expect("database");
+        let mut tx = Tx::begin(&db).await.expect("transaction");
+        let mut b = Batch::resident(&mut tx).await.expect("resident batch");
+        let reads = b.statements.reads;
+        // A fixed pseudo-random sequence: the same tree and operations on every run.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let live = |b: &Batch| -> Vec<Item> {
+            let mut all: Vec<Item> = b
+                .items
+                .values()
+                .filter_map(|s| s.now.as_deref().cloned())
+                .collect();
+            all.sort_by(|a, b| a.id.cmp(&b.id));
+            all
+        };
+        for n in 0..600 {
+            let all = live(&b);
+            match next(10) {
+                // Mostly new items, under the root or any live item.
+                0..=6 => {
+                    let parent = (!all.is_empty() && next(8) > 0).then(|| &all[next(all.len())]);
+                    assert!(b.insert_item(folder_item(&format!("i{n}"), parent)));
+                }
+                // A move to another folder not inside it, as the projection does one.
+                7 | 8 if all.len() > 2 => {
+                    let moved = &all[next(all.len())];
+                    let to = &all[next(all.len())];
+                    if to.path.starts_with(&moved.path) {
+                        continue;
+                    }
+                    let new_path = format!("{}{}/", to.path, moved.id);
+                    let depth_change = to.depth + 1 - moved.depth;
+                    for node in b.subtree(&mut tx, &moved.path).await.expect("subtree") {
+                        b.update_item(&node.id, |item| {
+                            item.path = format!("{new_path}{}", &item.path[moved.path.len()..]);
+                            item.depth += depth_change;
+                        });
+                    }
+                    b.update_item(&moved.id, |item| item.parent_id = Some(to.id.clone()));
+                }
+                // A folder removed with everything in it.
+                _ if !all.is_empty() => {
+                    let gone = &all[next(all.len())];
+                    let nodes = b.subtree(&mut tx, &gone.path).await.expect("subtree");
+                    let ids: Vec<String> = nodes.into_iter().map(|n| n.id).collect();
+                    b.remove_items(&ids);
+                }
+                _ => {}
+            }
+            for item in live(&b) {
+                let walked: Vec<(String, String)> = b
+                    .subtree(&mut tx, &item.path)
+                    .await
+                    .expect("subtree")
+                    .into_iter()
+                    .map(|n| (n.path, n.id))
+                    .collect();
+                assert_eq!(walked, by_paths(&b, &item.path), "subtree of {}", item.path);
+            }
+        }
+        assert!(live(&b).len() > 20, "the tree grew: {}", live(&b).len());
+        // Nothing was read: a resident batch knows every row.
+        assert_eq!(b.statements.reads, reads);
+    }
 
     #[test]
     fn the_full_text_is_written_only_when_a_chunk_fills_it() {
