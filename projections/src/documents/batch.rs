@@ -341,7 +341,8 @@ pub struct Batch {
     items: HashMap<String, Slot<Arc<Item>>>,
     /// Children per folder before the batch, read when a view needs them.
     db_children: HashMap<String, i64>,
-    /// How the batch changed each folder's number of children.
+    /// How the batch changed each folder's number of children (a resident batch counts its
+    /// [`Batch::children_of`] index instead).
     child_delta: HashMap<String, i64>,
     /// Items removed by this batch (their dependent rows go with them).
     gone: HashSet<String>,
@@ -379,7 +380,7 @@ pub struct Batch {
     /// With `resident`: every live item's children by the folder's id, for subtrees. Walking
     /// down from a folder costs what its subtree holds; a map ordered by path cost a search
     /// through long shared prefixes at every item created, moved or removed.
-    children: HashMap<String, HashSet<String>>,
+    children_of: HashMap<String, HashSet<String>>,
     /// With `resident`: per user, how many items shared with them directly are unread (their
     /// badge), kept as shares and marks change instead of counted again at each change.
     unread_shared: HashMap<String, i64>,
@@ -628,7 +629,7 @@ impl Batch {
             self.item_shares_loaded.insert(item.id.clone());
             self.db_children.insert(item.id.clone(), 0);
         }
-        if let Some(parent) = &item.parent_id {
+        if let Some(parent) = item.parent_id.as_ref().filter(|_| !self.resident) {
             match self.child_delta.get_mut(parent.as_str()) {
                 Some(delta) => *delta += 1,
                 None => {
@@ -638,12 +639,12 @@ impl Batch {
         }
         if self.resident {
             if let Some(parent) = &item.parent_id {
-                match self.children.get_mut(parent.as_str()) {
+                match self.children_of.get_mut(parent.as_str()) {
                     Some(children) => {
                         children.insert(item.id.clone());
                     }
                     None => {
-                        self.children
+                        self.children_of
                             .insert(parent.clone(), HashSet::from_iter([item.id.clone()]));
                     }
                 }
@@ -665,16 +666,17 @@ impl Batch {
             if self.resident {
                 if let Some(children) = parent_before
                     .as_ref()
-                    .and_then(|p| self.children.get_mut(p))
+                    .and_then(|p| self.children_of.get_mut(p))
                 {
                     children.remove(&item.id);
                 }
                 if let Some(p) = &item.parent_id {
-                    self.children
+                    self.children_of
                         .entry(p.clone())
                         .or_default()
                         .insert(item.id.clone());
                 }
+                return true;
             }
             if let Some(p) = parent_before {
                 *self.child_delta.entry(p).or_default() -= 1;
@@ -694,14 +696,13 @@ impl Batch {
                     if let Some(children) = item
                         .parent_id
                         .as_ref()
-                        .and_then(|p| self.children.get_mut(p))
+                        .and_then(|p| self.children_of.get_mut(p))
                     {
                         children.remove(id);
                     }
                     // Its own children are among `ids` (a folder goes with what it holds).
-                    self.children.remove(id);
-                }
-                if let Some(p) = &item.parent_id {
+                    self.children_of.remove(id);
+                } else if let Some(p) = &item.parent_id {
                     *self.child_delta.entry(p.clone()).or_default() -= 1;
                 }
             }
@@ -974,9 +975,11 @@ impl Batch {
 
     /// How many children a folder has now.
     pub async fn children(&mut self, tx: &mut Tx, id: &str) -> Result<i64> {
+        if self.resident {
+            return Ok(self.children_of.get(id).map_or(0, |c| c.len() as i64));
+        }
         let before = match self.db_children.get(id) {
             Some(n) => *n,
-            None if self.resident => 0,
             None => {
                 let n: i64 = on_tx!(tx, c => sqlx::query_scalar(
                     "select cast(count(*) as bigint) from doc_items where parent_id = $1")
@@ -1024,7 +1027,7 @@ impl Batch {
     }
 
     /// A resident batch's subtree at `path`, walked down from the item there through
-    /// [`Batch::children`]: the same items as the range of paths, since an item's path is its
+    /// [`Batch::children_of`]: the same items as the range of paths, since an item's path is its
     /// folder's path and its id. `None` when no live item is at `path` (the caller then
     /// compares every path in memory).
     fn resident_subtree(&self, path: &str) -> Option<Vec<NodeRow>> {
@@ -1037,7 +1040,7 @@ impl Batch {
         let mut next = 0;
         while let Some(folder) = nodes.get(next).map(|n| n.id.clone()) {
             next += 1;
-            for child in self.children.get(&folder).into_iter().flatten() {
+            for child in self.children_of.get(&folder).into_iter().flatten() {
                 if let Some(item) = self.items.get(child).and_then(|s| s.now.as_deref()) {
                     nodes.push(NodeRow::of(item));
                 }
@@ -2552,7 +2555,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_resident_subtree_walked_down_is_the_range_of_its_paths_through_moves_and_removals() {
+    async fn a_resident_subtree_and_its_children_follow_moves_and_removals() {
         let dir = tempfile::tempdir().expect("temporary folder");
         let url = format!("sqlite://{}", dir.path().join("t.db").display());
         let db = crate::Db::connect(&url).await.expect("database");
@@ -2619,6 +2622,12 @@ mod tests {
                     .map(|n| (n.path, n.id))
                     .collect();
                 assert_eq!(walked, by_paths(&b, &item.path), "subtree of {}", item.path);
+                let held = live(&b)
+                    .iter()
+                    .filter(|i| i.parent_id.as_ref() == Some(&item.id))
+                    .count() as i64;
+                let counted = b.children(&mut tx, &item.id).await.expect("children");
+                assert_eq!(counted, held, "children of {}", item.path);
             }
         }
         assert!(live(&b).len() > 20, "the tree grew: {}", live(&b).len());
