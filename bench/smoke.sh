@@ -75,6 +75,8 @@ check "withdrawal.sh 20 2 (withdrawal-load)" '^ratio \(withdrawal' \
   bench/withdrawal.sh 20 2
 check "files.sh" 'freeze of the owner' \
   bench/files.sh
+check "wide-folder.sh 20 2" '^ratio: shared with 20 ' \
+  bench/wide-folder.sh 20 2
 SOAK_OUT=$LOGS/soak
 check "soak.sh 1 1 50 --seconds 20 (soak)" '^  feed: ' \
   env OUT="$SOAK_OUT" bench/soak.sh 1 1 50 --seconds 20 --sample-seconds 5 --publish-every 10 \

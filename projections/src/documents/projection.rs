@@ -497,14 +497,15 @@ async fn view_for(
     let Some(row) = row_for(tx, b, id, user).await? else {
         return Ok(None);
     };
-    // What the user sees of an item depends only on their shares on it and above it.
+    // What the user sees of an item depends only on their shares on it and above it: looked
+    // up for this user alone, so a change told to every holder of a folder shared with many
+    // costs each of them their own shares, not everyone's.
     let on_path = path_ids(&row.path);
     b.load_item_shares(tx, &on_path).await?;
-    let shares: HashSet<String> = b
-        .shares_on(&on_path)
+    let shares: HashSet<String> = on_path
         .into_iter()
-        .filter(|(u, _)| u == user)
-        .map(|(_, item)| item)
+        .filter(|item| b.is_shared_with(item, user))
+        .map(String::from)
         .collect();
     view_of(&row, user, &shares)
 }
