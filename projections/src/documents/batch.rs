@@ -629,23 +629,14 @@ impl Batch {
             self.item_shares_loaded.insert(item.id.clone());
             self.db_children.insert(item.id.clone(), 0);
         }
-        if let Some(parent) = item.parent_id.as_ref().filter(|_| !self.resident) {
-            match self.child_delta.get_mut(parent.as_str()) {
-                Some(delta) => *delta += 1,
-                None => {
-                    self.child_delta.insert(parent.clone(), 1);
-                }
-            }
-        }
-        if self.resident {
-            if let Some(parent) = &item.parent_id {
-                match self.children_of.get_mut(parent.as_str()) {
-                    Some(children) => {
-                        children.insert(item.id.clone());
-                    }
+        if let Some(parent) = &item.parent_id {
+            if self.resident {
+                add_child(&mut self.children_of, parent, &item.id);
+            } else {
+                match self.child_delta.get_mut(parent.as_str()) {
+                    Some(delta) => *delta += 1,
                     None => {
-                        self.children_of
-                            .insert(parent.clone(), HashSet::from_iter([item.id.clone()]));
+                        self.child_delta.insert(parent.clone(), 1);
                     }
                 }
             }
@@ -664,25 +655,19 @@ impl Batch {
         change(item);
         if item.parent_id != parent_before {
             if self.resident {
-                if let Some(children) = parent_before
-                    .as_ref()
-                    .and_then(|p| self.children_of.get_mut(p))
-                {
-                    children.remove(&item.id);
+                if let Some(p) = &parent_before {
+                    remove_child(&mut self.children_of, p, &item.id);
                 }
                 if let Some(p) = &item.parent_id {
-                    self.children_of
-                        .entry(p.clone())
-                        .or_default()
-                        .insert(item.id.clone());
+                    add_child(&mut self.children_of, p, &item.id);
                 }
-                return true;
-            }
-            if let Some(p) = parent_before {
-                *self.child_delta.entry(p).or_default() -= 1;
-            }
-            if let Some(p) = item.parent_id.clone() {
-                *self.child_delta.entry(p).or_default() += 1;
+            } else {
+                if let Some(p) = parent_before {
+                    *self.child_delta.entry(p).or_default() -= 1;
+                }
+                if let Some(p) = item.parent_id.clone() {
+                    *self.child_delta.entry(p).or_default() += 1;
+                }
             }
         }
         true
@@ -693,12 +678,8 @@ impl Batch {
         for id in ids {
             if let Some(item) = self.items.get_mut(id).and_then(|s| s.now.take()) {
                 if self.resident {
-                    if let Some(children) = item
-                        .parent_id
-                        .as_ref()
-                        .and_then(|p| self.children_of.get_mut(p))
-                    {
-                        children.remove(id);
+                    if let Some(p) = &item.parent_id {
+                        remove_child(&mut self.children_of, p, id);
                     }
                     // Its own children are among `ids` (a folder goes with what it holds).
                     self.children_of.remove(id);
@@ -2496,6 +2477,26 @@ fn absent_from<'u, V>(known: &HashMap<String, V>, users: &[&'u str]) -> Vec<&'u 
     unique(users.iter().copied().filter(|u| !known.contains_key(*u)))
 }
 
+/// Puts `child` among `parent`'s children in a resident batch's [`Batch::children_of`] (the
+/// parent's id copied only for its first child).
+fn add_child(children_of: &mut HashMap<String, HashSet<String>>, parent: &str, child: &str) {
+    match children_of.get_mut(parent) {
+        Some(children) => {
+            children.insert(child.to_string());
+        }
+        None => {
+            children_of.insert(parent.to_string(), HashSet::from_iter([child.to_string()]));
+        }
+    }
+}
+
+/// Takes `child` from `parent`'s children in [`Batch::children_of`].
+fn remove_child(children_of: &mut HashMap<String, HashSet<String>>, parent: &str, child: &str) {
+    if let Some(children) = children_of.get_mut(parent) {
+        children.remove(child);
+    }
+}
+
 /// `ids` without repeats, in their first order.
 fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = HashSet::new();
@@ -2613,7 +2614,8 @@ mod tests {
                 }
                 _ => {}
             }
-            for item in live(&b) {
+            let now = live(&b);
+            for item in &now {
                 let walked: Vec<(String, String)> = b
                     .subtree(&mut tx, &item.path)
                     .await
@@ -2622,7 +2624,7 @@ mod tests {
                     .map(|n| (n.path, n.id))
                     .collect();
                 assert_eq!(walked, by_paths(&b, &item.path), "subtree of {}", item.path);
-                let held = live(&b)
+                let held = now
                     .iter()
                     .filter(|i| i.parent_id.as_ref() == Some(&item.id))
                     .count() as i64;
