@@ -27,19 +27,8 @@ source bench/fresh-database.sh bench
 ARGS=()
 for i in $(seq 1 "$NODES"); do
   port=$((18079 + i))
-  mkdir -p "$WORK/node$i"
-  DATABASE_URL=$DB_URL JWT_SECRET=$SECRET PORT=$port BIND_ADDRESS=127.0.0.1 DATA_DIR=$WORK/node$i \
-    WEB_DIR=$WORK/none CONTENT_DIR=content RUST_LOG=warn DEMO=true \
-    ALLOW_LOCAL_FILE_STORE_WITH_NODES=true \
-    RATE_LIMIT_ADDRESS_PER_SECOND=1000000 RATE_LIMIT_ADDRESS_BURST=1000000 \
-    RATE_LIMIT_SESSION_PER_SECOND=1000000 RATE_LIMIT_SESSION_BURST=1000000 \
-    "$BIN/companion" serve >"$WORK/node$i.log" 2>&1 &
-  PIDS+=($!)
   # One at a time: the first one migrates and seeds the fresh database.
-  for _ in $(seq 1 200); do
-    curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
-    sleep 0.2
-  done
+  start_node "$port" "node$i" ALLOW_LOCAL_FILE_STORE_WITH_NODES=true
   ARGS+=(--url "ws://127.0.0.1:$port/api/ws" --server-pid "${PIDS[-1]}")
 done
 

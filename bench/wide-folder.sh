@@ -14,17 +14,7 @@ source bench/fresh-database.sh wide_folder
 port=18091
 base="http://127.0.0.1:$port"
 pdf=content/files/users/travel-checklist.pdf
-# The API's limits raised: what is measured is the work, not the limits.
-DATABASE_URL=$DB_URL JWT_SECRET=$SECRET PORT=$port BIND_ADDRESS=127.0.0.1 DATA_DIR=$WORK/node \
-  WEB_DIR=$WORK/none CONTENT_DIR=content RUST_LOG=warn DEMO=true \
-  RATE_LIMIT_ADDRESS_PER_SECOND=1000000 RATE_LIMIT_ADDRESS_BURST=1000000 \
-  RATE_LIMIT_SESSION_PER_SECOND=1000000 RATE_LIMIT_SESSION_BURST=1000000 \
-  "$BIN/companion" serve >"$WORK/node.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 1 300); do
-  curl -sf "$base/api/health" >/dev/null && break
-  sleep 0.2
-done
+start_node "$port" node
 
 # The holders are accounts like any other; made in one statement, as an import of a directory would.
 psql "$DB_URL" -qc "insert into users (id, email, first_name, last_name, role, created_at)

@@ -10,16 +10,6 @@ ROUNDS=${2:-20}
 cd "$(dirname "$0")/.."
 source bench/fresh-database.sh withdrawal_bench
 port=${BENCH_PORT:-18091}
-# The edge's limits raised: what is measured is the work, not the limits.
-DATABASE_URL=$DB_URL JWT_SECRET=$SECRET PORT=$port BIND_ADDRESS=127.0.0.1 DATA_DIR=$WORK/node \
-  WEB_DIR=$WORK/none CONTENT_DIR=content RUST_LOG=warn DEMO=true \
-  RATE_LIMIT_ADDRESS_PER_SECOND=1000000 RATE_LIMIT_ADDRESS_BURST=1000000 \
-  RATE_LIMIT_SESSION_PER_SECOND=1000000 RATE_LIMIT_SESSION_BURST=1000000 \
-  "$BIN/companion" serve >"$WORK/node.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 1 300); do
-  curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
-  sleep 0.2
-done
+start_node "$port" node
 "$BIN/withdrawal-load" --api-url "http://127.0.0.1:$port" --sockets "$SOCKETS" --rounds "$ROUNDS" \
   --jwt-secret "$SECRET" --database-url "$DB_URL"
