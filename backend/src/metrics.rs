@@ -141,6 +141,11 @@ fn describe() {
         lease::FENCED_BATCHES_TOTAL,
         "Projector batches refused because this node had lost the lease"
     );
+    metrics::describe_counter!(
+        projections::rebuild_progress::metric_names::ROUNDS_TOTAL,
+        "Rounds of rebuilds run in this process, by whether the round only moved its checkpoints \
+         in one statement (light)"
+    );
     use projections::projector::group_commit_metric_names as group_commit;
     metrics::describe_counter!(
         group_commit::GROUP_COMMITS_TOTAL,

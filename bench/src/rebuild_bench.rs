@@ -924,6 +924,10 @@ impl Projection for Timed {
         self.inner.prepare_ahead(events)
     }
 
+    fn rebuild_round_writes_nothing(&self) -> bool {
+        self.inner.rebuild_round_writes_nothing()
+    }
+
     async fn finish_rebuild(
         &self,
         tx: &mut projections::Tx,

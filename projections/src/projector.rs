@@ -31,6 +31,7 @@ use crate::stream::{self, Position, StoredEvent, StreamError};
 use crate::{now_ms, on_db, on_tx};
 
 mod group_commit;
+mod light_rounds;
 use group_commit::CommitGate;
 pub use group_commit::{
     append_together, metric_names as group_commit_metric_names, settle, Append, CommitError,
@@ -191,6 +192,15 @@ pub trait Projection: Send + Sync {
     fn prepare_ahead(&self, events: &[StoredEvent]) {
         let _ = events;
     }
+    /// Whether a rebuild's round, from now on, writes nothing through the transaction it is
+    /// given: the projection keeps its state for [`Projection::finish_rebuild`] and writes
+    /// anything else on connections of its own. A round of such projections only moves their
+    /// checkpoints, in one statement (see `projector/light_rounds.rs`). A projection saying so
+    /// must also leave its state as it was when it refuses a batch on a poison event. `false`,
+    /// the default: every round has a transaction of its own.
+    fn rebuild_round_writes_nothing(&self) -> bool {
+        false
+    }
     /// Called once a rebuild has applied its last event, in a transaction of its own.
     async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
         let _ = tx;
@@ -264,6 +274,8 @@ pub struct Projector {
     held_back: AtomicBool,
     /// Where commands are handed to the live loop, to be committed with the projections.
     commits: CommitGate,
+    /// A rebuild's rounds that only move checkpoints (see `projector/light_rounds.rs`).
+    light: std::sync::Mutex<light_rounds::LightRounds>,
 }
 
 /// What a committed round did.
@@ -560,6 +572,7 @@ impl Projector {
             held_back: AtomicBool::new(false),
             speeds: Default::default(),
             commits: CommitGate::default(),
+            light: Default::default(),
         }
     }
 
@@ -700,7 +713,10 @@ impl Projector {
 
     async fn run_round_noted(&self) -> Result<RoundEnd, ProjectionError> {
         self.held_back.store(false, Ordering::Release);
-        let (checkpoints, stopped) = self.checkpoints_and_stopped().await?;
+        let (checkpoints, stopped) = match self.light_checkpoints()? {
+            Some(known) => known,
+            None => self.checkpoints_and_stopped().await?,
+        };
         self.stopped.send_if_modified(|s| {
             if *s != stopped {
                 *s = stopped.clone();
@@ -736,7 +752,10 @@ impl Projector {
             }
             let apply = async {
                 let behind = behind_in(&running, &events);
-                let round = self.apply_round(&behind).await?;
+                let (round, light) = match self.light_round(&behind).await? {
+                    Some(round) => (round, true),
+                    None => (self.apply_round(&behind).await?, false),
+                };
                 let mut applied = round.applied;
                 let moved_all = round.moved_all && round.failed.is_empty();
                 // A projection whose part held a poison event goes the careful way alone.
@@ -746,6 +765,14 @@ impl Projector {
                         .await?;
                 }
                 let reached = moved_all.then(|| self.reached_after(&checkpoints, &behind));
+                if let Some(reached) = reached.as_ref().filter(|_| light) {
+                    self.light_reached(reached.clone(), stopped.clone());
+                }
+                if self.stop_at.is_some() {
+                    let light = if light { "true" } else { "false" };
+                    metrics::counter!(crate::rebuild_progress::metric_names::ROUNDS_TOTAL, "light" => light)
+                        .increment(1);
+                }
                 Ok::<_, ProjectionError>((applied, reached))
             };
             (applied, reached) = match next_after.filter(|_| full && self.stop_at.is_some()) {
@@ -1261,6 +1288,7 @@ impl Projector {
                 break;
             }
         }
+        self.end_light_rounds();
         if self.stop_at.is_some() {
             for projection in &self.projections {
                 let _guard = self.target.write_guard().await;

@@ -22,6 +22,9 @@ pub mod metric_names {
     /// Gauge: estimated seconds until the rebuild has applied them all, at its speed so far
     /// (0 when none runs).
     pub const SECONDS_LEFT: &str = "companion_rebuild_seconds_left";
+    /// Counter: rounds of rebuilds run in this process, by whether the round only moved its
+    /// checkpoints in one statement (`light="true"`) or had a transaction of its own.
+    pub const ROUNDS_TOTAL: &str = "companion_rebuild_rounds_total";
 }
 
 /// Records how far a rebuild is (`now_ms` is when it was measured).

@@ -730,6 +730,96 @@ async fn a_rebuilt_database_has_every_key_and_index_postgres() {
     a_rebuilt_database_has_every_key_and_index(app).await;
 }
 
+/// On PostgreSQL a resident rebuild's rounds after its first write nothing but their
+/// checkpoints: each moves them in one statement that commits on its own (a light round),
+/// instead of reading them and moving them in a transaction of its own. The checkpoint is where
+/// the rows are after every round, and the rebuilt rows are the live ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resident_rebuilds_rounds_commit_once_each_on_postgres() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    mixed_workload(&app).await;
+    let live = &app.state.db;
+    let Some(target) = crate::helpers::PgDatabase::create().await else {
+        return;
+    };
+    let rounds_of = |light: &str| {
+        let text = backend::http::metrics::render(&app.state);
+        let series = format!(
+            "{}{{light=\"{light}\"}}",
+            projections::rebuild_progress::metric_names::ROUNDS_TOTAL
+        );
+        text.lines()
+            .find_map(|line| {
+                line.strip_prefix(series.as_str())?
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+            .unwrap_or(0.0) as usize
+    };
+    let (light_before, heavy_before) = (rounds_of("true"), rounds_of("false"));
+    let fresh = projections::Db::connect_scratch(&target.url())
+        .await
+        .unwrap();
+    let documents: Arc<dyn projections::Projection> =
+        Arc::new(projections::documents::DocumentsProjection);
+    // Never spilled: a spill commits on its own connection.
+    let rebuilder = documents
+        .rebuilder(&fresh, usize::MAX)
+        .expect("the documents projection rebuilds resident");
+    let to = projections::projector::checkpoint_of(live, "documents")
+        .await
+        .unwrap();
+    const BATCH: usize = 20;
+    let projector = projections::Projector::rebuilding(
+        live.clone(),
+        fresh.clone(),
+        vec![rebuilder.clone()],
+        Some(to),
+    )
+    .with_batch_size(BATCH as i64);
+    let (mut rounds, mut applied, mut light_rounds) = (0, 0, 0);
+    loop {
+        let n = projector.run_once().await.unwrap();
+        if n == 0 {
+            break;
+        }
+        rounds += 1;
+        applied += n;
+        // Light from the round after the first that applied a documents event (the stream
+        // begins with other aggregates' events), then every round.
+        let light = rounds_of("true") - light_before;
+        if light_rounds > 0 {
+            assert_eq!(light, light_rounds + 1, "round {rounds} is not light");
+        }
+        light_rounds = light;
+        // Where the rows are: every event read so far.
+        let at = projections::projector::checkpoint_of(&fresh, "documents")
+            .await
+            .unwrap();
+        let read = read_after(live, Position::default(), applied as i64)
+            .await
+            .unwrap();
+        assert_eq!(Some(at), read.last().map(|e| e.at), "round {rounds}");
+    }
+    assert_eq!(projector.run_to_end().await.unwrap(), 0);
+    let heavy = rounds_of("false") - heavy_before;
+    assert!(
+        light_rounds >= 20 && light_rounds + heavy == rounds + 2,
+        "{rounds} rounds of {applied} events: {light_rounds} light, {heavy} others"
+    );
+    for table in documents.tables() {
+        let rebuilt = projections::replay::table_rows(&fresh, table)
+            .await
+            .unwrap();
+        let expected = projections::replay::table_rows(live, table).await.unwrap();
+        assert!(rebuilt == expected, "{} differs", table.name);
+    }
+    fresh.close().await;
+}
+
 /// `companion rebuild`: every projection rebuilt beside the live projector and swapped in, while
 /// a writer keeps creating folders through the API. Damaged live rows (in the shared lane and in
 /// one that rebuilds alone) are gone afterwards, the live projector went on from the swapped
