@@ -12,8 +12,9 @@
 //! What stays: the checkpoint in the database is where the projection's state is after every
 //! round, as before (the projection wrote nothing else). A part refused on a poison event has
 //! applied nothing (see [`crate::Projection::rebuild_round_writes_nothing`]) and is done again
-//! the usual way (its transaction, the quarantine). A checkpoint that could not be written after its events were applied in memory stops the
-//! rebuild: rounds after it would apply those events a second time.
+//! the usual way (its transaction, the quarantine). A checkpoint that could not be written
+//! after its events were applied in memory stops the rebuild: rounds after it would apply those
+//! events a second time.
 
 use std::collections::BTreeSet;
 
