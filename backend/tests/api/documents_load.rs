@@ -598,6 +598,17 @@ async fn schema_of(db: &projections::Db, tables: &[String]) -> Vec<String> {
     rows
 }
 
+/// Every documents table of `rebuilt` holds the rows of `live`'s, row for row.
+async fn assert_documents_as_live(rebuilt: &projections::Db, live: &projections::Db) {
+    for table in projections::documents::DocumentsProjection.tables() {
+        let rows = projections::replay::table_rows(rebuilt, table)
+            .await
+            .unwrap();
+        let expected = projections::replay::table_rows(live, table).await.unwrap();
+        assert!(rows == expected, "{} differs", table.name);
+    }
+}
+
 /// The documents rebuild drops the indexes of the tables it fills (on PostgreSQL their keys
 /// too) and builds them again at the end: the rebuilt database has every key and index the
 /// migrations made, by the same names, as well as the live rows; and the same rebuild, gone
@@ -707,13 +718,7 @@ async fn a_rebuilt_database_has_every_key_and_index(app: TestApp) {
         .unwrap();
     let applied = rebuilding(to).run_to_end().await.unwrap();
     assert!(applied >= 15, "{applied}");
-    for table in documents.tables() {
-        let rebuilt = projections::replay::table_rows(&fresh, table)
-            .await
-            .unwrap();
-        let expected = projections::replay::table_rows(live, table).await.unwrap();
-        assert!(rebuilt == expected, "{} differs", table.name);
-    }
+    assert_documents_as_live(&fresh, live).await;
     fresh.close().await;
 }
 
@@ -810,13 +815,7 @@ async fn a_resident_rebuilds_rounds_commit_once_each_on_postgres() {
         light_rounds >= 20 && light_rounds + heavy == rounds + 2,
         "{rounds} rounds of {applied} events: {light_rounds} light, {heavy} others"
     );
-    for table in documents.tables() {
-        let rebuilt = projections::replay::table_rows(&fresh, table)
-            .await
-            .unwrap();
-        let expected = projections::replay::table_rows(live, table).await.unwrap();
-        assert!(rebuilt == expected, "{} differs", table.name);
-    }
+    assert_documents_as_live(&fresh, live).await;
     fresh.close().await;
 }
 
