@@ -43,6 +43,8 @@ check() {
       why="exit $rc"
     fi
     printf 'FAIL  %-44s %4ss  (%s)\n' "$name" "$took" "$why"
+    # The cause first: a backtrace pushes it out of the output's last lines.
+    grep -E '^Error|panicked at|failed: ' "$log" | head -n 8 | sed 's/^/      ! /'
     tail -n 15 "$log" | sed 's/^/      | /'
     failed+=("$name")
   fi
