@@ -750,19 +750,11 @@ async fn a_resident_rebuilds_rounds_commit_once_each_on_postgres() {
         return;
     };
     let rounds_of = |light: &str| {
-        let text = backend::http::metrics::render(&app.state);
         let series = format!(
             "{}{{light=\"{light}\"}}",
             projections::rebuild_progress::metric_names::ROUNDS_TOTAL
         );
-        text.lines()
-            .find_map(|line| {
-                line.strip_prefix(series.as_str())?
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-            })
-            .unwrap_or(0.0) as usize
+        crate::helpers::counter(&backend::http::metrics::render(&app.state), &series) as usize
     };
     let (light_before, heavy_before) = (rounds_of("true"), rounds_of("false"));
     let fresh = projections::Db::connect_scratch(&target.url())

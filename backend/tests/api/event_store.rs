@@ -12,7 +12,7 @@ use projections::projector::{Projection, ProjectionError, TableSpec};
 use projections::{on_db, on_tx, Projector, StoredEvent, Tx};
 use serde::{Deserialize, Serialize};
 
-use crate::helpers::{spawn_app, Engine, PgDatabase, TestApp};
+use crate::helpers::{counter, spawn_app, Engine, PgDatabase, TestApp};
 
 #[derive(Default, Serialize, Deserialize)]
 struct Counter {
@@ -606,14 +606,6 @@ async fn settling_waits_for_a_write_under_way_sqlite() {
     assert!(settling.await.unwrap().unwrap());
     drop(writer);
     db.close().await;
-}
-
-/// The value of a counter in `/metrics` (0 when absent).
-fn counter(metrics: &str, series: &str) -> f64 {
-    metrics
-        .lines()
-        .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
-        .unwrap_or(0.0)
 }
 
 /// Where the projector runs, a command's events are committed by the projector's loop with the

@@ -373,6 +373,14 @@ impl TestApp {
 }
 
 /// Reads a response as `(status, json)`, asserting that errors carry a message.
+/// The value of a counter in `/metrics` text (0 when absent); `series` is its name and labels.
+pub fn counter(metrics: &str, series: &str) -> f64 {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
+        .unwrap_or(0.0)
+}
+
 pub async fn json_of(res: Response) -> (StatusCode, Value) {
     let status = res.status();
     let body: Value = res.json().await.unwrap_or(Value::Null);

@@ -20,7 +20,6 @@
 //! and on PostgreSQL the tables it fills are unlogged (the database is thrown away after).
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use async_trait::async_trait;
 use events::documents::{ItemEvent, ITEM_TYPE};
@@ -65,9 +64,6 @@ pub struct ResidentDocumentsProjection {
     /// in stream order. Taken by position: what is not found here is decoded when applied.
     /// `None` once written out: later batches are applied as the live projection does.
     ahead: std::sync::Mutex<Option<VecDeque<(Position, ItemEvent)>>>,
-    /// Applying events with its spills beside (PostgreSQL): a round writes nothing in its own
-    /// transaction ([`Projection::rebuild_round_writes_nothing`]).
-    applying_beside: AtomicBool,
 }
 
 impl ResidentDocumentsProjection {
@@ -79,7 +75,6 @@ impl ResidentDocumentsProjection {
             spill_bytes,
             spill_to: (target.kind() == DbKind::Postgres).then(|| target.clone()),
             ahead: std::sync::Mutex::new(Some(VecDeque::new())),
-            applying_beside: AtomicBool::new(false),
         }
     }
 
@@ -293,9 +288,14 @@ impl Projection for ResidentDocumentsProjection {
 
     /// Once started on PostgreSQL, a round only changes the state in memory (its spills go on
     /// connections of their own), and a batch refused on a poison event was refused while
-    /// decoding, before anything changed.
+    /// decoding, before anything changed. Asked between rounds, when no round holds the stage;
+    /// were it held, the answer is no, and the round has a transaction as before.
     fn rebuild_round_writes_nothing(&self) -> bool {
-        self.applying_beside.load(Ordering::Acquire)
+        self.spill_to.is_some()
+            && self
+                .stage
+                .try_lock()
+                .is_ok_and(|stage| matches!(*stage, Stage::Applying { .. }))
     }
 
     /// Larger transactions: a batch's size no longer bounds what it holds.
@@ -352,14 +352,11 @@ impl Projection for ResidentDocumentsProjection {
                 indexes,
                 writing: None,
             };
-            self.applying_beside
-                .store(self.spill_to.is_some(), Ordering::Release);
         }
         let Stage::Applying { batch, writing, .. } = &mut *stage else {
             return Err(unplaced(broken()));
         };
         if let Err(error) = apply_decoded(tx, batch, decoded).await {
-            self.applying_beside.store(false, Ordering::Release);
             *stage = Stage::Broken;
             return Err(unplaced(error));
         }
@@ -382,7 +379,6 @@ impl Projection for ResidentDocumentsProjection {
                 None => batch.spill(tx).await,
             };
             if let Err(error) = spilled {
-                self.applying_beside.store(false, Ordering::Release);
                 *stage = Stage::Broken;
                 return Err(unplaced(error));
             }
@@ -392,7 +388,6 @@ impl Projection for ResidentDocumentsProjection {
 
     async fn finish_rebuild(&self, tx: &mut Tx) -> Result<(), ProjectionError> {
         let mut stage = self.stage.lock().await;
-        self.applying_beside.store(false, Ordering::Release);
         *self.ahead() = None;
         match std::mem::replace(&mut *stage, Stage::Finished) {
             Stage::Starting | Stage::Finished => Ok(()),

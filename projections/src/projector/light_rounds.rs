@@ -39,10 +39,15 @@ pub(super) struct LightRounds {
 }
 
 impl Projector {
+    /// The light rounds' state (a panic elsewhere while it was held leaves it as it was).
+    fn light_state(&self) -> std::sync::MutexGuard<'_, LightRounds> {
+        self.light.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// The checkpoints the last round reached when it was a light one (taken: a round that is
     /// not light reads them again).
     pub(super) fn light_checkpoints(&self) -> Result<Option<Checkpoints>, ProjectionError> {
-        let mut light = self.light.lock().unwrap_or_else(|e| e.into_inner());
+        let mut light = self.light_state();
         if light.broken {
             return Err(unrecorded());
         }
@@ -51,7 +56,7 @@ impl Projector {
 
     /// Keeps where a light round left every checkpoint, for the next round.
     pub(super) fn light_reached(&self, checkpoints: Vec<Position>, stopped: BTreeSet<String>) {
-        let mut light = self.light.lock().unwrap_or_else(|e| e.into_inner());
+        let mut light = self.light_state();
         light.reached = Some((checkpoints, stopped));
     }
 
@@ -74,10 +79,7 @@ impl Projector {
         {
             return Ok(None);
         }
-        let held = {
-            let mut light = self.light.lock().unwrap_or_else(|e| e.into_inner());
-            light.held.take()
-        };
+        let held = self.light_state().held.take();
         let conn = match held {
             Some(conn) => conn,
             None => pool.acquire().await?,
@@ -92,7 +94,7 @@ impl Projector {
                 if let Err(failure) = b.projection.apply_all(&mut tx, &b.pending).await {
                     if !failure.error.is_poison() {
                         // It may have failed halfway, its state ahead of its checkpoint.
-                        self.light.lock().unwrap_or_else(|e| e.into_inner()).broken = true;
+                        self.light_state().broken = true;
                         return Err(failure.error);
                     }
                     // Nothing of it applied: done again the careful way, as a round's part is.
@@ -126,7 +128,7 @@ impl Projector {
                     outcome = ?outcome,
                     "a rebuild's checkpoint could not be moved past events applied in memory"
                 );
-                self.light.lock().unwrap_or_else(|e| e.into_inner()).broken = true;
+                self.light_state().broken = true;
                 false
             }
         }
@@ -134,13 +136,13 @@ impl Projector {
 
     fn keep_held(&self, tx: Tx) {
         if let Tx::PostgresReads(conn) = tx {
-            self.light.lock().unwrap_or_else(|e| e.into_inner()).held = Some(conn);
+            self.light_state().held = Some(conn);
         }
     }
 
     /// Gives back the connection the light rounds held (at the rebuild's end).
     pub(super) fn end_light_rounds(&self) {
-        let mut light = self.light.lock().unwrap_or_else(|e| e.into_inner());
+        let mut light = self.light_state();
         light.held = None;
         light.reached = None;
     }
