@@ -808,6 +808,12 @@ impl Projector {
                 }
                 None => apply.await?,
             };
+            // A rebuild's batch is freed on a thread of the blocking pool: its ten thousand
+            // events, each a few allocations, are otherwise freed by the applying thread
+            // between two rounds, and it is the one the rebuild waits on.
+            if self.stop_at.is_some() {
+                drop(tokio::task::spawn_blocking(move || drop(events)));
+            }
         }
         self.publish_progress(reached).await?;
         if let Some(after) = held_back_after {

@@ -2341,7 +2341,10 @@ async fn insert_rows_sqlite(
 const COPY_ROWS_PER_MESSAGE: usize = 2_000;
 
 /// `COPY`s `rows` into the table and columns `head` names (`insert into TABLE (COLUMNS) values `),
-/// in PostgreSQL's text format. Returns the statements run (one).
+/// in PostgreSQL's binary format: the database takes each value by its length, where the text
+/// format has it split lines, undo escapes and parse numbers (a third to two fifths of its
+/// time on these tables). Every integer column these rows go to is a `bigint`. Returns the
+/// statements run (one).
 async fn copy_rows(c: &mut sqlx::PgConnection, head: &str, rows: &[Vec<Value<'_>>]) -> Result<u64> {
     let target = head
         .strip_prefix("insert into ")
@@ -2349,89 +2352,68 @@ async fn copy_rows(c: &mut sqlx::PgConnection, head: &str, rows: &[Vec<Value<'_>
         .ok_or_else(|| {
             ProjectionError::Database(sqlx::Error::Protocol(format!("not a plain insert: {head}")))
         })?;
-    let mut copy = c.copy_in_raw(&format!("copy {target} from stdin")).await?;
-    let mut buffer = String::new();
-    for chunk in rows.chunks(COPY_ROWS_PER_MESSAGE) {
-        buffer.clear();
-        for row in chunk {
-            for (i, value) in row.iter().enumerate() {
-                if i > 0 {
-                    buffer.push('\t');
-                }
-                copy_text(&mut buffer, value);
-            }
-            buffer.push('\n');
+    let mut copy = c
+        .copy_in_raw(&format!("copy {target} from stdin with (format binary)"))
+        .await?;
+    let mut buffer = Vec::from(COPY_BINARY_HEADER);
+    let mut chunks = rows.chunks(COPY_ROWS_PER_MESSAGE).peekable();
+    while let Some(chunk) = chunks.next() {
+        let encoded = chunk
+            .iter()
+            .try_for_each(|row| copy_binary_row(&mut buffer, row));
+        if chunks.peek().is_none() {
+            buffer.extend_from_slice(&COPY_BINARY_TRAILER);
         }
-        if let Err(e) = copy.send(buffer.as_bytes()).await {
+        let sent = match encoded {
+            Ok(()) => copy.send(buffer.as_slice()).await.map_err(Into::into),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = sent {
             let _ = copy.abort("the rebuild's rows could not be sent").await;
-            return Err(e.into());
+            return Err(e);
         }
+        buffer.clear();
     }
     copy.finish().await?;
     Ok(1)
 }
 
-/// One value in `COPY`'s text format: `\N` for null, and text with its backslashes, tabs and
-/// line ends escaped.
-fn copy_text(out: &mut String, value: &Value<'_>) {
-    match *value {
-        Value::Text(None) | Value::Int(None) => out.push_str("\\N"),
-        Value::Int(Some(n)) => out.push_str(itoa::Buffer::new().format(n)),
-        Value::Bool(b) => out.push(if b { 't' } else { 'f' }),
-        Value::Text(Some(text)) => copy_escaped(out, text),
-    }
-}
+/// The binary format's header: its signature, no flags, no extension.
+const COPY_BINARY_HEADER: &[u8] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";
 
-/// `text` with the bytes `COPY` reads as separators escaped. Found with `memchr` (many bytes
-/// at a time): the texts are mostly ids, names and JSON, in which they are rare or absent.
-fn copy_escaped(out: &mut String, text: &str) {
-    let bytes = text.as_bytes();
-    // Most texts hold none: one pass with no early exit, which the compiler turns into wide
-    // comparisons, tells so for a short id in less time than a call to `memchr` takes to start.
-    if !has_copy_separator(bytes) {
-        out.push_str(text);
-        return;
-    }
-    // The next line end, tab or backslash, and the next carriage return: a run with neither is
-    // copied whole. Each is searched for again only once passed, so the text is read once.
-    let mut next_common = memchr::memchr3(b'\\', b'\t', b'\n', bytes);
-    let mut next_cr = memchr::memchr(b'\r', bytes);
-    let mut from = 0;
-    loop {
-        let at = match (next_common, next_cr) {
-            (None, None) => break,
-            (Some(a), None) | (None, Some(a)) => a,
-            (Some(a), Some(b)) => a.min(b),
-        };
-        // ASCII bytes: never inside a character of several bytes.
-        out.push_str(&text[from..at]);
-        out.push_str(match bytes[at] {
-            b'\\' => "\\\\",
-            b'\t' => "\\t",
-            b'\n' => "\\n",
-            _ => "\\r",
-        });
-        from = at + 1;
-        let rest = &bytes[from..];
-        if next_common == Some(at) {
-            next_common = memchr::memchr3(b'\\', b'\t', b'\n', rest).map(|i| i + from);
-        }
-        if next_cr == Some(at) {
-            next_cr = memchr::memchr(b'\r', rest).map(|i| i + from);
+/// The binary format's end: a row of -1 fields.
+const COPY_BINARY_TRAILER: [u8; 2] = (-1i16).to_be_bytes();
+
+/// One row in `COPY`'s binary format: its number of fields, then each field's length in bytes
+/// (-1 for null) and its bytes: a `bigint` as 8 bytes, a `boolean` as 1, text as its UTF-8.
+fn copy_binary_row(out: &mut Vec<u8>, row: &[Value<'_>]) -> Result<()> {
+    let fields = i16::try_from(row.len()).map_err(|_| too_large("a row's fields"))?;
+    out.extend_from_slice(&fields.to_be_bytes());
+    for value in row {
+        match *value {
+            Value::Text(None) | Value::Int(None) => out.extend_from_slice(&(-1i32).to_be_bytes()),
+            Value::Int(Some(n)) => {
+                out.extend_from_slice(&8i32.to_be_bytes());
+                out.extend_from_slice(&n.to_be_bytes());
+            }
+            Value::Bool(b) => {
+                out.extend_from_slice(&1i32.to_be_bytes());
+                out.push(u8::from(b));
+            }
+            Value::Text(Some(text)) => {
+                let length = i32::try_from(text.len()).map_err(|_| too_large("a text"))?;
+                out.extend_from_slice(&length.to_be_bytes());
+                out.extend_from_slice(text.as_bytes());
+            }
         }
     }
-    out.push_str(&text[from..]);
+    Ok(())
 }
 
-/// Whether `bytes` hold a backslash, tab, line end or carriage return.
-fn has_copy_separator(bytes: &[u8]) -> bool {
-    bytes.iter().fold(0u8, |found, &b| {
-        found
-            | u8::from(b == b'\\')
-            | u8::from(b == b'\t')
-            | u8::from(b == b'\n')
-            | u8::from(b == b'\r')
-    }) != 0
+fn too_large(what: &str) -> ProjectionError {
+    ProjectionError::Database(sqlx::Error::Protocol(format!(
+        "{what} is too large for COPY's binary format"
+    )))
 }
 
 /// How a batch inserts new rows: a resident batch's are rows the table does not have yet.
@@ -2721,57 +2703,32 @@ mod tests {
     }
 
     #[test]
-    fn copy_text_escapes_what_the_text_format_reads_as_separators() {
-        let mut out = String::new();
-        for value in [
-            Value::Text(Some("a\tb\nc\rd\\e \"json\" é")),
-            Value::Text(None),
-            Value::Int(Some(-42)),
-            Value::Int(None),
-            Value::Bool(true),
-            Value::Bool(false),
-        ] {
-            copy_text(&mut out, &value);
-            out.push('|');
-        }
-        assert_eq!(out, "a\\tb\\nc\\rd\\\\e \"json\" é|\\N|-42|\\N|t|f|");
-    }
-
-    #[test]
-    fn copy_text_escapes_every_separator_wherever_it_stands() {
-        // Each byte escaped one by one, against the runs found many bytes at a time.
-        fn one_by_one(text: &str) -> String {
-            let mut out = String::new();
-            for c in text.chars() {
-                match c {
-                    '\\' => out.push_str("\\\\"),
-                    '\t' => out.push_str("\\t"),
-                    '\n' => out.push_str("\\n"),
-                    '\r' => out.push_str("\\r"),
-                    c => out.push(c),
-                }
-            }
-            out
-        }
-        let parts = ["\\", "\t", "\n", "\r", "a", "é", "{\"k\":1}", ""];
-        let mut texts = vec![String::new()];
-        for a in parts {
-            for b in parts {
-                for c in parts {
-                    texts.push(format!("{a}{b}{c}"));
-                    texts.push(format!(
-                        "{c}xx{a}{b}{b}{c}yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy{a}"
-                    ));
-                }
-            }
-        }
-        for text in texts {
-            let mut out = String::new();
-            copy_text(&mut out, &Value::Text(Some(&text)));
-            assert_eq!(out, one_by_one(&text), "{text:?}");
-        }
-        let mut out = String::new();
-        copy_text(&mut out, &Value::Int(Some(i64::MIN)));
-        assert_eq!(out, i64::MIN.to_string());
+    fn copy_binary_rows_give_each_field_its_length_and_bytes() {
+        let mut out = Vec::new();
+        copy_binary_row(
+            &mut out,
+            &[
+                Value::Text(Some("a\tb\n\\ é")),
+                Value::Text(None),
+                Value::Int(Some(-2)),
+                Value::Int(None),
+                Value::Bool(true),
+                Value::Bool(false),
+                Value::Text(Some("")),
+            ],
+        )
+        .expect("encoded");
+        let mut expected = vec![0, 7];
+        expected.extend([0, 0, 0, 8]);
+        expected.extend("a\tb\n\\ é".as_bytes());
+        expected.extend([0xff; 4]);
+        expected.extend([0, 0, 0, 8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe]);
+        expected.extend([0xff; 4]);
+        expected.extend([0, 0, 0, 1, 1]);
+        expected.extend([0, 0, 0, 1, 0]);
+        expected.extend([0, 0, 0, 0]);
+        assert_eq!(out, expected);
+        assert_eq!(COPY_BINARY_HEADER.len(), 19);
+        assert_eq!(&COPY_BINARY_HEADER[..11], b"PGCOPY\n\xff\r\n\0");
     }
 }

@@ -236,6 +236,12 @@ async fn write_out(
     Ok(())
 }
 
+/// The sort memory of this transaction's index builds. With the server's default (64 MB,
+/// shared by the build's parallel workers) the feed's and the versions' keys are sorted
+/// through temporary files; with this they are sorted in memory. Only for the end of a
+/// rebuild, two transactions at most, and given back when they commit.
+const INDEX_BUILD_MEMORY: &str = "set local maintenance_work_mem = '256MB'";
+
 /// Runs `creates`, then on PostgreSQL gathers the statistics of `tables`: the queries that
 /// follow (a swap, a comparison, the live projection going on) are planned from them, and the
 /// tables had none while they filled.
@@ -244,6 +250,9 @@ async fn build_indexes(
     creates: &[DroppedIndex],
     tables: &[&str],
 ) -> Result<(), ProjectionError> {
+    if tx.kind() == DbKind::Postgres && !creates.is_empty() {
+        on_tx!(tx, c => sqlx::query(INDEX_BUILD_MEMORY).execute(c).await.map(|r| r.rows_affected()))?;
+    }
     for index in creates {
         on_tx!(tx, c => sqlx::query(&index.create).execute(c).await.map(|r| r.rows_affected()))?;
     }
