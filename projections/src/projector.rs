@@ -32,11 +32,13 @@ use crate::{now_ms, on_db, on_tx};
 
 mod group_commit;
 mod light_rounds;
+mod read_ahead;
 use group_commit::CommitGate;
 pub use group_commit::{
     append_together, metric_names as group_commit_metric_names, settle, Append, CommitError,
     Committed, NewEvent, SnapshotUpdate, COMMANDS_PER_BATCH,
 };
+use read_ahead::ReadAhead;
 
 /// The PostgreSQL `NOTIFY` channel that asks the node running the projector to look for new
 /// events now (sent by commands on the other nodes).
@@ -262,9 +264,8 @@ pub struct Projector {
     batch: i64,
     /// How long a command's response waits for the projections (see [`ProjectorHandle::command_wait`]).
     command_wait: Duration,
-    /// During a rebuild: the batch read while the previous one was applied, with the position
-    /// it follows.
-    read_ahead: tokio::sync::Mutex<Option<(Position, Vec<StoredEvent>)>>,
+    /// During a rebuild: the reader of the batches after the one being applied.
+    read_ahead: tokio::sync::Mutex<Option<ReadAhead>>,
     /// Per projection: the events its checkpoint moved past in this process, and its speed as
     /// last sampled (for the catch-up gauges, [`Projector::record_lag`]).
     speeds: std::sync::Mutex<HashMap<&'static str, (u64, Speed)>>,
@@ -733,15 +734,36 @@ impl Projector {
         let mut reached = Some(checkpoints.clone());
         let mut held_back_after = None;
         if let Some(lowest) = running.iter().map(|(_, c)| *c).min() {
-            let ahead = self.read_ahead.lock().await.take();
-            let mut events = match ahead {
-                Some((after, events)) if after == lowest => events,
-                _ => stream::read_after(&self.source, lowest, self.batch).await?,
+            let mut reader = self.read_ahead.lock().await;
+            let ahead = match reader.as_mut() {
+                Some(r) => r.next_after(lowest).await,
+                None => None,
             };
-            // A rebuild reads its next batch while it applies this one (the stream after the
-            // last event read only grows at its end, so that read stays right).
+            let mut events = match ahead {
+                Some(events) => events,
+                None => {
+                    *reader = None;
+                    stream::read_after(&self.source, lowest, self.batch).await?
+                }
+            };
             let next_after = events.last().map(|e| e.at);
             full = events.len() as i64 == self.batch;
+            // A rebuild reads the batches after this one while it is applied (the stream after
+            // the last event read only grows at its end, so those reads stay right).
+            if let (Some(stop), Some(after), None, true) =
+                (self.stop_at, next_after, reader.as_ref(), full)
+            {
+                if after < stop {
+                    *reader = Some(ReadAhead::start(
+                        self.source.clone(),
+                        after,
+                        self.batch,
+                        stop,
+                        self.projections.clone(),
+                    ));
+                }
+            }
+            drop(reader);
             // The live projector read to the end of what it can read: anything committed after
             // that is held back by an older transaction, and is looked for again soon (asked
             // once the round is published, so no command waits on the question).
@@ -775,39 +797,7 @@ impl Projector {
                 }
                 Ok::<_, ProjectionError>((applied, reached))
             };
-            (applied, reached) = match next_after.filter(|_| full && self.stop_at.is_some()) {
-                Some(after) => {
-                    // A task of its own, so reading and parsing the next batch runs on another
-                    // core while this one is applied.
-                    let source = self.source.clone();
-                    let batch = self.batch;
-                    let projections = self.projections.clone();
-                    let next = tokio::spawn(async move {
-                        let next = stream::read_after(&source, after, batch).await?;
-                        // Off the runtime's threads: a server's requests go on meanwhile.
-                        tokio::task::spawn_blocking(move || {
-                            for projection in projections.iter() {
-                                projection.prepare_ahead(&next);
-                            }
-                            next
-                        })
-                        .await
-                        .map_err(|e| {
-                            ProjectionError::Database(sqlx::Error::Protocol(format!(
-                                "preparing a batch read ahead: {e}"
-                            )))
-                        })
-                    });
-                    let (result, next) = tokio::join!(apply, next);
-                    let result = result?;
-                    // A read that panicked is simply done again by the next round.
-                    if let Ok(next) = next {
-                        *self.read_ahead.lock().await = Some((after, next?));
-                    }
-                    result
-                }
-                None => apply.await?,
-            };
+            (applied, reached) = apply.await?;
             // A rebuild's batch is freed on a thread of the blocking pool: its ten thousand
             // events, each a few allocations, are otherwise freed by the applying thread
             // between two rounds, and it is the one the rebuild waits on.
@@ -1295,6 +1285,8 @@ impl Projector {
             }
         }
         self.end_light_rounds();
+        // Its last batch was read: nothing is left for it to read.
+        *self.read_ahead.lock().await = None;
         if self.stop_at.is_some() {
             for projection in &self.projections {
                 let _guard = self.target.write_guard().await;
@@ -1788,6 +1780,50 @@ mod tests {
              values ($1, 'x', $2, $3, '1.0', '{}', '{}')")
             .bind(aggregate_type).bind(sequence).bind(event_type)
             .execute(pool).await.map(|_| ())).unwrap();
+    }
+
+    /// A rebuild's reader hands over the batches after the one it was started after, each once
+    /// and in order, stops at the rebuild's end, and hands nothing over to a round that asks
+    /// for the batch after another position.
+    #[tokio::test]
+    async fn a_rebuilds_reader_hands_over_the_next_batches_in_order_and_stops_at_its_end() {
+        let (_dir, db) = fresh_db().await;
+        for sequence in 1..=10 {
+            append(&db, "A", sequence).await;
+        }
+        let at: Vec<Position> = stream::read_after(&db, Position::default(), 100)
+            .await
+            .unwrap()
+            .iter()
+            .map(|e| e.at)
+            .collect();
+        assert_eq!(at.len(), 10);
+        let readers = || vec![Reader::new("a", "A") as Arc<dyn Projection>];
+        let positions = |events: Vec<StoredEvent>| events.iter().map(|e| e.at).collect::<Vec<_>>();
+
+        let mut reader = ReadAhead::start(db.clone(), at[2], 3, at[7], readers());
+        let first = reader
+            .next_after(at[2])
+            .await
+            .expect("the batch after the third");
+        assert_eq!(positions(first), at[3..6]);
+        let second = reader
+            .next_after(at[5])
+            .await
+            .expect("the batch after the sixth");
+        assert_eq!(positions(second), at[6..9]);
+        // That batch passed the end: nothing more was read.
+        assert!(reader.next_after(at[8]).await.is_none());
+
+        // Asked for the batch after another position: none.
+        let mut reader = ReadAhead::start(db.clone(), at[2], 3, at[9], readers());
+        assert!(reader.next_after(at[4]).await.is_none());
+
+        // A batch that is not full is the last one.
+        let mut reader = ReadAhead::start(db.clone(), at[6], 5, at[9], readers());
+        let last = reader.next_after(at[6]).await.expect("the last three");
+        assert_eq!(positions(last), at[7..10]);
+        assert!(reader.next_after(at[9]).await.is_none());
     }
 
     /// A projection far behind (a new one catching up from its first event) is told how far
