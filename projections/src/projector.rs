@@ -1826,6 +1826,66 @@ mod tests {
         assert!(reader.next_after(at[9]).await.is_none());
     }
 
+    /// A projection that writes the position of each event it applies in its transaction, and
+    /// refuses the events of type "Bad" (a poison event).
+    struct Recorder;
+
+    #[async_trait]
+    impl Projection for Recorder {
+        fn name(&self) -> &'static str {
+            "recorder"
+        }
+        fn tables(&self) -> &'static [TableSpec] {
+            &[]
+        }
+        async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<(), ProjectionError> {
+            if event.event_type == "Bad" {
+                return Err(ProjectionError::bad_event(event, "refused"));
+            }
+            let position = event.at.position;
+            on_tx!(tx, c => sqlx::query("insert into recorded (position) values ($1)")
+                .bind(position).execute(c).await.map(|_| ()))?;
+            Ok(())
+        }
+        fn reads(&self, aggregate_type: &str) -> bool {
+            aggregate_type == "A"
+        }
+    }
+
+    /// A rebuild whose round steps over a poison event goes on from just after it, not from
+    /// the batch its reader read ahead: every other event is applied exactly once.
+    #[tokio::test]
+    async fn a_rebuild_stepping_over_a_poison_event_applies_every_other_event_once() {
+        let (_dir, db) = fresh_db().await;
+        on_db!(&db, pool => sqlx::query("create table recorded (position bigint not null)")
+            .execute(pool).await.map(|_| ()))
+        .unwrap();
+        for sequence in 1..=20 {
+            let kind = if sequence == 5 { "Bad" } else { "Happened" };
+            append_typed(&db, "A", sequence, kind).await;
+        }
+        let events = stream::read_after(&db, Position::default(), 100)
+            .await
+            .unwrap();
+        let head = events.last().map(|e| e.at);
+        let projector =
+            Projector::rebuilding(db.clone(), db.clone(), vec![Arc::new(Recorder)], head)
+                .with_batch_size(3);
+        projector.run_to_end().await.unwrap();
+
+        let recorded: Vec<i64> = on_db!(&db, pool => sqlx::query_scalar(
+            "select position from recorded order by position").fetch_all(pool).await)
+        .unwrap();
+        let expected: Vec<i64> = events
+            .iter()
+            .filter(|e| e.event_type != "Bad")
+            .map(|e| e.at.position)
+            .collect();
+        assert_eq!(recorded, expected);
+        assert_eq!(checkpoint_of(&db, "recorder").await.unwrap(), head.unwrap());
+        assert_eq!(dead_letters::list(&db, 10).await.unwrap().len(), 1);
+    }
+
     /// A projection far behind (a new one catching up from its first event) is told how far
     /// past the count's cap, from the stream's positions, and its speed and time left follow
     /// what it applies.
