@@ -750,10 +750,8 @@ impl Projector {
             full = events.len() as i64 == self.batch;
             // A rebuild reads the batches after this one while it is applied (the stream after
             // the last event read only grows at its end, so those reads stay right).
-            if let (Some(stop), Some(after), None, true) =
-                (self.stop_at, next_after, reader.as_ref(), full)
-            {
-                if after < stop {
+            if let (Some(stop), None) = (self.stop_at, reader.as_ref()) {
+                if let Some(after) = read_ahead::read_after_batch(&events, self.batch, stop) {
                     *reader = Some(ReadAhead::start(
                         self.source.clone(),
                         after,

@@ -2356,23 +2356,22 @@ async fn copy_rows(c: &mut sqlx::PgConnection, head: &str, rows: &[Vec<Value<'_>
         .copy_in_raw(&format!("copy {target} from stdin with (format binary)"))
         .await?;
     let mut buffer = Vec::from(COPY_BINARY_HEADER);
-    let mut chunks = rows.chunks(COPY_ROWS_PER_MESSAGE).peekable();
-    while let Some(chunk) = chunks.next() {
-        let encoded = chunk
-            .iter()
-            .try_for_each(|row| copy_binary_row(&mut buffer, row));
-        if chunks.peek().is_none() {
-            buffer.extend_from_slice(&COPY_BINARY_TRAILER);
+    let sent = async {
+        for chunk in rows.chunks(COPY_ROWS_PER_MESSAGE) {
+            for row in chunk {
+                copy_binary_row(&mut buffer, row)?;
+            }
+            copy.send(buffer.as_slice()).await?;
+            buffer.clear();
         }
-        let sent = match encoded {
-            Ok(()) => copy.send(buffer.as_slice()).await.map_err(Into::into),
-            Err(e) => Err(e),
-        };
-        if let Err(e) = sent {
-            let _ = copy.abort("the rebuild's rows could not be sent").await;
-            return Err(e);
-        }
-        buffer.clear();
+        buffer.extend_from_slice(&COPY_BINARY_TRAILER);
+        copy.send(buffer.as_slice()).await?;
+        Ok::<(), ProjectionError>(())
+    }
+    .await;
+    if let Err(e) = sent {
+        let _ = copy.abort("the rebuild's rows could not be sent").await;
+        return Err(e);
     }
     copy.finish().await?;
     Ok(1)

@@ -47,12 +47,10 @@ impl ReadAhead {
             let mut after = after;
             loop {
                 let read = read_prepared(&source, after, batch, projections.clone()).await;
-                let next = match &read {
-                    Ok(events) if events.len() as i64 == batch => {
-                        events.last().map(|e| e.at).filter(|last| *last < stop)
-                    }
-                    _ => None,
-                };
+                let next = read
+                    .as_ref()
+                    .ok()
+                    .and_then(|events| read_after_batch(events, batch, stop));
                 if send.send(read.map(|events| (after, events))).await.is_err() {
                     return;
                 }
@@ -78,6 +76,18 @@ impl ReadAhead {
             }
         }
     }
+}
+
+/// Where a rebuild reads on after `events`, a batch of at most `batch` events read before
+/// `stop`: after its last event, unless the batch is not full (the stream ends there) or it
+/// reached `stop`.
+pub(super) fn read_after_batch(
+    events: &[StoredEvent],
+    batch: i64,
+    stop: Position,
+) -> Option<Position> {
+    let last = events.last().map(|e| e.at)?;
+    (events.len() as i64 == batch && last < stop).then_some(last)
 }
 
 /// The batch after `after`, prepared off the runtime's threads (a server's requests go on
