@@ -44,6 +44,7 @@
 //! - [`replay`] - rebuilding projections into a fresh database and comparing.
 //! - this file - preparing the state ([`prepare`]) and running the [`Server`].
 
+pub mod allocator;
 pub mod audit;
 pub mod auth;
 pub mod catalogue;

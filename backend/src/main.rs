@@ -11,25 +11,6 @@ use tracing_subscriber::EnvFilter;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// `mi_option_purge_delay` in `mimalloc.h` (the same number in mimalloc 2 and 3).
-#[cfg(feature = "mimalloc")]
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// The server keeps the memory it freed for its next use instead of giving it back to the
-/// system after a second: every search commit and sign-in frees and takes again the same tens of
-/// MiB, and giving them back each time made the resident memory swing by a fifth from one
-/// sample to the next while what the program holds stayed flat (`docs/BENCHMARKS.md`, Soak).
-/// What it keeps is its own peak, which its bounded pools and caches bound. An operator can
-/// still choose otherwise with mimalloc's own `MIMALLOC_PURGE_DELAY` (milliseconds).
-fn keep_freed_memory() {
-    #[cfg(feature = "mimalloc")]
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: sets one of mimalloc's option values, which it reads atomically; -1 is
-        // documented as "no purging at all".
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
-    }
-}
-
 #[derive(Parser)]
 #[command(name = "companion", about = "The companion app server", version)]
 struct Cli {
@@ -236,17 +217,23 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Serve(config) => {
-            keep_freed_memory();
+            backend::allocator::keep_freed_memory();
             serve(config).await
         }
         Command::Replay {
             config,
             projections,
-        } => replay(config, &projections).await,
+        } => {
+            backend::allocator::keep_freed_memory();
+            replay(config, &projections).await
+        }
         Command::Rebuild {
             config,
             projections,
-        } => rebuild(config, &projections).await,
+        } => {
+            backend::allocator::keep_freed_memory();
+            rebuild(config, &projections).await
+        }
         Command::Import { config, actor } => import(config, actor).await,
         Command::Publish { what } => publish(what).await,
         Command::Users(command) => users(command).await,

@@ -645,6 +645,8 @@ fn quantile(values: &[f64], q: f64) -> f64 {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // The server runs in this process, as `companion serve` runs.
+    backend::allocator::keep_freed_memory();
     let a = args();
     let data = tempfile::tempdir()?;
     let pg = match &a.postgres {

@@ -318,11 +318,13 @@ impl Projection for ResidentDocumentsProjection {
         if self.ahead().is_none() {
             return;
         }
-        let decoded: Vec<(Position, ItemEvent)> = events
-            .iter()
-            .filter(|e| e.aggregate_type == ITEM_TYPE)
-            .filter_map(|e| Some((e.at, e.decode().ok()?)))
-            .collect();
+        let mut decoded: Vec<(Position, ItemEvent)> = Vec::with_capacity(events.len());
+        decoded.extend(
+            events
+                .iter()
+                .filter(|e| e.aggregate_type == ITEM_TYPE)
+                .filter_map(|e| Some((e.at, e.decode().ok()?))),
+        );
         let mut held = self.ahead();
         // The end may have come while this batch was decoded.
         let Some(ahead) = held.as_mut() else {
