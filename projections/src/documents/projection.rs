@@ -144,15 +144,15 @@ impl Projection for DocumentsProjection {
 /// The batch's document events, decoded; a poison event is named by its index.
 pub(super) fn decode_batch<'e>(
     events: &[&'e StoredEvent],
-) -> std::result::Result<Vec<(&'e StoredEvent, ItemEvent)>, BatchFailure> {
+) -> std::result::Result<Vec<(&'e StoredEvent, Box<ItemEvent>)>, BatchFailure> {
     decode_batch_with(events, |_| None)
 }
 
 /// [`decode_batch`], taking from `ahead` the events already decoded.
 pub(super) fn decode_batch_with<'e>(
     events: &[&'e StoredEvent],
-    mut ahead: impl FnMut(&StoredEvent) -> Option<ItemEvent>,
-) -> std::result::Result<Vec<(&'e StoredEvent, ItemEvent)>, BatchFailure> {
+    mut ahead: impl FnMut(&StoredEvent) -> Option<Box<ItemEvent>>,
+) -> std::result::Result<Vec<(&'e StoredEvent, Box<ItemEvent>)>, BatchFailure> {
     let mut decoded = Vec::with_capacity(events.len());
     for (index, event) in events.iter().enumerate() {
         if event.aggregate_type != ITEM_TYPE {
@@ -160,10 +160,10 @@ pub(super) fn decode_batch_with<'e>(
         }
         let item = match ahead(event) {
             Some(item) => item,
-            None => event.decode().map_err(|e| BatchFailure {
+            None => Box::new(event.decode().map_err(|e| BatchFailure {
                 index: Some(index),
                 error: ProjectionError::bad_event(event, e),
-            })?,
+            })?),
         };
         decoded.push((*event, item));
     }
@@ -174,7 +174,7 @@ pub(super) fn decode_batch_with<'e>(
 pub(super) async fn apply_decoded(
     tx: &mut Tx,
     batch: &mut Batch,
-    decoded: Vec<(&StoredEvent, ItemEvent)>,
+    decoded: Vec<(&StoredEvent, Box<ItemEvent>)>,
 ) -> Result<()> {
     // A resident batch holds every row already: what prefetching gathers would be thrown away.
     if !batch.is_resident() {
@@ -201,14 +201,14 @@ pub const STATEMENTS_TOTAL: &str = "companion_documents_projection_statements_to
 async fn prefetch(
     tx: &mut Tx,
     batch: &mut Batch,
-    events: &[(&StoredEvent, ItemEvent)],
+    events: &[(&StoredEvent, Box<ItemEvent>)],
 ) -> Result<()> {
     let mut ids: Vec<&str> = Vec::new();
     let mut users: Vec<&str> = Vec::new();
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for (event, item) in events {
         ids.push(event.aggregate_id.as_str());
-        match item {
+        match &**item {
             ItemEvent::FolderCreated { id, parent, .. }
             | ItemEvent::FileUploaded { id, parent, .. }
             | ItemEvent::Copied { id, parent, .. } => {
@@ -258,11 +258,12 @@ async fn apply_one(
     tx: &mut Tx,
     b: &mut Batch,
     event: &StoredEvent,
-    decoded: ItemEvent,
+    decoded: Box<ItemEvent>,
 ) -> Result<()> {
     let id = event.aggregate_id.as_str();
     let at = event.recorded_at;
-    match decoded {
+    // Each arm moves the fields it uses out of the box, not the whole event.
+    match *decoded {
         ItemEvent::FolderCreated {
             id: item_id,
             space,
