@@ -224,14 +224,14 @@ async fn main() -> anyhow::Result<()> {
             config,
             projections,
         } => {
-            backend::allocator::keep_freed_memory();
+            backend::allocator::keep_freed_memory_a_second();
             replay(config, &projections).await
         }
         Command::Rebuild {
             config,
             projections,
         } => {
-            backend::allocator::keep_freed_memory();
+            backend::allocator::keep_freed_memory_a_second();
             rebuild(config, &projections).await
         }
         Command::Import { config, actor } => import(config, actor).await,

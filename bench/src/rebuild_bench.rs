@@ -1353,7 +1353,7 @@ async fn run(a: &Args, place: &Place, names: &mut Vec<String>) -> anyhow::Result
 
 fn main() -> anyhow::Result<()> {
     // As `companion replay` and `companion rebuild` run.
-    backend::allocator::keep_freed_memory();
+    backend::allocator::keep_freed_memory_a_second();
     let runtime = tokio::runtime::Runtime::new()?;
     let argv: Vec<String> = std::env::args().collect();
     if argv.get(1).map(String::as_str) == Some("rebuild") {
