@@ -53,6 +53,10 @@ enum Stage {
     Finished,
 }
 
+/// Events decoded ahead, in stream order, each boxed: the applying thread takes it as a pointer
+/// rather than a copy of its 384 bytes.
+type DecodedAhead = VecDeque<(Position, Box<ItemEvent>)>;
+
 /// [`DocumentsProjection`] for a rebuild from position 0 into an empty database.
 pub struct ResidentDocumentsProjection {
     stage: Mutex<Stage>,
@@ -63,7 +67,7 @@ pub struct ResidentDocumentsProjection {
     /// The next batch's events, decoded while this one is applied ([`Projection::prepare_ahead`]),
     /// in stream order. Taken by position: what is not found here is decoded when applied.
     /// `None` once written out: later batches are applied as the live projection does.
-    ahead: std::sync::Mutex<Option<VecDeque<(Position, Box<ItemEvent>)>>>,
+    ahead: std::sync::Mutex<Option<DecodedAhead>>,
 }
 
 impl ResidentDocumentsProjection {
@@ -79,7 +83,7 @@ impl ResidentDocumentsProjection {
     }
 
     /// The events decoded ahead (a panic elsewhere while it was held leaves it as it was).
-    fn ahead(&self) -> std::sync::MutexGuard<'_, Option<VecDeque<(Position, Box<ItemEvent>)>>> {
+    fn ahead(&self) -> std::sync::MutexGuard<'_, Option<DecodedAhead>> {
         self.ahead.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -318,8 +322,6 @@ impl Projection for ResidentDocumentsProjection {
         if self.ahead().is_none() {
             return;
         }
-        // Boxed, so that the applying thread takes each event (384 bytes) as a pointer rather
-        // than a copy from this list to the queue, to the round's list, to the code applying it.
         let mut decoded: Vec<(Position, Box<ItemEvent>)> = Vec::with_capacity(events.len());
         decoded.extend(
             events
