@@ -42,6 +42,7 @@
 //! - [`http`] - the router: every feature's routes behind the edge; `/metrics`; `/openapi.json`.
 //! - [`operations`] - the operator's commands: projections, outbox, backup and restore.
 //! - [`replay`] - rebuilding projections into a fresh database and comparing.
+//! - [`allocator`] - when each command's allocator gives the memory it freed back.
 //! - this file - preparing the state ([`prepare`]) and running the [`Server`].
 
 pub mod allocator;
