@@ -948,7 +948,8 @@ impl Projection for Timed {
 /// The child: rebuilds the documents projection from `source` into `target` and prints one
 /// `key=value` line.
 /// `swap`: the blue/green swap of `companion rebuild` on a generated history. The live tables
-/// are built first where they are missing (as the live projector would have them), then the
+/// are built first where they are missing (the projection's tables as the live projector
+/// would have them; a rebuild writes no feed, which a swap leaves as it is), then the
 /// documents projection is rebuilt into `scratch` and swapped in. Baseline, same run: the
 /// database copying the same tables into new ones on its own (`create table .. as select`).
 async fn swap(live: &str, scratch: &str) -> anyhow::Result<()> {
@@ -1055,11 +1056,11 @@ async fn rebuild_child(
     let seconds = start.elapsed().as_secs_f64();
     let hwm = proc_status_kib("VmHWM:");
     println!(
-        "rebuilt events={applied} seconds={seconds:.3} rss_start_kib={rss_start} hwm_kib={hwm} doc_items={} doc_shares={} doc_unread={} user_feed={}",
+        "rebuilt events={applied} seconds={seconds:.3} rss_start_kib={rss_start} hwm_kib={hwm} doc_items={} doc_shares={} doc_unread={} doc_item_versions={}",
         count(&target, "doc_items").await?,
         count(&target, "doc_shares").await?,
         count(&target, "doc_unread").await?,
-        count(&target, "user_feed").await?,
+        count(&target, "doc_item_versions").await?,
     );
     println!("{}", as_of_latency(&target).await?);
     if profile {
@@ -1306,7 +1307,7 @@ async fn run(a: &Args, place: &Place, names: &mut Vec<String>) -> anyhow::Result
         let rows_ok = get("doc_items") as usize == items && get("doc_shares") as usize == shares;
         println!(
             "round {round}: read+decode {:.0} events/s ({scan_s:.1} s); rebuild {:.0} events/s ({seconds:.1} s), \
-             peak RSS {:.1} MiB (at start {:.1} MiB); doc_items {} doc_shares {} doc_unread {} user_feed {} ({})",
+             peak RSS {:.1} MiB (at start {:.1} MiB); doc_items {} doc_shares {} doc_unread {} doc_item_versions {} ({})",
             r.scan_per_s,
             r.rebuild_per_s,
             r.hwm_mib,
@@ -1314,7 +1315,7 @@ async fn run(a: &Args, place: &Place, names: &mut Vec<String>) -> anyhow::Result
             get("doc_items"),
             get("doc_shares"),
             get("doc_unread"),
-            get("user_feed"),
+            get("doc_item_versions"),
             if rows_ok {
                 "as expected".to_string()
             } else {

@@ -24,8 +24,10 @@
 //!
 //! A rebuild into an empty database uses one resident batch instead ([`Batch::resident`]): it
 //! lives for the whole rebuild, so it knows every row there is and never reads the database.
-//! Rows that no later event can change (feed messages, closed version rows) are written as it
-//! goes ([`Batch::spill`]); the state is written once at the end.
+//! Rows that no later event can change (closed version rows) are written as it goes
+//! ([`Batch::spill`]); the state is written once at the end. It writes no feed messages: the
+//! feed is what was sent to people, kept by the live projection, and a rebuild only puts the
+//! projection's own tables in place (see [`crate::swap`]).
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -52,9 +54,8 @@ const PARAMS_PER_STATEMENT: usize = 8_000;
 /// hundreds of thousands of rows).
 const ROWS_IN_MEMORY: usize = 4_000;
 
-/// About what a feed message, an item version row and a share version row take in memory,
-/// besides their strings' text (for [`Batch::settled_bytes`]).
-const FEED_ROW_BYTES: usize = 96;
+/// About what an item version row and a share version row take in memory, besides their
+/// strings' text (for [`Batch::settled_bytes`]).
 const ITEM_VERSION_BYTES: usize = 640;
 const SHARE_VERSION_BYTES: usize = 192;
 
@@ -356,9 +357,8 @@ pub struct Batch {
     unread: HashMap<(String, String), Unread>,
     badges: HashMap<String, Slot<i64>>,
     feed_seq: HashMap<String, i64>,
+    /// Messages to users' feeds; never in a resident batch (see [`Batch::keeps_feed`]).
     feed: Vec<FeedRow>,
-    /// About how many bytes `feed` takes.
-    feed_bytes: usize,
     /// US items opened during the batch: item → user → when first (only the first time counts).
     /// Keyed by item, so forgetting an item's marks ([`Batch::unsee`]) does not scan them all.
     seen: HashMap<String, BTreeMap<String, i64>>,
@@ -389,23 +389,26 @@ pub struct Batch {
 
 impl Batch {
     /// A batch for a rebuild into a database with none of this projection's rows: it lives
-    /// until the end of the rebuild and reads one thing, once: the last number of each user's
-    /// feed, which other projections may have written.
-    pub async fn resident(tx: &mut Tx) -> Result<Self> {
-        Ok(Self {
+    /// until the end of the rebuild and reads nothing.
+    pub fn resident() -> Self {
+        Self {
             resident: true,
-            feed_seq: crate::feed::last_numbers(tx).await?.into_iter().collect(),
-            statements: Statements {
-                reads: 1,
-                writes: 0,
-            },
             ..Self::default()
-        })
+        }
     }
 
     /// Whether this is a rebuild's resident batch (see [`Batch::resident`]).
     pub fn is_resident(&self) -> bool {
         self.resident
+    }
+
+    /// Whether messages pushed to users' feeds are kept and written. A rebuild's are not: the
+    /// feed is the record of what was sent, which the live projection keeps (a swap leaves it
+    /// as it is and a comparison reads the projection's tables), so a rebuild's own messages,
+    /// hundreds of thousands for a long history, would be made, written and indexed for no
+    /// reader. Callers skip what they compute only for a message.
+    pub fn keeps_feed(&self) -> bool {
+        !self.resident
     }
 
     /// Whether `item` counts in `user`'s badge: shared with them directly and unread.
@@ -1378,8 +1381,10 @@ impl Batch {
         payload: String,
         at: i64,
     ) -> Result<()> {
+        if !self.keeps_feed() {
+            return Ok(());
+        }
         self.load_feed_seq(tx, &[user]).await?;
-        self.feed_bytes += FEED_ROW_BYTES + user.len() + payload.len();
         self.feed.push(FeedRow {
             user_id: user.to_string(),
             kind,
@@ -1493,6 +1498,37 @@ impl Batch {
         self.statements.writes += writes;
         Ok(())
     }
+
+    /// A resident batch's items, at its end ([`Batch::take_last_rows`] took its version rows),
+    /// on `tx`; returns the statements run. [`Batch::write_resident_rest`] may write the rest
+    /// on another connection at the same time.
+    pub async fn write_resident_items(&self, tx: &mut Tx) -> Result<u64> {
+        debug_assert!(self.resident && self.feed.is_empty() && self.item_versions.is_empty());
+        self.write_items(&mut Out::direct(tx)).await
+    }
+
+    /// A resident batch's state besides its items (shares, marks, badges, links: the tables of
+    /// [`Batch::RESIDENT_REST`]) on `tx`; returns the statements run. Nothing to delete: no
+    /// row of a resident batch was in the database before it.
+    pub async fn write_resident_rest(&self, tx: &mut Tx) -> Result<u64> {
+        debug_assert!(self.resident);
+        let out = &mut Out::direct(tx);
+        let mut writes = self.write_shares(out).await?;
+        writes += self.write_unread(out).await?;
+        writes += self.write_seen(out).await?;
+        writes += self.write_badges(out).await?;
+        writes += self.write_links(out).await?;
+        Ok(writes)
+    }
+
+    /// The tables [`Batch::write_resident_rest`] writes.
+    pub const RESIDENT_REST: [&'static str; 5] = [
+        "doc_shares",
+        "doc_unread",
+        "doc_seen",
+        "doc_badges",
+        "doc_external_links",
+    ];
 
     /// Writes the changed rows of the items, shares, unread marks, seen marks, badges and links.
     async fn write_tables(&self, out: &mut Out<'_>) -> Result<u64> {
@@ -1823,13 +1859,11 @@ impl Batch {
     /// How many bytes the rows that no later event changes take (about): what
     /// [`Batch::spill`] frees.
     pub fn settled_bytes(&self) -> usize {
-        self.feed_bytes
-            + self.closed_versions.0 * ITEM_VERSION_BYTES
-            + self.closed_versions.1 * SHARE_VERSION_BYTES
+        self.closed_versions.0 * ITEM_VERSION_BYTES + self.closed_versions.1 * SHARE_VERSION_BYTES
     }
 
-    /// Writes what no later event can change and forgets it: the feed messages and the closed
-    /// version rows. Only for a resident batch, whose feed numbers and open rows stay in memory.
+    /// Writes what no later event can change and forgets it: the closed version rows. Only for
+    /// a resident batch, whose open rows stay in memory.
     pub async fn spill(&mut self, tx: &mut Tx) -> Result<()> {
         let settled = self.take_settled();
         self.statements.writes += settled.write(tx).await?;
@@ -1840,9 +1874,6 @@ impl Batch {
     /// written (by [`Settled::write`], on this transaction or on a connection of its own).
     pub fn take_settled(&mut self) -> Settled {
         debug_assert!(self.resident, "only a resident batch spills");
-        let feed = std::mem::take(&mut self.feed);
-        let seqs = self.number_feed(&feed);
-        self.feed_bytes = 0;
         let (item_versions, moved) = take_closed(&mut self.item_versions, |v| v.valid_to.is_none());
         renumber(&mut self.open_item_version, &moved);
         let (share_versions, moved) =
@@ -1852,26 +1883,19 @@ impl Batch {
         renumber(&mut self.open_share_version, &moved);
         self.closed_versions = (0, 0);
         Settled {
-            feed,
-            seqs,
             item_versions,
             share_versions,
         }
     }
 
-    /// Takes the feed rows and every version row, open ones too, out of a resident batch at
-    /// its end, numbered and ready to be written; [`Batch::flush`] then writes the rest.
+    /// Takes every version row, open ones too, out of a resident batch at its end, ready to be
+    /// written; [`Batch::flush`] then writes the rest.
     pub fn take_last_rows(&mut self) -> Settled {
         debug_assert!(self.resident, "only a resident batch is written in parts");
-        let feed = std::mem::take(&mut self.feed);
-        let seqs = self.number_feed(&feed);
-        self.feed_bytes = 0;
         self.open_item_version.clear();
         self.open_share_version.clear();
         self.closed_versions = (0, 0);
         Settled {
-            feed,
-            seqs,
             item_versions: std::mem::take(&mut self.item_versions),
             share_versions: std::mem::take(&mut self.share_versions),
         }
@@ -1897,7 +1921,7 @@ impl Batch {
     async fn write_feed(&mut self, out: &mut Out<'_>) -> Result<u64> {
         let feed = std::mem::take(&mut self.feed);
         let seqs = self.number_feed(&feed);
-        let written = write_feed_rows(out, &feed, &seqs, self.resident).await;
+        let written = write_feed_rows(out, &feed, &seqs).await;
         self.feed = feed;
         written
     }
@@ -1906,38 +1930,30 @@ impl Batch {
 /// Rows of a resident batch no later event changes (see [`Batch::take_settled`]): owned, so
 /// that they can be written while the batch goes on.
 pub struct Settled {
-    feed: Vec<FeedRow>,
-    seqs: Vec<i64>,
     item_versions: Vec<ItemVersion>,
     share_versions: Vec<ShareVersion>,
 }
 
 impl Settled {
     /// The tables [`Settled::write`] writes.
-    pub const TABLES: [&'static str; 3] = ["user_feed", "doc_item_versions", "doc_share_versions"];
+    pub const TABLES: [&'static str; 2] = ["doc_item_versions", "doc_share_versions"];
 
     /// Writes the rows; returns how many statements ran.
     pub async fn write(&self, tx: &mut Tx) -> Result<u64> {
         let out = &mut Out::direct(tx);
-        let mut writes = write_feed_rows(out, &self.feed, &self.seqs, true).await?;
         let items: Vec<&ItemVersion> = self.item_versions.iter().collect();
-        writes += write_item_versions(out, &items, true).await?;
+        let mut writes = write_item_versions(out, &items, true).await?;
         let shares: Vec<&ShareVersion> = self.share_versions.iter().collect();
         writes += write_share_versions(out, &shares, true).await?;
         Ok(writes)
     }
 }
 
-/// Writes feed rows numbered `seqs`. On PostgreSQL the feed writers take their turn: a live
-/// batch's statement takes the lock itself, before its first row gets its `feed_position`
-/// (the lock's one row is joined with the rows, so no row exists before it is taken); a
-/// resident batch's `COPY` comes after a statement that takes it.
-async fn write_feed_rows(
-    out: &mut Out<'_>,
-    feed: &[FeedRow],
-    seqs: &[i64],
-    resident: bool,
-) -> Result<u64> {
+/// Writes feed rows numbered `seqs` (a live batch's: a resident one keeps none). On
+/// PostgreSQL the feed writers take their turn: the statement takes the lock itself, before its
+/// first row gets its `feed_position` (the lock's one row is joined with the rows, so no row
+/// exists before it is taken).
+async fn write_feed_rows(out: &mut Out<'_>, feed: &[FeedRow], seqs: &[i64]) -> Result<u64> {
     let mut writes = 0;
     if feed.is_empty() {
         return Ok(0);
@@ -1956,7 +1972,7 @@ async fn write_feed_rows(
             ]
         })
         .collect();
-    if out.kind() == DbKind::Postgres && !resident {
+    if out.kind() == DbKind::Postgres {
         let lock = [Value::Int(Some(FEED_WRITE_LOCK))];
         for chunk in rows.chunks(PARAMS_PER_STATEMENT / FEED_COLUMNS.len()) {
             let sql = feed_with_lock_sql(chunk.len());
@@ -1965,18 +1981,13 @@ async fn write_feed_rows(
         }
         return Ok(writes);
     }
-    if out.kind() == DbKind::Postgres {
-        on_tx!(out.tx()?, c => sqlx::query("select pg_advisory_xact_lock($1)")
-            .bind(FEED_WRITE_LOCK).execute(c).await.map(|r| r.rows_affected()))?;
-        writes += 1;
-    }
     writes += write_rows(
         out,
         "insert into user_feed (user_id, seq, kind, payload, created_at) values ",
         "",
         "",
         &rows,
-        insert_shape(resident),
+        RowShape::Tuples,
     )
     .await?;
     Ok(writes)
@@ -2559,7 +2570,7 @@ mod tests {
         let url = format!("sqlite://{}", dir.path().join("t.db").display());
         let db = crate::Db::connect(&url).await.expect("database");
         let mut tx = Tx::begin(&db).await.expect("transaction");
-        let mut b = Batch::resident(&mut tx).await.expect("resident batch");
+        let mut b = Batch::resident();
         let reads = b.statements.reads;
         // A fixed pseudo-random sequence: the same tree and operations on every run.
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;

@@ -2,9 +2,11 @@
 //!
 //! A live batch reads what its events touch, because the database holds what earlier batches
 //! wrote. A rebuild starts from nothing and is the only writer, so one resident [`Batch`] for
-//! the whole rebuild already knows every row there is: it never reads them back (it reads once
-//! where other projections' feed messages end). Rows no later event changes (feed messages,
-//! closed version rows) are written whenever they pass the memory setting; the state itself
+//! the whole rebuild already knows every row there is: it never reads them back. Nor does it
+//! write users' feed messages: the feed is the record of what was sent, which the live
+//! projection keeps and a rebuild does not replace ([`Batch::keeps_feed`]). Rows no later
+//! event changes (closed version rows) are written whenever they pass the memory setting; the
+//! state itself
 //! (items, shares, marks, badges, links) is written once, at [`Projection::finish_rebuild`],
 //! into tables whose indexes (on PostgreSQL, keys too) are dropped at the start and built
 //! again at the end.
@@ -12,7 +14,7 @@
 //! On PostgreSQL a spill is written on a connection of its own while the events after it are
 //! applied (one spill at a time: the next waits for it), so the database takes the rows on
 //! one core while the projection works on the other. The final write is shared the same way:
-//! the feed and the version rows on that connection, the state on the rebuild's own.
+//! the version rows on that connection, the state on the rebuild's own.
 //! Neither waits for a lock the other holds: they write different tables, and the
 //! transaction that dropped the indexes commits before a spill of its own is waited for.
 //!
@@ -129,13 +131,10 @@ async fn written(
     }
 }
 
-/// The tables whose secondary indexes are built at the end: the projection's and the feed.
+/// The tables whose secondary indexes are built at the end: the projection's (a rebuild
+/// writes no feed, see [`Batch::keeps_feed`]).
 fn indexed_tables() -> impl Iterator<Item = &'static str> {
-    DocumentsProjection
-        .tables()
-        .iter()
-        .map(|t| t.name)
-        .chain(["user_feed"])
+    DocumentsProjection.tables().iter().map(|t| t.name)
 }
 
 /// An index dropped for the rebuild: its table and the statement that creates it again.
@@ -146,7 +145,7 @@ struct DroppedIndex {
 
 /// Drops the indexes of the tables and returns what makes them again. On PostgreSQL that is
 /// every index, keys too: the resident batch only appends (`COPY`, no conflict clause), so a
-/// key checked row by row as the rows arrive (the feed's, in random user order) costs the
+/// key checked row by row as the rows arrive (the versions', in random item order) costs the
 /// database several times what building it once from the sorted rows at the end does. On
 /// SQLite the keys are part of the table and back the multi-row inserts' conflict clauses:
 /// only the other indexes go.
@@ -199,9 +198,11 @@ async fn unlog_tables(tx: &mut Tx) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-/// Writes the state and builds the dropped indexes. On PostgreSQL (`beside`) the feed and
-/// the version rows, most of the rows, are written, indexed and analysed on a connection of
-/// their own while this transaction does the same with the rest.
+/// Writes the state and builds the dropped indexes. On PostgreSQL (`beside`) the work is
+/// shared by three transactions at once, about even: the version rows, most of the rows, are
+/// written, indexed and analysed on a connection of their own; the items on this transaction;
+/// and the rest of the state (shares, marks, badges, links) on a third (when the pool has one
+/// to spare: otherwise after the items, on this one).
 async fn write_out(
     tx: &mut Tx,
     batch: &mut Batch,
@@ -217,33 +218,66 @@ async fn write_out(
     let (theirs, ours): (Vec<DroppedIndex>, Vec<DroppedIndex>) = indexes
         .into_iter()
         .partition(|i| Settled::TABLES.contains(&i.table));
-    let db = db.clone();
+    let (items_indexes, rest_indexes): (Vec<DroppedIndex>, Vec<DroppedIndex>) =
+        ours.into_iter().partition(|i| i.table == ITEMS);
+    let versions_db = db.clone();
     let mut writing = Some(tokio::spawn(async move {
-        let mut tx = Tx::begin(&db).await?;
+        let mut tx = Tx::begin(&versions_db).await?;
         let writes = last.write(&mut tx).await?;
         build_indexes(&mut tx, &theirs, &Settled::TABLES).await?;
         tx.commit().await?;
         Ok(writes)
     }));
-    let our_tables: Vec<&str> = indexed_tables()
-        .filter(|t| !Settled::TABLES.contains(t))
-        .collect();
-    let ours_done = async {
-        batch.flush(tx).await?;
-        build_indexes(tx, &ours, &our_tables).await
-    }
-    .await;
+    let state: &Batch = batch;
+    let ours_done = if spares_a_third_connection(db) {
+        let items = async {
+            let writes = state.write_resident_items(tx).await?;
+            build_indexes(tx, &items_indexes, &[ITEMS]).await?;
+            Ok::<_, ProjectionError>(writes)
+        };
+        let rest = async {
+            let mut rest_tx = Tx::begin(db).await?;
+            let writes = state.write_resident_rest(&mut rest_tx).await?;
+            build_indexes(&mut rest_tx, &rest_indexes, &Batch::RESIDENT_REST).await?;
+            rest_tx.commit().await?;
+            Ok::<_, ProjectionError>(writes)
+        };
+        // Both run to their end, even when one fails.
+        let (items_done, rest_done) = tokio::join!(items, rest);
+        items_done.and_then(|i| rest_done.map(|r| i + r))
+    } else {
+        async {
+            let mut writes = state.write_resident_items(tx).await?;
+            writes += state.write_resident_rest(tx).await?;
+            build_indexes(tx, &items_indexes, &[ITEMS]).await?;
+            build_indexes(tx, &rest_indexes, &Batch::RESIDENT_REST).await?;
+            Ok(writes)
+        }
+        .await
+    };
     // Waited for even when ours failed: nothing is left running.
     let theirs_done = written(&mut writing).await;
-    ours_done?;
-    batch.count_writes(theirs_done?);
+    let ours_writes = ours_done?;
+    batch.count_writes(ours_writes + theirs_done?);
     Ok(())
 }
 
+/// The items' table, written on the rebuild's own transaction at the end.
+const ITEMS: &str = "doc_items";
+
+/// Whether the pool of `db` has a connection for a third writer at the end, beside the
+/// rebuild's transaction and the version rows' (a pool set to two would make it wait).
+fn spares_a_third_connection(db: &Db) -> bool {
+    match db {
+        Db::Postgres { pool } => pool.options().get_max_connections() >= 3,
+        _ => false,
+    }
+}
+
 /// The sort memory of this transaction's index builds. With the server's default (64 MB,
-/// shared by the build's parallel workers) the feed's and the versions' keys are sorted
+/// shared by the build's parallel workers) the versions' indexes are sorted
 /// through temporary files; with this they are sorted in memory. Only for the end of a
-/// rebuild, two transactions at most, and given back when they commit.
+/// rebuild, three transactions at most, and given back when they commit.
 const INDEX_BUILD_MEMORY: &str = "set local maintenance_work_mem = '256MB'";
 
 /// Runs `creates`, then on PostgreSQL gathers the statistics of `tables`: the queries that
@@ -357,7 +391,7 @@ impl Projection for ResidentDocumentsProjection {
         // Decoded before anything changes: a poison event leaves the state as it was.
         let decoded = decode_batch_with(events, |event| self.take_ahead(event))?;
         if matches!(*stage, Stage::Starting) {
-            let batch = Batch::resident(tx).await.map_err(unplaced)?;
+            let batch = Batch::resident();
             let indexes = drop_secondary_indexes(tx)
                 .await
                 .map_err(|e| unplaced(e.into()))?;
@@ -426,6 +460,9 @@ impl Projection for ResidentDocumentsProjection {
                     *stage = Stage::Broken;
                 }
                 super::projection::count_statements(&batch);
+                // Hundreds of megabytes of maps and strings: freed on a thread of their own,
+                // not before the rebuild's commit.
+                tokio::task::spawn_blocking(move || drop(batch));
                 done
             }
         }
