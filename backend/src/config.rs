@@ -124,7 +124,7 @@ pub struct Config {
     pub feed_retention_seconds: i64,
 
     /// What a rebuild (`companion replay`) holds in memory of the rows it could already write
-    /// (feed messages, past versions), in MiB, before writing them; its working state (the
+    /// (past versions), in MiB, before writing them; its working state (the
     /// documents, shares and marks that exist) is held whole.
     #[arg(long, env = "REBUILD_SPILL_MIB", default_value_t = projections::replay::DEFAULT_SPILL_BYTES >> 20)]
     pub rebuild_spill_mib: usize,
