@@ -29,9 +29,10 @@
 //! feed is what was sent to people, kept by the live projection, and a rebuild only puts the
 //! projection's own tables in place (see [`crate::swap`]).
 
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::hash::Hash;
 use std::sync::Arc;
 
 // hashbrown's maps: a faster hash than std's SipHash, and look-ups by borrowed pairs ([`Pair`]),
@@ -39,6 +40,7 @@ use std::sync::Arc;
 use hashbrown::{Equivalent, HashMap, HashSet};
 
 use crate::db::{DbKind, Tx};
+use crate::documents::key::Key;
 use crate::documents::out::{table_of, Out, Value};
 use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
 use crate::feed::FEED_WRITE_LOCK;
@@ -263,14 +265,14 @@ impl Item {
     }
 }
 
-/// A `(String, String)` key looked up by two borrowed strings, so that a look-up allocates
+/// A `(Key, Key)` key looked up by two borrowed strings, so that a look-up allocates
 /// nothing: it hashes as the tuple does (field after field) and compares equal to it.
 #[derive(Hash)]
 struct Pair<'a>(&'a str, &'a str);
 
-impl Equivalent<(String, String)> for Pair<'_> {
-    fn equivalent(&self, key: &(String, String)) -> bool {
-        self.0 == key.0 && self.1 == key.1
+impl Equivalent<(Key, Key)> for Pair<'_> {
+    fn equivalent(&self, key: &(Key, Key)) -> bool {
+        self.0 == key.0.as_str() && self.1 == key.1.as_str()
     }
 }
 
@@ -339,23 +341,23 @@ pub struct Statements {
 #[derive(Default)]
 pub struct Batch {
     /// Shared with the open version row that copied it: a row is copied only when it changes.
-    items: HashMap<String, Slot<Arc<Item>>>,
+    items: HashMap<Key, Slot<Arc<Item>>>,
     /// Children per folder before the batch, read when a view needs them.
     db_children: HashMap<String, i64>,
     /// How the batch changed each folder's number of children (a resident batch counts its
     /// [`Batch::children_of`] index instead).
     child_delta: HashMap<String, i64>,
     /// Items removed by this batch (their dependent rows go with them).
-    gone: HashSet<String>,
-    shares: HashMap<(String, String), Slot<Share>>,
-    by_item: HashMap<String, BTreeSet<String>>,
-    by_user: HashMap<String, BTreeSet<String>>,
+    gone: HashSet<Key>,
+    shares: HashMap<(Key, Key), Slot<Share>>,
+    by_item: HashMap<Key, BTreeSet<String>>,
+    by_user: HashMap<Key, BTreeSet<String>>,
     item_shares_loaded: HashSet<String>,
     /// Folders whose whole subtree is in memory.
     subtrees_loaded: HashSet<String>,
     /// Keyed by (user, item).
-    unread: HashMap<(String, String), Unread>,
-    badges: HashMap<String, Slot<i64>>,
+    unread: HashMap<(Key, Key), Unread>,
+    badges: HashMap<Key, Slot<i64>>,
     feed_seq: HashMap<String, i64>,
     /// Messages to users' feeds; never in a resident batch (see [`Batch::keeps_feed`]).
     feed: Vec<FeedRow>,
@@ -366,24 +368,24 @@ pub struct Batch {
     unseen: BTreeSet<String>,
     links: Vec<Link>,
     item_versions: Vec<ItemVersion>,
-    open_item_version: HashMap<String, usize>,
+    open_item_version: HashMap<Key, usize>,
     /// Open version rows from before the batch that it closes, with the time.
-    close_item_version: HashMap<String, i64>,
+    close_item_version: HashMap<Key, i64>,
     share_versions: Vec<ShareVersion>,
     /// How many of `item_versions` and `share_versions` are closed: what a spill would write.
     closed_versions: (usize, usize),
-    open_share_version: HashMap<(String, String), usize>,
-    close_share_version: HashMap<(String, String), i64>,
+    open_share_version: HashMap<(Key, Key), usize>,
+    close_share_version: HashMap<(Key, Key), i64>,
     /// Everything there is is in memory: the database was empty when the batch began, and only
     /// this batch writes to it (see [`Batch::resident`]).
     resident: bool,
     /// With `resident`: every live item's children by the folder's id, for subtrees. Walking
     /// down from a folder costs what its subtree holds; a map ordered by path cost a search
     /// through long shared prefixes at every item created, moved or removed.
-    children_of: HashMap<String, HashSet<String>>,
+    children_of: HashMap<Key, HashSet<Key>>,
     /// With `resident`: per user, how many items shared with them directly are unread (their
     /// badge), kept as shares and marks change instead of counted again at each change.
-    unread_shared: HashMap<String, i64>,
+    unread_shared: HashMap<Key, i64>,
     pub statements: Statements,
 }
 
@@ -430,7 +432,7 @@ impl Batch {
         }
         let count = match self.unread_shared.get_mut(user) {
             Some(count) => count,
-            None => self.unread_shared.entry(user.to_string()).or_default(),
+            None => self.unread_shared.entry(Key::from(user)).or_default(),
         };
         *count += if after { 1 } else { -1 };
     }
@@ -461,13 +463,13 @@ impl Batch {
             })?;
             self.statements.reads += 1;
             for id in chunk {
-                self.items.entry(id.to_string()).or_insert(Slot {
+                self.items.entry(Key::from(*id)).or_insert(Slot {
                     db: None,
                     now: None,
                 });
             }
             for row in rows {
-                let slot = self.items.entry(row.id.clone()).or_insert(Slot {
+                let slot = self.items.entry(Key::from(&row.id)).or_insert(Slot {
                     db: None,
                     now: None,
                 });
@@ -528,8 +530,7 @@ impl Batch {
         via: String,
         shared_at: i64,
     ) {
-        let key = (item.clone(), user.clone());
-        if self.shares.contains_key(&key) {
+        if self.shares.contains_key(&Pair(&item, &user)) {
             return;
         }
         let share = Share {
@@ -538,17 +539,20 @@ impl Batch {
             shared_at,
         };
         self.shares.insert(
-            key,
+            (Key::from(&item), Key::from(&user)),
             Slot {
                 db: Some(share.clone()),
                 now: Some(share),
             },
         );
         self.by_item
-            .entry(item.clone())
+            .entry(Key::from(&item))
             .or_default()
             .insert(user.clone());
-        self.by_user.entry(user).or_default().insert(item);
+        self.by_user
+            .entry(Key::from(user))
+            .or_default()
+            .insert(item);
     }
 
     /// Reads the shared-unread badge of each of `users` not read yet (a user without a row
@@ -575,7 +579,7 @@ impl Batch {
     fn record_badges(&mut self, asked: &[&str], rows: Vec<(String, i64)>) {
         for (user, count) in rows {
             self.badges.insert(
-                user,
+                Key::from(user),
                 Slot {
                     db: Some(count),
                     now: Some(count),
@@ -583,7 +587,7 @@ impl Batch {
             );
         }
         for user in asked {
-            self.badges.entry(user.to_string()).or_insert(Slot {
+            self.badges.entry(Key::from(*user)).or_insert(Slot {
                 db: None,
                 now: None,
             });
@@ -619,7 +623,7 @@ impl Batch {
 
     /// Adds a new item; false when an item with this id already exists.
     pub fn insert_item(&mut self, item: Item) -> bool {
-        let slot = self.items.entry(item.id.clone()).or_insert(Slot {
+        let slot = self.items.entry(Key::from(&item.id)).or_insert(Slot {
             db: None,
             now: None,
         });
@@ -679,21 +683,21 @@ impl Batch {
     /// Removes items (already in memory) and their shares.
     pub fn remove_items(&mut self, ids: &[String]) {
         for id in ids {
-            if let Some(item) = self.items.get_mut(id).and_then(|s| s.now.take()) {
+            if let Some(item) = self.items.get_mut(id.as_str()).and_then(|s| s.now.take()) {
                 if self.resident {
                     if let Some(p) = &item.parent_id {
                         remove_child(&mut self.children_of, p, id);
                     }
                     // Its own children are among `ids` (a folder goes with what it holds).
-                    self.children_of.remove(id);
+                    self.children_of.remove(id.as_str());
                 } else if let Some(p) = &item.parent_id {
                     *self.child_delta.entry(p.clone()).or_default() -= 1;
                 }
             }
-            self.gone.insert(id.clone());
+            self.gone.insert(Key::from(id));
             let users: Vec<String> = self
                 .by_item
-                .get(id)
+                .get(id.as_str())
                 .map(|u| u.iter().cloned().collect())
                 .unwrap_or_default();
             for user in &users {
@@ -705,14 +709,14 @@ impl Batch {
             }
             if self.resident {
                 // Never written, never to be written: a rebuild's memory follows what exists.
-                self.items.remove(id);
+                self.items.remove(id.as_str());
                 for user in users {
                     self.shares.remove(&Pair(id, &user));
-                    if let Some(items) = self.by_user.get_mut(&user) {
+                    if let Some(items) = self.by_user.get_mut(user.as_str()) {
                         items.remove(id);
                     }
                 }
-                self.by_item.remove(id);
+                self.by_item.remove(id.as_str());
             }
         }
     }
@@ -801,11 +805,13 @@ impl Batch {
     }
 
     /// Whether each pair asked was unread before the batch: those `found` were.
-    fn record_unread(&mut self, asked: &[(&str, &str)], found: HashSet<(String, String)>) {
+    fn record_unread(&mut self, asked: &[(&str, &str)], found: HashSet<(Key, Key)>) {
         for (user, item) in asked {
-            let key = (user.to_string(), item.to_string());
-            let unread = found.contains(&key);
-            self.unread.entry(key).or_default().db = Some(unread);
+            let unread = found.contains(&Pair(user, item));
+            self.unread
+                .entry((Key::from(*user), Key::from(*item)))
+                .or_default()
+                .db = Some(unread);
         }
     }
 
@@ -944,7 +950,7 @@ impl Batch {
                 (0, _, seq) => feed_rows.push((key, seq)),
                 (1, _, Some(count)) => badge_rows.push((key, count)),
                 (2, Some(item), Some(_)) => {
-                    found.insert((key, item));
+                    found.insert((Key::from(key), Key::from(item)));
                 }
                 (3, _, Some(count)) => children.push((key, count)),
                 _ => {}
@@ -1024,7 +1030,7 @@ impl Batch {
         let mut next = 0;
         while let Some(folder) = nodes.get(next).map(|n| n.id.clone()) {
             next += 1;
-            for child in self.children_of.get(&folder).into_iter().flatten() {
+            for child in self.children_of.get(folder.as_str()).into_iter().flatten() {
                 if let Some(item) = self.items.get(child).and_then(|s| s.now.as_deref()) {
                     nodes.push(NodeRow::of(item));
                 }
@@ -1044,7 +1050,7 @@ impl Batch {
         self.statements.reads += 1;
         for row in rows {
             let row = Arc::new(row);
-            self.items.entry(row.id.clone()).or_insert(Slot {
+            self.items.entry(Key::from(&row.id)).or_insert(Slot {
                 db: Some(row.clone()),
                 now: Some(row),
             });
@@ -1155,7 +1161,7 @@ impl Batch {
         share: Share,
     ) -> Result<bool> {
         self.load_item_shares(tx, &[item]).await?;
-        let key = (item.to_string(), user.to_string());
+        let key = (Key::from(item), Key::from(user));
         let slot = self.shares.entry(key).or_insert(Slot {
             db: None,
             now: None,
@@ -1167,11 +1173,11 @@ impl Batch {
         let counted = self.counts_in_badge(user, item);
         self.badge_moved(user, false, counted);
         self.by_item
-            .entry(item.to_string())
+            .entry(Key::from(item))
             .or_default()
             .insert(user.to_string());
         self.by_user
-            .entry(user.to_string())
+            .entry(Key::from(user))
             .or_default()
             .insert(item.to_string());
         Ok(true)
@@ -1207,7 +1213,7 @@ impl Batch {
             .bind(user).bind(item).fetch_optional(c).await)?;
         self.statements.reads += 1;
         self.unread
-            .entry((user.to_string(), item.to_string()))
+            .entry((Key::from(user), Key::from(item)))
             .or_default()
             .db = Some(found.is_some());
         Ok(found.is_some())
@@ -1220,7 +1226,7 @@ impl Batch {
                 Some(mark) => mark,
                 None => self
                     .unread
-                    .entry((user.to_string(), item.to_string()))
+                    .entry((Key::from(user), Key::from(*item)))
                     .or_default(),
             };
             if mark.now.or(mark.db) == Some(true) {
@@ -1247,7 +1253,7 @@ impl Batch {
         for item in items {
             let mark = self
                 .unread
-                .entry((user.to_string(), item.to_string()))
+                .entry((Key::from(user), Key::from(*item)))
                 .or_default();
             mark.now = Some(false);
             mark.cleared = true;
@@ -1359,7 +1365,7 @@ impl Batch {
     /// Sets the badge of `user` (loaded) to `count`; true when it changed. A user without a row
     /// counts 0, and a count of 0 creates no row.
     pub fn set_badge(&mut self, user: &str, count: i64) -> bool {
-        let slot = self.badges.entry(user.to_string()).or_insert(Slot {
+        let slot = self.badges.entry(Key::from(user)).or_insert(Slot {
             db: None,
             now: None,
         });
@@ -1405,7 +1411,7 @@ impl Batch {
             return;
         };
         self.open_item_version
-            .insert(id.to_string(), self.item_versions.len());
+            .insert(Key::from(id), self.item_versions.len());
         self.item_versions.push(ItemVersion {
             item,
             valid_from: at,
@@ -1423,7 +1429,7 @@ impl Batch {
             }
             None => {
                 if self.items.get(id).is_some_and(|s| s.db.is_some()) {
-                    self.close_item_version.entry(id.to_string()).or_insert(at);
+                    self.close_item_version.entry(Key::from(id)).or_insert(at);
                 }
             }
         }
@@ -1431,7 +1437,7 @@ impl Batch {
 
     pub fn share_began(&mut self, item: &str, user: &str, via: &str, at: i64) {
         self.open_share_version.insert(
-            (item.to_string(), user.to_string()),
+            (Key::from(item), Key::from(user)),
             self.share_versions.len(),
         );
         self.share_versions.push(ShareVersion {
@@ -1458,7 +1464,7 @@ impl Batch {
                     .is_some_and(|s| s.db.is_some())
                 {
                     self.close_share_version
-                        .entry((item.to_string(), user.to_string()))
+                        .entry((Key::from(item), Key::from(user)))
                         .or_insert(at);
                 }
             }
@@ -1471,7 +1477,7 @@ impl Batch {
             self.close_item_version(id, at);
             let users: Vec<String> = self
                 .by_item
-                .get(id)
+                .get(id.as_str())
                 .map(|u| u.iter().cloned().collect())
                 .unwrap_or_default();
             for user in users {
@@ -1556,7 +1562,7 @@ impl Batch {
                 .gone
                 .iter()
                 .filter(|id| self.items.get(*id).is_some_and(|s| s.db.is_some()))
-                .map(String::as_str)
+                .map(Key::as_str)
                 .collect();
             ids.sort_unstable();
             ids
@@ -1625,7 +1631,7 @@ impl Batch {
     /// Deletes the ended shares and writes the new ones.
     async fn write_shares(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
-        let mut share_keys: Vec<&(String, String)> = self.shares.keys().collect();
+        let mut share_keys: Vec<&(Key, Key)> = self.shares.keys().collect();
         share_keys.sort();
         let mut removed = Vec::new();
         let mut added = Vec::new();
@@ -1667,7 +1673,7 @@ impl Batch {
     /// Clears, keeps or restarts the unread marks.
     async fn write_unread(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
-        let mut unread_keys: Vec<&(String, String)> = self.unread.keys().collect();
+        let mut unread_keys: Vec<&(Key, Key)> = self.unread.keys().collect();
         unread_keys.sort();
         let (mut cleared, mut kept, mut reset) = (Vec::new(), Vec::new(), Vec::new());
         for key in unread_keys {
@@ -1766,7 +1772,7 @@ impl Batch {
     /// Writes the changed shared-unread badges.
     async fn write_badges(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
-        let mut badges: Vec<(&String, &Slot<i64>)> =
+        let mut badges: Vec<(&Key, &Slot<i64>)> =
             self.badges.iter().filter(|(_, s)| s.db != s.now).collect();
         badges.sort_by(|a, b| a.0.cmp(b.0));
         let rows: Vec<Vec<Value<'_>>> = badges
@@ -1825,7 +1831,7 @@ impl Batch {
         let kind = out.kind();
         let mut writes = 0;
         // Close the rows from before the batch first: the batch's own open rows must stay open.
-        let mut closes: Vec<(&String, &i64)> = self.close_item_version.iter().collect();
+        let mut closes: Vec<(&Key, &i64)> = self.close_item_version.iter().collect();
         closes.sort();
         let rows: Vec<Vec<Value<'_>>> = closes
             .iter()
@@ -1834,7 +1840,7 @@ impl Batch {
         let (head, tail) = close_sql(kind, "doc_item_versions", &["item_id"]);
         writes += write_rows(out, &head, "", &tail, &rows, RowShape::CastTuples).await?;
 
-        let mut closes: Vec<(&(String, String), &i64)> = self.close_share_version.iter().collect();
+        let mut closes: Vec<(&(Key, Key), &i64)> = self.close_share_version.iter().collect();
         closes.sort();
         let rows: Vec<Vec<Value<'_>>> = closes
             .iter()
@@ -2482,25 +2488,28 @@ struct Around<'a> {
 }
 
 /// Those of `users` that `known` has no entry for, once each.
-fn absent_from<'u, V>(known: &HashMap<String, V>, users: &[&'u str]) -> Vec<&'u str> {
+fn absent_from<'u, K, V>(known: &HashMap<K, V>, users: &[&'u str]) -> Vec<&'u str>
+where
+    K: Borrow<str> + Hash + Eq,
+{
     unique(users.iter().copied().filter(|u| !known.contains_key(*u)))
 }
 
 /// Puts `child` among `parent`'s children in a resident batch's [`Batch::children_of`] (the
 /// parent's id copied only for its first child).
-fn add_child(children_of: &mut HashMap<String, HashSet<String>>, parent: &str, child: &str) {
+fn add_child(children_of: &mut HashMap<Key, HashSet<Key>>, parent: &str, child: &str) {
     match children_of.get_mut(parent) {
         Some(children) => {
-            children.insert(child.to_string());
+            children.insert(Key::from(child));
         }
         None => {
-            children_of.insert(parent.to_string(), HashSet::from_iter([child.to_string()]));
+            children_of.insert(Key::from(parent), HashSet::from_iter([Key::from(child)]));
         }
     }
 }
 
 /// Takes `child` from `parent`'s children in [`Batch::children_of`].
-fn remove_child(children_of: &mut HashMap<String, HashSet<String>>, parent: &str, child: &str) {
+fn remove_child(children_of: &mut HashMap<Key, HashSet<Key>>, parent: &str, child: &str) {
     if let Some(children) = children_of.get_mut(parent) {
         children.remove(child);
     }

@@ -11,6 +11,7 @@
 //!   a past time.
 
 mod batch;
+mod key;
 mod out;
 pub mod projection;
 pub mod read;
