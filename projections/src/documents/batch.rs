@@ -2354,8 +2354,10 @@ async fn insert_rows_sqlite(
     Ok(statements)
 }
 
-/// Rows per `COPY` message sent (each a few hundred bytes).
-const COPY_ROWS_PER_MESSAGE: usize = 2_000;
+/// Bytes of rows a `COPY` message carries, about: the buffer is taken at twice this once per
+/// `COPY` and sent each time it passes it (grown from empty for each slice of rows instead, by
+/// doubling to a megabyte, it cost a rebuild's writer fresh pages for every slice).
+const COPY_MESSAGE_BYTES: usize = 512 * 1024;
 
 /// `COPY`s `rows` into the table and columns `head` names (`insert into TABLE (COLUMNS) values `),
 /// in PostgreSQL's binary format: the database takes each value by its length, where the text
@@ -2372,14 +2374,15 @@ async fn copy_rows(c: &mut sqlx::PgConnection, head: &str, rows: &[Vec<Value<'_>
     let mut copy = c
         .copy_in_raw(&format!("copy {target} from stdin with (format binary)"))
         .await?;
-    let mut buffer = Vec::from(COPY_BINARY_HEADER);
+    let mut buffer = Vec::with_capacity(2 * COPY_MESSAGE_BYTES);
+    buffer.extend_from_slice(COPY_BINARY_HEADER);
     let sent = async {
-        for chunk in rows.chunks(COPY_ROWS_PER_MESSAGE) {
-            for row in chunk {
-                copy_binary_row(&mut buffer, row)?;
+        for row in rows {
+            copy_binary_row(&mut buffer, row)?;
+            if buffer.len() >= COPY_MESSAGE_BYTES {
+                copy.send(buffer.as_slice()).await?;
+                buffer.clear();
             }
-            copy.send(buffer.as_slice()).await?;
-            buffer.clear();
         }
         buffer.extend_from_slice(&COPY_BINARY_TRAILER);
         copy.send(buffer.as_slice()).await?;
