@@ -613,7 +613,9 @@ async fn assert_documents_as_live(rebuilt: &projections::Db, live: &projections:
 /// too) and builds them again at the end: the rebuilt database has every key and index the
 /// migrations made, by the same names, as well as the live rows; and the same rebuild, gone
 /// on batch by batch after more commands, writes through those keys.
-async fn a_rebuilt_database_has_every_key_and_index(app: TestApp) {
+/// `pool`: the rebuilt database's connections on PostgreSQL (with two its end is written on
+/// two connections instead of three).
+async fn a_rebuilt_database_has_every_key_and_index(app: TestApp, pool: u32) {
     mixed_workload(&app).await;
     let tables: Vec<String> = projections::documents::DocumentsProjection
         .tables()
@@ -633,7 +635,7 @@ async fn a_rebuilt_database_has_every_key_and_index(app: TestApp) {
                 return;
             };
             (
-                projections::Db::connect_scratch(&target.url())
+                projections::Db::connect_scratch_with_pool(&target.url(), pool)
                     .await
                     .unwrap(),
                 Some(target),
@@ -662,6 +664,7 @@ async fn a_rebuilt_database_has_every_key_and_index(app: TestApp) {
         schema_of(&fresh, &tables).await,
         schema_of(live, &tables).await
     );
+    assert_documents_as_live(&fresh, live).await;
     // The rebuild tells nobody: the feed is the live projection's record of what was sent.
     let feed: i64 = on_db!(&fresh, pool => sqlx::query_scalar(
         "select count(*) from user_feed").fetch_one(pool).await)
@@ -735,7 +738,7 @@ async fn a_rebuilt_database_has_every_key_and_index(app: TestApp) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rebuilt_database_has_every_key_and_index_sqlite() {
-    a_rebuilt_database_has_every_key_and_index(spawn_app(Engine::Sqlite).await.unwrap()).await;
+    a_rebuilt_database_has_every_key_and_index(spawn_app(Engine::Sqlite).await.unwrap(), 1).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -743,7 +746,15 @@ async fn a_rebuilt_database_has_every_key_and_index_postgres() {
     let Some(app) = spawn_app(Engine::Postgres).await else {
         return;
     };
-    a_rebuilt_database_has_every_key_and_index(app).await;
+    a_rebuilt_database_has_every_key_and_index(app, projections::db::POSTGRES_POOL_SIZE).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rebuilt_database_has_every_key_and_index_postgres_on_a_pool_of_two() {
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    a_rebuilt_database_has_every_key_and_index(app, 2).await;
 }
 
 /// On PostgreSQL a resident rebuild's rounds after its first write nothing but their

@@ -6,16 +6,15 @@
 //! write users' feed messages: the feed is the record of what was sent, which the live
 //! projection keeps and a rebuild does not replace ([`Batch::keeps_feed`]). Rows no later
 //! event changes (closed version rows) are written whenever they pass the memory setting; the
-//! state itself
-//! (items, shares, marks, badges, links) is written once, at [`Projection::finish_rebuild`],
-//! into tables whose indexes (on PostgreSQL, keys too) are dropped at the start and built
-//! again at the end.
+//! state itself (items, shares, marks, badges, links) is written once, at
+//! [`Projection::finish_rebuild`], into tables whose indexes (on PostgreSQL, keys too) are
+//! dropped at the start and built again at the end.
 //!
 //! On PostgreSQL a spill is written on a connection of its own while the events after it are
 //! applied (one spill at a time: the next waits for it), so the database takes the rows on
 //! one core while the projection works on the other. The final write is shared the same way:
-//! the version rows on that connection, the state on the rebuild's own.
-//! Neither waits for a lock the other holds: they write different tables, and the
+//! the version rows on that connection, the items on the rebuild's own, the rest of the state
+//! on a third. None waits for a lock another holds: they write different tables, and the
 //! transaction that dropped the indexes commits before a spill of its own is waited for.
 //!
 //! Only for a database the rebuild owns: until the end, its checkpoint is ahead of its rows,
@@ -145,8 +144,8 @@ struct DroppedIndex {
 
 /// Drops the indexes of the tables and returns what makes them again. On PostgreSQL that is
 /// every index, keys too: the resident batch only appends (`COPY`, no conflict clause), so a
-/// key checked row by row as the rows arrive (the versions', in random item order) costs the
-/// database several times what building it once from the sorted rows at the end does. On
+/// key or index kept up to date row by row as the rows arrive (in no order of its own) costs
+/// the database several times what building it once from the sorted rows at the end does. On
 /// SQLite the keys are part of the table and back the multi-row inserts' conflict clauses:
 /// only the other indexes go.
 async fn drop_secondary_indexes(tx: &mut Tx) -> Result<Vec<DroppedIndex>, sqlx::Error> {
