@@ -116,16 +116,6 @@ pub async fn push<T: Serialize>(
     Ok(seq)
 }
 
-/// The number of each user's last feed row (users without rows are not in it).
-pub async fn last_numbers(
-    tx: &mut Tx,
-) -> Result<std::collections::HashMap<String, i64>, sqlx::Error> {
-    let last: Vec<(String, i64)> = on_tx!(tx, c => sqlx::query_as(
-        "select user_id, cast(max(seq) as bigint) from user_feed group by user_id")
-        .fetch_all(c).await)?;
-    Ok(last.into_iter().collect())
-}
-
 /// Serialises a feed payload to the JSON text stored in `user_feed.payload`.
 pub fn payload<T: Serialize>(value: &T) -> Result<String, sqlx::Error> {
     serde_json::to_string(value).map_err(|e| sqlx::Error::Encode(Box::new(e)))

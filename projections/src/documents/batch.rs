@@ -1518,13 +1518,7 @@ impl Batch {
     /// row of a resident batch was in the database before it.
     pub async fn write_resident_rest(&self, tx: &mut Tx) -> Result<u64> {
         debug_assert!(self.resident);
-        let out = &mut Out::direct(tx);
-        let mut writes = self.write_shares(out).await?;
-        writes += self.write_unread(out).await?;
-        writes += self.write_seen(out).await?;
-        writes += self.write_badges(out).await?;
-        writes += self.write_links(out).await?;
-        Ok(writes)
+        self.write_besides_items(&mut Out::direct(tx)).await
     }
 
     /// The tables [`Batch::write_resident_rest`] writes.
@@ -1541,7 +1535,13 @@ impl Batch {
         // Removed items first: the rows written after them skip what is gone.
         let mut writes = self.delete_gone_items(out).await?;
         writes += self.write_items(out).await?;
-        writes += self.write_shares(out).await?;
+        writes += self.write_besides_items(out).await?;
+        Ok(writes)
+    }
+
+    /// Writes the changed rows of the shares, unread marks, seen marks, badges and links.
+    async fn write_besides_items(&self, out: &mut Out<'_>) -> Result<u64> {
+        let mut writes = self.write_shares(out).await?;
         writes += self.write_unread(out).await?;
         writes += self.write_seen(out).await?;
         writes += self.write_badges(out).await?;
@@ -1895,7 +1895,8 @@ impl Batch {
     }
 
     /// Takes every version row, open ones too, out of a resident batch at its end, ready to be
-    /// written; [`Batch::flush`] then writes the rest.
+    /// written; [`Batch::write_resident_items`] and [`Batch::write_resident_rest`] then write
+    /// the rest.
     pub fn take_last_rows(&mut self) -> Settled {
         debug_assert!(self.resident, "only a resident batch is written in parts");
         self.open_item_version.clear();
