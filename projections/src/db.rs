@@ -219,6 +219,31 @@ impl Db {
         Ok(())
     }
 
+    /// On PostgreSQL, a pool of one connection of its own, named `application_name` (as
+    /// `pg_stat_activity` shows it), for a path that runs one transaction after another: its
+    /// prepared statements stay on it, and it never waits for the shared pool. On SQLite the
+    /// same database, whose writers take turns anyway.
+    pub async fn dedicated(&self, application_name: &str) -> Result<Db, sqlx::Error> {
+        match self {
+            Db::Sqlite { .. } => Ok(self.clone()),
+            Db::Postgres { pool } => {
+                let options = pool
+                    .connect_options()
+                    .as_ref()
+                    .clone()
+                    .application_name(application_name);
+                let pool = postgres_pool_options()
+                    .max_connections(1)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .idle_timeout(Duration::from_secs(60))
+                    .max_lifetime(Duration::from_secs(300))
+                    .connect_with(options)
+                    .await?;
+                Ok(Db::Postgres { pool })
+            }
+        }
+    }
+
     pub fn kind(&self) -> DbKind {
         match self {
             Db::Sqlite { .. } => DbKind::Sqlite,

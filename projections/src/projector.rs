@@ -277,6 +277,9 @@ pub struct Projector {
     commits: CommitGate,
     /// A rebuild's rounds that only move checkpoints (see `projector/light_rounds.rs`).
     light: std::sync::Mutex<light_rounds::LightRounds>,
+    /// The group commits' own connection on PostgreSQL ([`Db::dedicated`]), opened by the
+    /// first one, on the projector's runtime.
+    commit_target: tokio::sync::OnceCell<Db>,
 }
 
 /// What a committed round did.
@@ -325,6 +328,9 @@ pub struct ProjectorHandle {
     command_wait: Duration,
     commits: CommitGate,
 }
+
+/// The `application_name` of the group commits' connection on PostgreSQL.
+pub const COMMIT_CONNECTION_NAME: &str = "companion group commits";
 
 /// How long a command waits for its own write to be projected unless the server says otherwise.
 pub const DEFAULT_COMMAND_WAIT: Duration = Duration::from_secs(10);
@@ -574,7 +580,25 @@ impl Projector {
             speeds: Default::default(),
             commits: CommitGate::default(),
             light: Default::default(),
+            commit_target: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// Where group commits write: a connection of their own on PostgreSQL (one transaction at a
+    /// time, so its prepared statements are always at hand), the shared pool if it cannot be
+    /// opened.
+    async fn commit_target(&self) -> &Db {
+        self.commit_target
+            .get_or_init(|| async {
+                match self.target.dedicated(COMMIT_CONNECTION_NAME).await {
+                    Ok(db) => db,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot open the group commits' connection; using the pool");
+                        self.target.clone()
+                    }
+                }
+            })
+            .await
     }
 
     /// Sets the most events one batch applies (at least 1).

@@ -8,11 +8,13 @@
 //! - [`hub`] - the sockets of this node and the loop that hands them new feed rows.
 //! - [`outlet`] - a socket's sink, written by the hub while the socket waits.
 //! - [`cluster`] - PostgreSQL: the projector lock, `LISTEN/NOTIFY` between nodes.
+//! - [`projector_thread`] - the thread the projector runs on, away from the requests.
 //! - [`retention`] - deleting old feed entries.
 
 pub mod cluster;
 pub mod hub;
 pub mod outlet;
+pub mod projector_thread;
 pub mod protocol;
 pub mod retention;
 pub mod socket;
@@ -182,16 +184,18 @@ impl Realtime {
         match &db {
             Db::Sqlite { .. } => {
                 let stop = shutdown.clone();
-                tracker.spawn(async move { projector.run_until_shutdown(stop.cancelled()).await });
+                tracker.spawn(projector_thread::run(async move {
+                    projector.run_until_shutdown(stop.cancelled()).await
+                }));
             }
             Db::Postgres { pool } => {
-                tracker.spawn(cluster::run_projector(
+                tracker.spawn(projector_thread::run(cluster::run_projector(
                     projector,
                     pool.clone(),
                     settings.node_id.clone(),
                     settings.lock_retry,
                     shutdown.clone(),
-                ));
+                )));
                 tracker.spawn(cluster::announce_feed(
                     db.clone(),
                     handle.subscribe_feed_batches(),

@@ -647,6 +647,51 @@ async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
     assert_eq!(listed, 1, "projected before the answer");
 }
 
+/// On PostgreSQL the projector's loop commits commands on a connection of its own (named for
+/// `pg_stat_activity`), and the projector runs on a thread of its own, away from the requests'
+/// runtime (see `backend/src/realtime/projector_thread.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_is_committed_on_the_projectors_own_thread_and_connection_postgres() {
+    use crate::helpers::{json_of, ANNA};
+    let Some(app) = spawn_app(Engine::Postgres).await else {
+        return;
+    };
+    let anna = app.token(ANNA).await;
+    let (status, body) = json_of(
+        app.post_json(
+            "/folders",
+            Some(&anna),
+            &serde_json::json!({ "name": "Visit notes", "type": "my", "parent": null }),
+        )
+        .await,
+    )
+    .await;
+    assert!(status.is_success(), "{status} {body}");
+    let projections::Db::Postgres { pool } = &app.state.db else {
+        panic!("a PostgreSQL app");
+    };
+    let commit_connections: i64 = sqlx::query_scalar(
+        "select count(*) from pg_stat_activity
+          where datname = current_database() and application_name = $1",
+    )
+    .bind(projections::projector::COMMIT_CONNECTION_NAME)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(commit_connections, 1, "the group commits' own connection");
+    let threads: Vec<String> = std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .map(|name| name.trim().to_string())
+        .collect();
+    assert!(
+        threads
+            .iter()
+            .any(|name| name == backend::realtime::projector_thread::THREAD_NAME),
+        "{threads:?}"
+    );
+}
+
 // A share's live projection reads what it needs in five statements on SQLite: the item, the
 // shares on it, the feed numbers of those it concerns (who already sees the item, and the
 // recipient), the recipient's badge, and the recipient's unread mark for the item. On

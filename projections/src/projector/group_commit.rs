@@ -8,6 +8,11 @@
 //! answered) and, in the usual case, projected: the command reads its own write without a
 //! second transaction and without waking the projector.
 //!
+//! The loop is the one path every command takes in turn, so its transaction is kept short: on
+//! PostgreSQL it runs on a connection of its own ([`Db::dedicated`], named
+//! [`super::COMMIT_CONNECTION_NAME`]), whose prepared statements are always at hand and which
+//! never waits for the shared pool; the server runs the projector on a thread of its own.
+//!
 //! What stays as before, by construction:
 //! - A command that loses an optimistic-concurrency race (its sequence is taken, or its
 //!   snapshot moved) has nothing stored and is answered [`CommitError::Conflict`]; the other
@@ -332,7 +337,8 @@ impl Projector {
     ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
         let appends: &[&Append] = &requests.iter().map(|r| &r.append).collect::<Vec<_>>();
         let _guard = self.target.write_guard().await;
-        let mut tx = Tx::begin(&self.target).await?;
+        let commit_target = self.commit_target().await;
+        let mut tx = Tx::begin(commit_target).await?;
         let outcomes = match append_together(&mut tx, appends).await {
             Ok(Some(outcomes)) => outcomes,
             Ok(None) => append_one_by_one(&mut tx, appends).await?,
@@ -344,7 +350,7 @@ impl Projector {
                 }
                 // One command's failure must not fail the others: again, each in a savepoint.
                 tracing::warn!(error = %e, commands = appends.len(), "a group commit's appends failed together; appending them one by one");
-                tx = Tx::begin(&self.target).await?;
+                tx = Tx::begin(commit_target).await?;
                 append_one_by_one(&mut tx, appends).await?
             }
         };
