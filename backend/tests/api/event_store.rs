@@ -608,18 +608,10 @@ async fn settling_waits_for_a_write_under_way_sqlite() {
     db.close().await;
 }
 
-/// Where the projector runs, a command's events are committed by the projector's loop with the
-/// projections applied in the same transaction: through the real API a new folder is answered
-/// and listed, and the loop's counters show the command committed and projected there.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
+/// Anna creates a folder at the root of her My Docs through the API; its answer's body.
+async fn new_folder_of_anna(app: &TestApp) -> serde_json::Value {
     use crate::helpers::{json_of, ANNA};
-    use projections::projector::group_commit_metric_names as names;
-    let Some(app) = spawn_app(Engine::Sqlite).await else {
-        return;
-    };
     let anna = app.token(ANNA).await;
-    let before = backend::http::metrics::render(&app.state);
     let (status, body) = json_of(
         app.post_json(
             "/folders",
@@ -630,6 +622,20 @@ async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
     )
     .await;
     assert!(status.is_success(), "{status} {body}");
+    body
+}
+
+/// Where the projector runs, a command's events are committed by the projector's loop with the
+/// projections applied in the same transaction: through the real API a new folder is answered
+/// and listed, and the loop's counters show the command committed and projected there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
+    use projections::projector::group_commit_metric_names as names;
+    let Some(app) = spawn_app(Engine::Sqlite).await else {
+        return;
+    };
+    let before = backend::http::metrics::render(&app.state);
+    let body = new_folder_of_anna(&app).await;
     let after = backend::http::metrics::render(&app.state);
     let projected = format!("{}{{projected=\"true\"}}", names::GROUP_COMMITS_TOTAL);
     assert!(
@@ -652,21 +658,10 @@ async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
 /// runtime (see `backend/src/realtime/projector_thread.rs`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_is_committed_on_the_projectors_own_thread_and_connection_postgres() {
-    use crate::helpers::{json_of, ANNA};
     let Some(app) = spawn_app(Engine::Postgres).await else {
         return;
     };
-    let anna = app.token(ANNA).await;
-    let (status, body) = json_of(
-        app.post_json(
-            "/folders",
-            Some(&anna),
-            &serde_json::json!({ "name": "Visit notes", "type": "my", "parent": null }),
-        )
-        .await,
-    )
-    .await;
-    assert!(status.is_success(), "{status} {body}");
+    new_folder_of_anna(&app).await;
     let projections::Db::Postgres { pool } = &app.state.db else {
         panic!("a PostgreSQL app");
     };
