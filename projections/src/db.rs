@@ -118,6 +118,17 @@ pub fn postgres_pool_options() -> PgPoolOptions {
         })
 }
 
+/// The server's PostgreSQL pools of `max_connections`: a connection is recycled after a minute
+/// idle and after five minutes in any case, giving back the buffers a large message grew (see
+/// `Db::connect_with`).
+fn server_pool_options(max_connections: u32) -> PgPoolOptions {
+    postgres_pool_options()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(10))
+        .idle_timeout(Duration::from_secs(60))
+        .max_lifetime(Duration::from_secs(300))
+}
+
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
@@ -168,11 +179,7 @@ impl Db {
             // ever carried (a projector's multi-row write, a seed): recycling connections after
             // a few idle minutes, and every connection after a while, gives that memory back
             // instead of holding it in up to 32 connections for the pool's life.
-            let pool = postgres_pool_options()
-                .max_connections(postgres_pool_size.max(2))
-                .acquire_timeout(Duration::from_secs(10))
-                .idle_timeout(Duration::from_secs(60))
-                .max_lifetime(Duration::from_secs(300))
+            let pool = server_pool_options(postgres_pool_size.max(2))
                 .connect_with(options)
                 .await?;
             Db::Postgres { pool }
@@ -221,25 +228,21 @@ impl Db {
 
     /// On PostgreSQL, a pool of one connection of its own, named `application_name` (as
     /// `pg_stat_activity` shows it), for a path that runs one transaction after another: its
-    /// prepared statements stay on it, and it never waits for the shared pool. On SQLite the
-    /// same database, whose writers take turns anyway.
-    pub async fn dedicated(&self, application_name: &str) -> Result<Db, sqlx::Error> {
+    /// prepared statements stay on it, and it never waits for the shared pool. The connection
+    /// is opened at its first use, and again after a failure, like any of the pool's. On SQLite
+    /// the same database, whose writers take turns anyway.
+    pub fn dedicated(&self, application_name: &str) -> Db {
         match self {
-            Db::Sqlite { .. } => Ok(self.clone()),
+            Db::Sqlite { .. } => self.clone(),
             Db::Postgres { pool } => {
                 let options = pool
                     .connect_options()
                     .as_ref()
                     .clone()
                     .application_name(application_name);
-                let pool = postgres_pool_options()
-                    .max_connections(1)
-                    .acquire_timeout(Duration::from_secs(10))
-                    .idle_timeout(Duration::from_secs(60))
-                    .max_lifetime(Duration::from_secs(300))
-                    .connect_with(options)
-                    .await?;
-                Ok(Db::Postgres { pool })
+                Db::Postgres {
+                    pool: server_pool_options(1).connect_lazy_with(options),
+                }
             }
         }
     }

@@ -277,9 +277,9 @@ pub struct Projector {
     commits: CommitGate,
     /// A rebuild's rounds that only move checkpoints (see `projector/light_rounds.rs`).
     light: std::sync::Mutex<light_rounds::LightRounds>,
-    /// The group commits' own connection on PostgreSQL ([`Db::dedicated`]), opened by the
-    /// first one, on the projector's runtime.
-    commit_target: tokio::sync::OnceCell<Db>,
+    /// The group commits' own connection on PostgreSQL ([`Db::dedicated`]), made by the first
+    /// one, on the projector's runtime.
+    commit_target: std::sync::OnceLock<Db>,
 }
 
 /// What a committed round did.
@@ -580,25 +580,15 @@ impl Projector {
             speeds: Default::default(),
             commits: CommitGate::default(),
             light: Default::default(),
-            commit_target: tokio::sync::OnceCell::new(),
+            commit_target: std::sync::OnceLock::new(),
         }
     }
 
     /// Where group commits write: a connection of their own on PostgreSQL (one transaction at a
-    /// time, so its prepared statements are always at hand), the shared pool if it cannot be
-    /// opened.
-    async fn commit_target(&self) -> &Db {
+    /// time, so its prepared statements are always at hand).
+    fn commit_target(&self) -> &Db {
         self.commit_target
-            .get_or_init(|| async {
-                match self.target.dedicated(COMMIT_CONNECTION_NAME).await {
-                    Ok(db) => db,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "cannot open the group commits' connection; using the pool");
-                        self.target.clone()
-                    }
-                }
-            })
-            .await
+            .get_or_init(|| self.target.dedicated(COMMIT_CONNECTION_NAME))
     }
 
     /// Sets the most events one batch applies (at least 1).

@@ -337,7 +337,7 @@ impl Projector {
     ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
         let appends: &[&Append] = &requests.iter().map(|r| &r.append).collect::<Vec<_>>();
         let _guard = self.target.write_guard().await;
-        let commit_target = self.commit_target().await;
+        let commit_target = self.commit_target();
         let mut tx = Tx::begin(commit_target).await?;
         let outcomes = match append_together(&mut tx, appends).await {
             Ok(Some(outcomes)) => outcomes,
