@@ -12,6 +12,15 @@ WORK=$(mktemp -d)
 PIDS=()
 
 cleanup() {
+  local status=$?
+  # A failed run shows what the servers logged (warnings and errors), before their logs go.
+  if [ "$status" -ne 0 ]; then
+    for log in "$WORK"/*.log; do
+      [ -f "$log" ] || continue
+      echo "--- $(basename "$log"), its last warnings and errors:" >&2
+      sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E ' (WARN|ERROR) ' | tail -n 20 >&2 || true
+    done
+  fi
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   psql "$ADMIN_URL" -qc "drop database if exists $DB with (force)" >/dev/null

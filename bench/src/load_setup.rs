@@ -113,3 +113,18 @@ pub async fn sign_in(
         .map(str::to_string)
         .context("no jwt in the sign-in answer")
 }
+
+/// Why the server closed a socket: its close code and reason, which say whether the token, the
+/// session, a slow reader or the server itself was the cause.
+pub fn closed_by_server(
+    frame: Option<tokio_tungstenite::tungstenite::protocol::CloseFrame>,
+) -> String {
+    match frame {
+        Some(frame) => format!(
+            "the server closed the connection: {} {}",
+            u16::from(frame.code),
+            frame.reason
+        ),
+        None => "the server closed the connection without a reason".to_string(),
+    }
+}

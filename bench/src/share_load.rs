@@ -78,8 +78,10 @@ async fn socket(
     ))
     .await?;
     while let Some(frame) = ws.next().await {
-        let Message::Text(text) = frame? else {
-            continue;
+        let text = match frame? {
+            Message::Text(text) => text,
+            Message::Close(frame) => bail!("{}", load_setup::closed_by_server(frame)),
+            _ => continue,
         };
         let at = start.elapsed().as_micros() as u64;
         let v: Value = serde_json::from_str(text.as_str())?;

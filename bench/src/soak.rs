@@ -685,7 +685,7 @@ async fn connection(
             None => bail!("the server ended the connection"),
             Some(Err(e)) => return Err(e.into()),
             Some(Ok(Message::Text(text))) => text,
-            Some(Ok(Message::Close(frame))) => bail!("closed by the server: {frame:?}"),
+            Some(Ok(Message::Close(frame))) => bail!("{}", load_setup::closed_by_server(frame)),
             Some(Ok(_)) => continue,
         };
         let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else {

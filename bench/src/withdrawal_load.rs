@@ -69,31 +69,73 @@ enum Heard {
     Baseline(i64),
 }
 
+/// Attempts a socket makes to be admitted: on a loaded machine the server may refuse one (its
+/// deadline for the first message, a database timeout), and the app itself connects again.
+const ATTEMPTS: u32 = 5;
+
+/// How the sockets got on: admitted, refused and tried again, given up.
+#[derive(Default)]
+struct Tally {
+    ready: AtomicUsize,
+    retried: AtomicUsize,
+    failed: AtomicUsize,
+}
+
+/// One device: connects until admitted (at most [`ATTEMPTS`] times), then reports what it hears
+/// until the server ends the connection, which is then an error.
 async fn socket(
     url: String,
     token: String,
     start: Instant,
     report: mpsc::UnboundedSender<(Heard, u64)>,
-    ready: Arc<AtomicUsize>,
+    tally: Arc<Tally>,
     gate: Arc<Semaphore>,
 ) -> anyhow::Result<()> {
-    let permit = gate.acquire_owned().await?;
-    let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str()).await?;
+    let mut attempt = 1;
+    loop {
+        let mut admitted = false;
+        let Err(e) = connection(&url, &token, start, &report, &tally, &gate, &mut admitted).await;
+        if admitted || attempt == ATTEMPTS {
+            tally.failed.fetch_add(1, Ordering::Relaxed);
+            return Err(e);
+        }
+        eprintln!("socket refused (attempt {attempt} of {ATTEMPTS}), connecting again: {e:#}");
+        tally.retried.fetch_add(1, Ordering::Relaxed);
+        tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt))).await;
+        attempt += 1;
+    }
+}
+
+/// One connection of a device; `admitted` is set when the server said `ready`.
+async fn connection(
+    url: &str,
+    token: &str,
+    start: Instant,
+    report: &mpsc::UnboundedSender<(Heard, u64)>,
+    tally: &Tally,
+    gate: &Arc<Semaphore>,
+    admitted: &mut bool,
+) -> anyhow::Result<std::convert::Infallible> {
+    let permit = gate.clone().acquire_owned().await?;
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await?;
     ws.send(Message::text(
         json!({"type": "auth", "token": token}).to_string(),
     ))
     .await?;
     let mut permit = Some(permit);
     while let Some(frame) = ws.next().await {
-        let Message::Text(text) = frame? else {
-            continue;
+        let text = match frame? {
+            Message::Text(text) => text,
+            Message::Close(frame) => bail!("{}", load_setup::closed_by_server(frame)),
+            _ => continue,
         };
         let at = start.elapsed().as_micros() as u64;
         let v: Value = serde_json::from_str(text.as_str())?;
         match v["type"].as_str() {
-            Some("ready") => {
+            Some("ready") if !*admitted => {
                 permit.take();
-                ready.fetch_add(1, Ordering::Relaxed);
+                *admitted = true;
+                tally.ready.fetch_add(1, Ordering::Relaxed);
             }
             Some("ping") => ws.send(Message::text(r#"{"type":"pong"}"#)).await?,
             // A withdrawal is a broadcast; an older server sent it as the user's own message.
@@ -253,7 +295,7 @@ async fn main() -> anyhow::Result<()> {
 
     let start = Instant::now();
     let (report_tx, mut reports) = mpsc::unbounded_channel();
-    let ready = Arc::new(AtomicUsize::new(0));
+    let tally = Arc::new(Tally::default());
     let gate = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
     for user in &users {
         let task = socket(
@@ -261,7 +303,7 @@ async fn main() -> anyhow::Result<()> {
             token(&key, user, TAG)?,
             start,
             report_tx.clone(),
-            ready.clone(),
+            tally.clone(),
             gate.clone(),
         );
         tokio::spawn(async move {
@@ -271,11 +313,18 @@ async fn main() -> anyhow::Result<()> {
         });
     }
     let deadline = Instant::now() + Duration::from_secs(args.timeout);
-    while ready.load(Ordering::Relaxed) < users.len() && Instant::now() < deadline {
+    // Until every socket is admitted or has given up.
+    while tally.ready.load(Ordering::Relaxed) + tally.failed.load(Ordering::Relaxed) < users.len()
+        && Instant::now() < deadline
+    {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let connected = ready.load(Ordering::Relaxed);
-    println!("connected {connected}/{} sockets", users.len());
+    let connected = tally.ready.load(Ordering::Relaxed);
+    println!(
+        "connected {connected}/{} sockets ({} refused and tried again)",
+        users.len(),
+        tally.retried.load(Ordering::Relaxed)
+    );
     if connected < users.len() {
         bail!("not every socket connected");
     }

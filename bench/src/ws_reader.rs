@@ -227,7 +227,7 @@ impl Thread {
             let text = match conn.ws.read() {
                 Ok(Message::Text(text)) => text,
                 Ok(Message::Close(frame)) => {
-                    break anyhow::anyhow!("closed by the server: {frame:?}");
+                    break anyhow::anyhow!("{}", crate::load_setup::closed_by_server(frame));
                 }
                 Ok(_) => continue,
                 Err(WsError::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => {
