@@ -8,8 +8,11 @@
 //! way the caller answers only once the projections have applied its events, so the response and
 //! the next read show the change.
 
+mod recent;
+
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use cqrs_es::persist::{
     PersistedEventRepository, PersistedEventStore, PersistenceError, ReplayStream, SerializedEvent,
@@ -24,6 +27,7 @@ use serde_json::Value;
 use sqlite_es::SqliteEventRepository;
 
 use crate::error::AppError;
+use recent::{Loaded, Recent};
 
 type SqliteCqrs<A> =
     CqrsFramework<A, PersistedEventStore<CommitWithProjections<SqliteEventRepository>, A>>;
@@ -91,6 +95,8 @@ pub struct EventStore<A: Aggregate> {
     db: Db,
     /// None: append only, nobody to wait for (see [`EventStore::append_only`]).
     projector: Option<ProjectorHandle>,
+    /// The aggregates kept between commands (snapshot stores), shared with the repository.
+    recent: Option<Arc<Recent>>,
 }
 
 impl<A> EventStore<A>
@@ -105,7 +111,9 @@ where
 
     /// Like [`EventStore::new`], loading each aggregate from its latest snapshot (cqrs-es keeps
     /// one every `every` events, in the `snapshots` table) plus the events after it: a command
-    /// on an aggregate with a long stream reads at most `every` events.
+    /// on an aggregate with a long stream reads at most `every` events. The aggregates its
+    /// commands load are kept between commands (see [`recent`]): a command on one of them
+    /// reads nothing before it decides.
     pub fn with_snapshots(
         db: &Db,
         services: A::Services,
@@ -128,12 +136,14 @@ where
         projector: Option<ProjectorHandle>,
         snapshot_every: Option<usize>,
     ) -> Self {
+        let recent = snapshot_every.map(|_| Arc::new(Recent::default()));
         let framework = match db {
             Db::Sqlite { pool, .. } => {
                 let repo = CommitWithProjections {
                     inner: SqliteEventRepository::new(pool.clone()),
                     db: db.clone(),
                     projector: projector.clone(),
+                    recent: recent.clone(),
                 };
                 let store = match snapshot_every {
                     None => PersistedEventStore::new_event_store(repo),
@@ -146,6 +156,7 @@ where
                     inner: PostgresEventRepository::new(pool.clone()),
                     db: db.clone(),
                     projector: projector.clone(),
+                    recent: recent.clone(),
                 };
                 let store = match snapshot_every {
                     None => PersistedEventStore::new_event_store(repo),
@@ -158,6 +169,7 @@ where
             framework,
             db: db.clone(),
             projector,
+            recent,
         }
     }
 
@@ -171,27 +183,50 @@ where
     ) -> Result<Position, AppError> {
         let metadata = metadata.into_map();
         let mut attempt = 0;
+        // Whether this attempt may start from the aggregate kept in `recent`: the first may; one
+        // that follows a lost race, or an answer decided on the kept aggregate, reads the store.
+        let mut may_use_recent = self.recent.is_some();
         let committed = loop {
             attempt += 1;
             // The loop's answer for the append, when the projector's loop committed it.
-            let (result, committed) = COMMITTED
+            let (result, committed, done) = COMMITTED
                 .scope(
                     Cell::new(None),
-                    PRELOADED.scope(RefCell::new(None), async {
-                        let result = match &self.framework {
-                            Framework::Sqlite(f) => {
-                                f.execute_with_metadata(id, command.clone(), metadata.clone())
-                                    .await
-                            }
-                            Framework::Postgres(f) => {
-                                f.execute_with_metadata(id, command.clone(), metadata.clone())
-                                    .await
-                            }
-                        };
-                        (result, COMMITTED.with(Cell::get))
-                    }),
+                    PRELOADED.scope(
+                        RefCell::new(None),
+                        ATTEMPT.scope(RefCell::new(Attempt::new(may_use_recent)), async {
+                            let result = match &self.framework {
+                                Framework::Sqlite(f) => {
+                                    f.execute_with_metadata(id, command.clone(), metadata.clone())
+                                        .await
+                                }
+                                Framework::Postgres(f) => {
+                                    f.execute_with_metadata(id, command.clone(), metadata.clone())
+                                        .await
+                                }
+                            };
+                            let done = ATTEMPT.with(|a| {
+                                let a = a.borrow();
+                                (a.from_recent, a.stored)
+                            });
+                            (result, COMMITTED.with(Cell::get), done)
+                        }),
+                    ),
                 )
                 .await;
+            may_use_recent = false;
+            let (from_recent, stored) = done;
+            // A refusal, or nothing to record, decided on a kept aggregate that may be behind the
+            // store: decided again on the store's.
+            let decided_on_recent = from_recent
+                && match &result {
+                    Ok(()) => !stored,
+                    Err(AggregateError::UserError(_)) => true,
+                    Err(_) => false,
+                };
+            if decided_on_recent {
+                continue;
+            }
             match result {
                 Ok(()) => break committed,
                 Err(AggregateError::UserError(e)) => return Err(e.into()),
@@ -272,6 +307,32 @@ tokio::task_local! {
     /// The events after the snapshot, read with it by [`CommitWithProjections::get_snapshot`]
     /// and taken by the `get_last_events` that follows it.
     static PRELOADED: RefCell<Option<Preloaded>>;
+    /// What one attempt of a command loaded, and whether it stored events.
+    static ATTEMPT: RefCell<Attempt>;
+}
+
+/// One attempt of [`EventStore::execute`], as its repository saw it.
+struct Attempt {
+    /// It may start from the aggregate kept in [`Recent`].
+    may_use_recent: bool,
+    /// It did.
+    from_recent: bool,
+    /// The aggregate as loaded, while it is the state cqrs-es decides on: kept again, with the
+    /// new events, once they are stored.
+    loaded: Option<Loaded>,
+    /// Its events were stored.
+    stored: bool,
+}
+
+impl Attempt {
+    fn new(may_use_recent: bool) -> Self {
+        Self {
+            may_use_recent,
+            from_recent: false,
+            loaded: None,
+            stored: false,
+        }
+    }
 }
 
 /// An aggregate's events after its snapshot (or all of them, with none), read in the same
@@ -327,7 +388,7 @@ type SnapshotOrEventRow = (
 async fn snapshot_and_events<A: Aggregate>(
     db: &Db,
     id: &str,
-) -> Result<(Option<SerializedSnapshot>, Preloaded), PersistenceError> {
+) -> Result<(Option<SerializedSnapshot>, Preloaded, usize), PersistenceError> {
     let rows: Vec<SnapshotOrEventRow> = match db {
         Db::Postgres { pool } => sqlx::query_as(SNAPSHOT_AND_EVENTS_POSTGRES)
             .bind(A::TYPE)
@@ -348,7 +409,9 @@ async fn snapshot_and_events<A: Aggregate>(
     };
     let mut snapshot = None;
     let mut events = Vec::with_capacity(rows.len());
+    let mut bytes = 0;
     for (kind, sequence, current_snapshot, event_type, event_version, payload, metadata) in rows {
+        bytes += payload.len() + metadata.as_ref().map_or(0, String::len);
         if kind == 0 {
             snapshot = Some(SerializedSnapshot {
                 aggregate_id: id.to_string(),
@@ -375,7 +438,7 @@ async fn snapshot_and_events<A: Aggregate>(
         after,
         events,
     };
-    Ok((snapshot, preloaded))
+    Ok((snapshot, preloaded, bytes))
 }
 
 /// A command store's repository: appends are handed to the live projector's loop, committed
@@ -394,6 +457,8 @@ pub struct CommitWithProjections<R> {
     /// The database `inner` writes to.
     db: Db,
     projector: Option<ProjectorHandle>,
+    /// The aggregates kept between commands, if this store keeps them.
+    recent: Option<Arc<Recent>>,
 }
 
 /// What the store holds at the sequences of a command whose commit was interrupted.
@@ -435,61 +500,10 @@ impl<R: PersistedEventRepository> CommitWithProjections<R> {
         );
         Ok(outcome)
     }
-}
 
-impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProjections<R> {
-    async fn get_events<A: Aggregate>(
-        &self,
-        aggregate_id: &str,
-    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
-        self.inner.get_events::<A>(aggregate_id).await
-    }
-
-    async fn get_last_events<A: Aggregate>(
-        &self,
-        aggregate_id: &str,
-        last_sequence: usize,
-    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
-        // Read with the snapshot just before, unless that snapshot was not used (cqrs-es reads
-        // every event when it cannot decode it).
-        let preloaded = PRELOADED
-            .try_with(|p| {
-                let mut p = p.borrow_mut();
-                let matches = p.as_ref().is_some_and(|p| {
-                    p.aggregate_type == A::TYPE
-                        && p.aggregate_id == aggregate_id
-                        && p.after == last_sequence
-                });
-                if matches {
-                    p.take()
-                } else {
-                    None
-                }
-            })
-            .ok()
-            .flatten();
-        if let Some(preloaded) = preloaded {
-            return Ok(preloaded.events);
-        }
-        self.inner
-            .get_last_events::<A>(aggregate_id, last_sequence)
-            .await
-    }
-
-    async fn get_snapshot<A: Aggregate>(
-        &self,
-        aggregate_id: &str,
-    ) -> Result<Option<SerializedSnapshot>, PersistenceError> {
-        // Inside `EventStore::execute`: the events after the snapshot come with it.
-        if PRELOADED.try_with(|_| ()).is_err() {
-            return self.inner.get_snapshot::<A>(aggregate_id).await;
-        }
-        let (snapshot, preloaded) = snapshot_and_events::<A>(&self.db, aggregate_id).await?;
-        let _ = PRELOADED.try_with(|p| *p.borrow_mut() = Some(preloaded));
-        Ok(snapshot)
-    }
-
-    async fn persist<A: Aggregate>(
+    /// Stores a command's events: through the projector's loop where it takes them, else
+    /// through `inner`.
+    async fn store_events<A: Aggregate>(
         &self,
         events: &[SerializedEvent],
         snapshot_update: Option<(String, Value, usize)>,
@@ -558,6 +572,137 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
         }
         let _writer = self.db.write_guard().await;
         self.inner.persist::<A>(events, snapshot_update).await
+    }
+
+    /// After a command's events are stored: the attempt stored them, and the aggregate it
+    /// loaded, with them, is kept for the next command (unless the command wrote a snapshot:
+    /// the next command reads that).
+    fn remember(&self, events: &[SerializedEvent], snapshot: bool) {
+        let Some(last) = events.last() else {
+            return;
+        };
+        let loaded = ATTEMPT
+            .try_with(|a| {
+                let mut a = a.borrow_mut();
+                a.stored = true;
+                a.loaded.take()
+            })
+            .ok()
+            .flatten();
+        let Some(recent) = &self.recent else {
+            return;
+        };
+        match loaded {
+            // The state these events were decided on, and them: the aggregate as stored.
+            Some(mut loaded)
+                if !snapshot
+                    && events.first().map(|e| e.sequence) == Some(loaded.sequence() + 1) =>
+            {
+                loaded.extend(events);
+                recent.keep(&last.aggregate_id, loaded);
+            }
+            _ => recent.forget(&last.aggregate_id),
+        }
+    }
+}
+
+impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProjections<R> {
+    async fn get_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        self.inner.get_events::<A>(aggregate_id).await
+    }
+
+    async fn get_last_events<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+        last_sequence: usize,
+    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        // Read with the snapshot just before, unless that snapshot was not used (cqrs-es reads
+        // every event when it cannot decode it).
+        let preloaded = PRELOADED
+            .try_with(|p| {
+                let mut p = p.borrow_mut();
+                let matches = p.as_ref().is_some_and(|p| {
+                    p.aggregate_type == A::TYPE
+                        && p.aggregate_id == aggregate_id
+                        && p.after == last_sequence
+                });
+                if matches {
+                    p.take()
+                } else {
+                    None
+                }
+            })
+            .ok()
+            .flatten();
+        if let Some(preloaded) = preloaded {
+            return Ok(preloaded.events);
+        }
+        // cqrs-es reads the whole stream: what was loaded is not the state it decides on.
+        let _ = ATTEMPT.try_with(|a| a.borrow_mut().loaded = None);
+        self.inner
+            .get_last_events::<A>(aggregate_id, last_sequence)
+            .await
+    }
+
+    async fn get_snapshot<A: Aggregate>(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Option<SerializedSnapshot>, PersistenceError> {
+        // Inside `EventStore::execute`: the events after the snapshot come with it.
+        if PRELOADED.try_with(|_| ()).is_err() {
+            return self.inner.get_snapshot::<A>(aggregate_id).await;
+        }
+        let may_use_recent = ATTEMPT.try_with(|a| a.borrow().may_use_recent) == Ok(true);
+        if let Some(recent) = self.recent.as_ref().filter(|_| may_use_recent) {
+            if let Some(loaded) = recent.take(aggregate_id) {
+                let snapshot = loaded.snapshot_copy();
+                let preloaded = Preloaded {
+                    aggregate_type: A::TYPE,
+                    aggregate_id: aggregate_id.to_string(),
+                    after: snapshot.as_ref().map_or(0, |s| s.current_sequence),
+                    events: loaded.events.clone(),
+                };
+                let _ = PRELOADED.try_with(|p| *p.borrow_mut() = Some(preloaded));
+                let _ = ATTEMPT.try_with(|a| {
+                    let mut a = a.borrow_mut();
+                    a.from_recent = true;
+                    a.loaded = Some(loaded);
+                });
+                return Ok(snapshot);
+            }
+        }
+        let (snapshot, preloaded, bytes) = snapshot_and_events::<A>(&self.db, aggregate_id).await?;
+        if self.recent.is_some() {
+            let loaded = Loaded {
+                snapshot: snapshot.as_ref().map(|s| SerializedSnapshot {
+                    aggregate_id: s.aggregate_id.clone(),
+                    aggregate: s.aggregate.clone(),
+                    current_sequence: s.current_sequence,
+                    current_snapshot: s.current_snapshot,
+                }),
+                events: preloaded.events.clone(),
+                bytes,
+            };
+            let _ = ATTEMPT.try_with(|a| a.borrow_mut().loaded = Some(loaded));
+        }
+        let _ = PRELOADED.try_with(|p| *p.borrow_mut() = Some(preloaded));
+        Ok(snapshot)
+    }
+
+    async fn persist<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+        snapshot_update: Option<(String, Value, usize)>,
+    ) -> Result<(), PersistenceError> {
+        let snapshot = snapshot_update.is_some();
+        let result = self.store_events::<A>(events, snapshot_update).await;
+        if result.is_ok() && !events.is_empty() {
+            self.remember(events, snapshot);
+        }
+        result
     }
 
     async fn stream_events<A: Aggregate>(

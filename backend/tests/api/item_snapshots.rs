@@ -1,5 +1,7 @@
 //! Streams that stay short: a command on a document opened 20,000 times reads the item's latest
-//! snapshot and a bounded number of events, not its whole stream.
+//! snapshot and a bounded number of events, not its whole stream. And items kept between
+//! commands: a command decides on the item as the store holds it, also when another node (or a
+//! tool) appended to it since the server last saw it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -17,7 +19,8 @@ use serde_json::{json, Value};
 use sqlite_es::SqliteEventRepository;
 
 use crate::both_dbs;
-use crate::documents::{new_file, post};
+use crate::documents::{new_file, new_folder, post};
+use crate::helpers::ANNA;
 
 /// A repository that counts the events it hands out.
 struct Counting<R> {
@@ -149,5 +152,112 @@ both_dbs! {
         let (whole, read_without) = load(&app.state.db, &file, false).await;
         assert_eq!(read_without, 20_001);
         assert_eq!(from_snapshot, whole, "the snapshot plus the events give the same item");
+    }
+}
+
+/// Appends a `Renamed` event to item `id` after its last one, as another node would (this
+/// server's store does not see it), and waits until the projections applied it.
+async fn renamed_elsewhere(app: &crate::helpers::TestApp, id: &str, from: &str, to: &str) {
+    let (last, version, metadata): (i64, String, String) =
+        projections::on_db!(&app.state.db, pool => sqlx::query_as(
+        "select sequence, event_version, cast(metadata as text) from events
+          where aggregate_type = $1 and aggregate_id = $2 order by sequence desc limit 1")
+        .bind(ITEM_TYPE).bind(id).fetch_one(pool).await)
+        .unwrap();
+    let payload = json!({ "Renamed": { "from": from, "to": to, "file_name": null } }).to_string();
+    let insert = |json: &str| {
+        format!(
+        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+         values ($1, $2, $3, 'Renamed', $4, {}, {})", json.replace('N', "5"), json.replace('N', "6"))
+    };
+    match &app.state.db {
+        projections::Db::Sqlite { pool, .. } => sqlx::query(&insert("$N"))
+            .bind(ITEM_TYPE)
+            .bind(id)
+            .bind(last + 1)
+            .bind(&version)
+            .bind(&payload)
+            .bind(&metadata)
+            .execute(pool)
+            .await
+            .unwrap()
+            .rows_affected(),
+        projections::Db::Postgres { pool } => sqlx::query(&insert("cast($N as json)"))
+            .bind(ITEM_TYPE)
+            .bind(id)
+            .bind(last + 1)
+            .bind(&version)
+            .bind(&payload)
+            .bind(&metadata)
+            .execute(pool)
+            .await
+            .unwrap()
+            .rows_affected(),
+    };
+    let head = projections::stream::head(&app.state.db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        app.state
+            .projector
+            .wait_for(head, std::time::Duration::from_secs(60))
+            .await,
+        "the projections applied the event appended elsewhere"
+    );
+}
+
+/// The names item `id`'s `Renamed` events gave it, in order, and the sequences of all its events.
+async fn renames_of(app: &crate::helpers::TestApp, id: &str) -> (Vec<String>, Vec<i64>) {
+    let rows: Vec<(i64, String, String)> =
+        projections::on_db!(&app.state.db, pool => sqlx::query_as(
+        "select sequence, event_type, cast(payload as text) from events
+          where aggregate_type = $1 and aggregate_id = $2 order by sequence")
+        .bind(ITEM_TYPE).bind(id).fetch_all(pool).await)
+        .unwrap();
+    let names = rows
+        .iter()
+        .filter(|(_, kind, _)| kind == "Renamed")
+        .map(|(_, _, payload)| {
+            let payload: Value = serde_json::from_str(payload).unwrap();
+            payload["Renamed"]["to"].as_str().unwrap().to_string()
+        })
+        .collect();
+    (
+        names,
+        rows.iter().map(|(sequence, _, _)| *sequence).collect(),
+    )
+}
+
+both_dbs! {
+    async fn a_command_decides_on_the_item_as_stored_after_another_node_changed_it(app) {
+        let anna = app.token(ANNA).await;
+        let folder = new_folder(&app, &anna, "Visit notes", None).await;
+        let rename = |name: &'static str| {
+            let (app, anna, path) = (&app, anna.clone(), format!("/folders/{folder}"));
+            async move { post(app, &anna, &path, json!({ "name": name })).await }
+        };
+        let (status, body) = rename("Visits").await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+
+        // Nothing to record on the item this server saw last ("Visits"), but the item as
+        // stored is called "Visit reports": the rename is decided again, on that, and recorded.
+        renamed_elsewhere(&app, &folder, "Visits", "Visit reports").await;
+        let (status, body) = rename("Visits").await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["title"], "Visits", "{body}");
+        let (names, sequences) = renames_of(&app, &folder).await;
+        assert_eq!(names, ["Visits", "Visit reports", "Visits"]);
+        assert_eq!(sequences, [1, 2, 3, 4]);
+
+        // Recorded on the item this server saw last: its sequence is taken, and the rename is
+        // made again on the item as stored, after the other node's.
+        renamed_elsewhere(&app, &folder, "Visits", "Visit log").await;
+        let (status, body) = rename("Field visits").await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["title"], "Field visits", "{body}");
+        let (names, sequences) = renames_of(&app, &folder).await;
+        assert_eq!(names, ["Visits", "Visit reports", "Visits", "Visit log", "Field visits"]);
+        assert_eq!(sequences, [1, 2, 3, 4, 5, 6]);
     }
 }
