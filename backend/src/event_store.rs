@@ -173,6 +173,16 @@ where
         }
     }
 
+    /// Tells a store that keeps aggregates that aggregate `id` has no events: its name was just
+    /// made (a new UUID), so nothing can have been stored under it. Its first command then
+    /// reads nothing before it decides (and a refusal is decided again on the store, as for any
+    /// kept aggregate).
+    pub fn is_new(&self, id: &str) {
+        if let Some(recent) = &self.recent {
+            recent.keep(id, Loaded::new_aggregate(id));
+        }
+    }
+
     /// Runs `command` on aggregate `id`; returns where its last event sits in the global stream
     /// once the projections have applied it.
     pub async fn execute(

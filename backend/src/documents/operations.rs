@@ -251,6 +251,14 @@ impl Documents {
         })
     }
 
+    /// A new item's id: a UUID made here, so the store knows the item has no events yet and
+    /// its first command reads nothing before it decides.
+    fn new_item_id(&self) -> String {
+        let id = new_id();
+        self.store.is_new(&id);
+        id
+    }
+
     /// The database the documents live in.
     pub fn db(&self) -> &Db {
         &self.db
@@ -450,7 +458,7 @@ impl Documents {
         name: String,
     ) -> AppResult<ItemView> {
         let _tree = self.locks.lock(&self.db, &actor.id).await?;
-        let id = new_id();
+        let id = self.new_item_id();
         self.run(
             &id,
             ItemCommand::CreateFolder {
@@ -477,7 +485,7 @@ impl Documents {
         stored: Stored,
     ) -> AppResult<ItemView> {
         let _tree = self.locks.lock(&self.db, &actor.id).await?;
-        let id = new_id();
+        let id = self.new_item_id();
         let blob = stored.blob.clone();
         let result = self
             .run(
@@ -759,7 +767,7 @@ impl Documents {
         let (this, actor, source) = (self.clone(), actor.clone(), source.to_string());
         detached(async move {
             let _tree = this.locks.lock(&this.db, &actor.id).await?;
-            let copy = new_id();
+            let copy = this.new_item_id();
             this.copy(&actor, &copy, &source, folder, CopyReason::Save, None)
                 .await?;
             this.record_copy(&actor, &source, &copy, CopyReason::Save)
@@ -779,7 +787,7 @@ impl Documents {
         let (this, actor, source) = (self.clone(), actor.clone(), source.to_string());
         detached(async move {
             let _tree = this.locks.lock(&this.db, &actor.id).await?;
-            let root = new_id();
+            let root = this.new_item_id();
             this.copy(&actor, &root, &source, None, CopyReason::Move, None)
                 .await?;
             let nodes = {
@@ -796,7 +804,7 @@ impl Documents {
                 else {
                     continue;
                 };
-                let copy = new_id();
+                let copy = this.new_item_id();
                 this.copy(
                     &actor,
                     &copy,

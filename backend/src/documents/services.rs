@@ -19,12 +19,12 @@ fn failed(e: sqlx::Error) -> ServiceError {
 impl DbServices {
     async fn row(&self, id: &str) -> Result<Option<ItemRow>, ServiceError> {
         let mut tx = Tx::read(&self.db).await.map_err(failed)?;
-        read::item(&mut tx, "", id).await.map_err(failed)
+        read::item_for_checks(&mut tx, id).await.map_err(failed)
     }
 
     async fn subtree_of(&self, id: &str) -> Result<Vec<read::NodeRow>, ServiceError> {
         let mut tx = Tx::read(&self.db).await.map_err(failed)?;
-        let Some(row) = read::item(&mut tx, "", id).await.map_err(failed)? else {
+        let Some(row) = read::item_for_checks(&mut tx, id).await.map_err(failed)? else {
             return Ok(Vec::new());
         };
         read::subtree(&mut tx, &row.path).await.map_err(failed)
@@ -61,7 +61,7 @@ impl DocumentServices for DbServices {
 
     async fn access(&self, user: &str, id: &str) -> Result<Access, ServiceError> {
         let mut tx = Tx::read(&self.db).await.map_err(failed)?;
-        let Some(row) = read::item(&mut tx, user, id).await.map_err(failed)? else {
+        let Some(row) = read::item_for_checks(&mut tx, id).await.map_err(failed)? else {
             return Ok(Access::default());
         };
         let shares = read::shares_of(&mut tx, user).await.map_err(failed)?;
@@ -74,7 +74,10 @@ impl DocumentServices for DbServices {
 
     async fn shared_through(&self, user: &str, folder: &str) -> Result<bool, ServiceError> {
         let mut tx = Tx::read(&self.db).await.map_err(failed)?;
-        let Some(row) = read::item(&mut tx, "", folder).await.map_err(failed)? else {
+        let Some(row) = read::item_for_checks(&mut tx, folder)
+            .await
+            .map_err(failed)?
+        else {
             return Ok(false);
         };
         let shares = read::shares_on(&mut tx, &path_ids(&row.path))

@@ -32,6 +32,16 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// An aggregate with no events. It counts as some bytes, so that entries made for commands
+    /// that never ran stay within the budget.
+    pub fn new_aggregate(id: &str) -> Loaded {
+        Loaded {
+            snapshot: None,
+            events: Vec::new(),
+            bytes: id.len() + 64,
+        }
+    }
+
     /// The sequence of its last event.
     pub fn sequence(&self) -> usize {
         self.events
