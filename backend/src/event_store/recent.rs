@@ -19,9 +19,9 @@ use cqrs_es::persist::{SerializedEvent, SerializedSnapshot};
 use lru::LruCache;
 
 /// The JSON text a store's entries hold at most, all together.
-pub const BUDGET_BYTES: usize = 16 << 20;
+pub const BUDGET_BYTES: usize = 4 << 20;
 /// One entry's share of the budget at most: a bigger aggregate is read each time.
-const ENTRY_MAX_BYTES: usize = BUDGET_BYTES / 256;
+const ENTRY_MAX_BYTES: usize = BUDGET_BYTES / 64;
 
 /// An aggregate as cqrs-es loads it: its snapshot (if any) and the events after it.
 pub struct Loaded {

@@ -164,36 +164,16 @@ async fn renamed_elsewhere(app: &crate::helpers::TestApp, id: &str, from: &str, 
           where aggregate_type = $1 and aggregate_id = $2 order by sequence desc limit 1")
         .bind(ITEM_TYPE).bind(id).fetch_one(pool).await)
         .unwrap();
-    let payload = json!({ "Renamed": { "from": from, "to": to, "file_name": null } }).to_string();
-    let insert = |json: &str| {
-        format!(
+    let payload = json!({ "Renamed": { "from": from, "to": to, "file_name": null } });
+    let metadata: Value = serde_json::from_str(&metadata).unwrap();
+    // JSON binds as the column's type on either engine (text on SQLite, json on PostgreSQL).
+    projections::on_db!(&app.state.db, pool => sqlx::query(
         "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-         values ($1, $2, $3, 'Renamed', $4, {}, {})", json.replace('N', "5"), json.replace('N', "6"))
-    };
-    match &app.state.db {
-        projections::Db::Sqlite { pool, .. } => sqlx::query(&insert("$N"))
-            .bind(ITEM_TYPE)
-            .bind(id)
-            .bind(last + 1)
-            .bind(&version)
-            .bind(&payload)
-            .bind(&metadata)
-            .execute(pool)
-            .await
-            .unwrap()
-            .rows_affected(),
-        projections::Db::Postgres { pool } => sqlx::query(&insert("cast($N as json)"))
-            .bind(ITEM_TYPE)
-            .bind(id)
-            .bind(last + 1)
-            .bind(&version)
-            .bind(&payload)
-            .bind(&metadata)
-            .execute(pool)
-            .await
-            .unwrap()
-            .rows_affected(),
-    };
+         values ($1, $2, $3, 'Renamed', $4, $5, $6)")
+        .bind(ITEM_TYPE).bind(id).bind(last + 1).bind(&version)
+        .bind(sqlx::types::Json(&payload)).bind(sqlx::types::Json(&metadata))
+        .execute(pool).await.map(|_| ()))
+    .unwrap();
     let head = projections::stream::head(&app.state.db)
         .await
         .unwrap()
