@@ -684,18 +684,15 @@ impl<R: PersistedEventRepository> PersistedEventRepository for CommitWithProject
                 return Ok(snapshot);
             }
         }
-        let (snapshot, preloaded, bytes) = snapshot_and_events::<A>(&self.db, aggregate_id).await?;
+        let (mut snapshot, preloaded, bytes) =
+            snapshot_and_events::<A>(&self.db, aggregate_id).await?;
         if self.recent.is_some() {
             let loaded = Loaded {
-                snapshot: snapshot.as_ref().map(|s| SerializedSnapshot {
-                    aggregate_id: s.aggregate_id.clone(),
-                    aggregate: s.aggregate.clone(),
-                    current_sequence: s.current_sequence,
-                    current_snapshot: s.current_snapshot,
-                }),
+                snapshot,
                 events: preloaded.events.clone(),
                 bytes,
             };
+            snapshot = loaded.snapshot_copy();
             let _ = ATTEMPT.try_with(|a| a.borrow_mut().loaded = Some(loaded));
         }
         let _ = PRELOADED.try_with(|p| *p.borrow_mut() = Some(preloaded));

@@ -792,10 +792,7 @@ impl Documents {
                 .await?;
             let nodes = {
                 let mut tx = Tx::read(&this.db).await?;
-                match read::item(&mut tx, "", &source).await? {
-                    Some(row) => read::subtree(&mut tx, &row.path).await?,
-                    None => Vec::new(),
-                }
+                read::subtree_of_item(&mut tx, &source).await?
             };
             let mut copies: HashMap<String, String> =
                 HashMap::from([(source.clone(), root.clone())]);

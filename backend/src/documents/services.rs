@@ -24,10 +24,7 @@ impl DbServices {
 
     async fn subtree_of(&self, id: &str) -> Result<Vec<read::NodeRow>, ServiceError> {
         let mut tx = Tx::read(&self.db).await.map_err(failed)?;
-        let Some(row) = read::item_for_checks(&mut tx, id).await.map_err(failed)? else {
-            return Ok(Vec::new());
-        };
-        read::subtree(&mut tx, &row.path).await.map_err(failed)
+        read::subtree_of_item(&mut tx, id).await.map_err(failed)
     }
 }
 

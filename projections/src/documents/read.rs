@@ -335,7 +335,6 @@ pub fn path_ids(path: &str) -> Vec<&str> {
     path.split('/').filter(|s| !s.is_empty()).collect()
 }
 
-/// The columns of [`ItemRow`], `$1` being the viewer.
 /// An item's own columns.
 macro_rules! item_facts {
     () => {
@@ -347,8 +346,8 @@ macro_rules! item_facts {
     };
 }
 
-/// An item's columns with what a reader is shown of it: how many items it holds, and the
-/// viewer's marks.
+/// The columns of [`ItemRow`], `$1` being the viewer: an item's own, with what a reader is
+/// shown of it (how many items it holds, and the viewer's marks).
 macro_rules! item_columns {
     () => {
         concat!(
@@ -543,6 +542,14 @@ pub async fn subtree(tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>, sqlx::Erro
     );
     on_tx!(tx, c => sqlx::query_as::<_, NodeRow>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)
 }
+/// The item `id` and everything below it, as [`subtree`] lists them; none when it is gone.
+pub async fn subtree_of_item(tx: &mut Tx, id: &str) -> Result<Vec<NodeRow>, sqlx::Error> {
+    match item_for_checks(tx, id).await? {
+        Some(row) => subtree(tx, &row.path).await,
+        None => Ok(Vec::new()),
+    }
+}
+
 /// A folder of a user's My Docs, for the move dialog's tree.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct FolderRow {
