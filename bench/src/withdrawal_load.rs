@@ -73,12 +73,12 @@ enum Heard {
 /// deadline for the first message, a database timeout), and the app itself connects again.
 const ATTEMPTS: u32 = 5;
 
-/// How the sockets got on: admitted, refused and tried again, given up.
+/// How the sockets got on: admitted, refused and tried again, given up before admitted.
 #[derive(Default)]
 struct Tally {
     ready: AtomicUsize,
     retried: AtomicUsize,
-    failed: AtomicUsize,
+    gave_up: AtomicUsize,
 }
 
 /// One device: connects until admitted (at most [`ATTEMPTS`] times), then reports what it hears
@@ -95,8 +95,11 @@ async fn socket(
     loop {
         let mut admitted = false;
         let Err(e) = connection(&url, &token, start, &report, &tally, &gate, &mut admitted).await;
-        if admitted || attempt == ATTEMPTS {
-            tally.failed.fetch_add(1, Ordering::Relaxed);
+        if admitted {
+            return Err(e);
+        }
+        if attempt == ATTEMPTS {
+            tally.gave_up.fetch_add(1, Ordering::Relaxed);
             return Err(e);
         }
         eprintln!("socket refused (attempt {attempt} of {ATTEMPTS}), connecting again: {e:#}");
@@ -314,7 +317,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let deadline = Instant::now() + Duration::from_secs(args.timeout);
     // Until every socket is admitted or has given up.
-    while tally.ready.load(Ordering::Relaxed) + tally.failed.load(Ordering::Relaxed) < users.len()
+    while tally.ready.load(Ordering::Relaxed) + tally.gave_up.load(Ordering::Relaxed) < users.len()
         && Instant::now() < deadline
     {
         tokio::time::sleep(Duration::from_millis(50)).await;
