@@ -25,11 +25,14 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 const PG_LOCK_CLASS: i32 = 3001;
 const STRIPES: usize = 64;
 /// Connections of a node's lock pool: at most this many trees are changed at once on one node
-/// (the others wait for a connection, holding nothing). Counted in `docs/deploy.md`'s budget.
-/// A lock is held for the whole command, its commit included, so this also bounds how many
-/// structural commands share a group commit: with 4, eight clients' commands shared commits by
-/// threes (`docs/BENCHMARKS.md`).
-pub const LOCK_CONNECTIONS: u32 = 8;
+/// (the others wait for a connection, holding nothing). A quarter of the main pool's, between 2
+/// and 8, counted in `docs/deploy.md`'s budget: a node set to a small pool (tests, several nodes
+/// on one database) stays small in all. A lock is held for the whole command, its commit
+/// included, so this also bounds how many structural commands share a group commit: with 4,
+/// eight clients' commands shared commits by threes, with 8 by 3.5 (`docs/BENCHMARKS.md`).
+pub fn lock_connections(main_pool: u32) -> u32 {
+    (main_pool / 4).clamp(2, 8)
+}
 
 pub struct TreeLocks {
     stripes: Vec<Arc<Mutex<()>>>,
@@ -70,7 +73,7 @@ impl TreeLocks {
             Db::Postgres { pool } => {
                 let locks = self.pg.get_or_init(|| {
                     projections::db::postgres_pool_options()
-                        .max_connections(LOCK_CONNECTIONS)
+                        .max_connections(lock_connections(pool.options().get_max_connections()))
                         .min_connections(0)
                         .acquire_timeout(std::time::Duration::from_secs(30))
                         .idle_timeout(std::time::Duration::from_secs(60))
@@ -93,5 +96,26 @@ impl TreeLocks {
             _local: local,
             _pg: pg,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lock_pool_is_a_quarter_of_the_main_pool_between_two_and_eight() {
+        assert_eq!(lock_connections(3), 2);
+        assert_eq!(lock_connections(10), 2);
+        assert_eq!(lock_connections(16), 4);
+        assert_eq!(lock_connections(32), 8);
+        assert_eq!(lock_connections(200), 8);
+    }
+
+    #[test]
+    fn a_tree_hashes_the_same_on_every_node() {
+        // The advisory lock's key must agree between processes and releases.
+        assert_eq!(stable_hash(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(stable_hash("a"), 0xaf63_dc4c_8601_ec8c);
     }
 }

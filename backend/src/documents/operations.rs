@@ -457,7 +457,7 @@ impl Documents {
         parent: Option<String>,
         name: String,
     ) -> AppResult<ItemView> {
-        let _tree = self.locks.lock(&self.db, &actor.id).await?;
+        let tree = self.locks.lock(&self.db, &actor.id).await?;
         let id = self.new_item_id();
         self.run(
             &id,
@@ -471,6 +471,8 @@ impl Documents {
             actor.metadata(),
         )
         .await?;
+        // The read models show the folder: the tree is free before the answer is read.
+        drop(tree);
         self.view(actor, &id).await
     }
 
@@ -484,7 +486,7 @@ impl Documents {
         original_name: String,
         stored: Stored,
     ) -> AppResult<ItemView> {
-        let _tree = self.locks.lock(&self.db, &actor.id).await?;
+        let tree = self.locks.lock(&self.db, &actor.id).await?;
         let id = self.new_item_id();
         let blob = stored.blob.clone();
         let result = self
@@ -512,6 +514,7 @@ impl Documents {
                 actor.metadata(),
             )
             .await;
+        drop(tree);
         if let Err(e) = result {
             self.storage.discard(&blob).await;
             return Err(e);
@@ -539,7 +542,7 @@ impl Documents {
         id: &str,
         destination: Option<String>,
     ) -> AppResult<ItemView> {
-        let _tree = self.locks.lock(&self.db, &actor.id).await?;
+        let tree = self.locks.lock(&self.db, &actor.id).await?;
         self.run(
             id,
             ItemCommand::Move {
@@ -549,6 +552,7 @@ impl Documents {
             actor.metadata(),
         )
         .await?;
+        drop(tree);
         self.view(actor, id).await
     }
 
@@ -766,12 +770,13 @@ impl Documents {
     ) -> AppResult<ItemView> {
         let (this, actor, source) = (self.clone(), actor.clone(), source.to_string());
         detached(async move {
-            let _tree = this.locks.lock(&this.db, &actor.id).await?;
+            let tree = this.locks.lock(&this.db, &actor.id).await?;
             let copy = this.new_item_id();
             this.copy(&actor, &copy, &source, folder, CopyReason::Save, None)
                 .await?;
             this.record_copy(&actor, &source, &copy, CopyReason::Save)
                 .await?;
+            drop(tree);
             this.view(&actor, &copy).await
         })
         .await
@@ -786,7 +791,7 @@ impl Documents {
     ) -> AppResult<ItemView> {
         let (this, actor, source) = (self.clone(), actor.clone(), source.to_string());
         detached(async move {
-            let _tree = this.locks.lock(&this.db, &actor.id).await?;
+            let tree = this.locks.lock(&this.db, &actor.id).await?;
             let root = this.new_item_id();
             this.copy(&actor, &root, &source, None, CopyReason::Move, None)
                 .await?;
@@ -815,6 +820,7 @@ impl Documents {
             }
             this.record_copy(&actor, &source, &root, CopyReason::Move)
                 .await?;
+            drop(tree);
             this.view(&actor, &root).await
         })
         .await

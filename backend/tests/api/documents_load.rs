@@ -345,7 +345,7 @@ async fn concurrent_writers_lose_no_document_event_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_writers_lose_no_document_event_postgres() {
-    // Eight writers on the tests' pool of ten: the tree locks' connections are not the pool's.
+    // Eight writers on the tests' pool of eight: the tree locks' connections are not the pool's.
     let Some(app) = spawn_app(Engine::Postgres).await else {
         return;
     };

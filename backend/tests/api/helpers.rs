@@ -138,7 +138,9 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
     config.data_dir = data_dir.to_path_buf();
     config.database_url = None;
     // Six tests run at once beside the benchmarks' servers, on one PostgreSQL that accepts 100
-    // connections in all.
+    // connections in all: a server holds its pool, a quarter of it for the trees' locks, one for
+    // LISTEN and one for its group commits (12), and a connection PostgreSQL refuses is waited
+    // for until the pool's timeout, then a 500.
     config.database_pool_size = TEST_POOL_SIZE;
     config.jwt_secret = Some("test-secret-test-secret-test-secret-0123".into());
     config.content_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../content").into();
@@ -161,7 +163,7 @@ pub fn test_config(data_dir: &std::path::Path) -> Config {
 
 /// The PostgreSQL pool of a test's server, and of the servers tests start as processes
 /// (`DATABASE_POOL_SIZE`).
-pub const TEST_POOL_SIZE: u32 = 10;
+pub const TEST_POOL_SIZE: u32 = 8;
 
 /// Gives a server a test starts as a process the tests' pool size.
 pub fn use_test_pool(command: &mut std::process::Command) {
