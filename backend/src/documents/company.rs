@@ -14,7 +14,7 @@ use events::documents::{
     Creator, FileFormat, ItemCommand, Labels, ReplacementRef, Upload, UserRef, WithdrawalFacts,
 };
 use events::share_link::RevokeReason;
-use projections::documents::read::{self, path_ids};
+use projections::documents::read::{self, path_ids, placeholders};
 use projections::{on_db, Tx};
 use sha2::{Digest, Sha256};
 
@@ -91,14 +91,6 @@ pub fn withdrawn_error(facts: &WithdrawalFacts) -> AppError {
             url: r.url.clone(),
         }),
     }))
-}
-
-/// `$from, $from+1, …`: `n` numbered parameters, for an `in (...)` list.
-fn placeholders(from: usize, n: usize) -> String {
-    (from..from + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 impl Documents {

@@ -3,8 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use projections::documents::read::{in_subtree, path_ids, subtree_bounds};
+use projections::documents::read::{path_ids, placeholders};
 use projections::stream::{self, Position};
+use projections::DbKind;
 use projections::{on_db, Db};
 
 use super::index::{Entry, IndexChange};
@@ -91,21 +92,27 @@ pub async fn entries(db: &Db) -> Result<Vec<Entry>, sqlx::Error> {
     Ok(rows.into_iter().map(entry_of).collect())
 }
 
+/// Items whose subtrees one statement reads: well under either database's limit of parameters.
+const REFRESH_CHUNK: usize = 500;
+
 /// Brings the entries of `ids` up to date: each item is dropped with everything indexed below
 /// it, then it and its current subtree are added back (a move changes the folders above every
-/// item below; a deleted folder takes its contents with it).
+/// item below; a deleted folder takes its contents with it). One statement reads the subtrees of
+/// up to [`REFRESH_CHUNK`] items, each a range of the path index below the item's own path.
 pub async fn refresh(db: &Db, ids: &BTreeSet<String>) -> Result<IndexChange, sqlx::Error> {
     let mut change = IndexChange::default();
     let mut seen = BTreeSet::new();
-    for id in ids {
-        change.delete_acl.push(node_key(id));
-        let path: Option<String> = on_db!(db, pool => sqlx::query_scalar(
-            "select path from doc_items where id = $1").bind(id).fetch_optional(pool).await)?;
-        let Some(path) = path else { continue };
-        let (lo, hi) = subtree_bounds(&path);
-        let sql = format!("{SELECT} where {}", in_subtree(db.kind(), "path", 1, 2));
-        let rows: Vec<ItemRow> = on_db!(db, pool => sqlx::query_as::<_, ItemRow>(&sql)
-            .bind(&lo).bind(&hi).fetch_all(pool).await)?;
+    change.delete_acl.extend(ids.iter().map(|id| node_key(id)));
+    let ids: Vec<&String> = ids.iter().collect();
+    for chunk in ids.chunks(REFRESH_CHUNK) {
+        let sql = subtrees_of(db.kind(), chunk.len());
+        let rows: Vec<ItemRow> = on_db!(db, pool => {
+            let mut query = sqlx::query_as::<_, ItemRow>(&sql);
+            for id in chunk {
+                query = query.bind(id.as_str());
+            }
+            query.fetch_all(pool).await
+        })?;
         for row in rows {
             if seen.insert(row.id.clone()) {
                 change.upsert.push(entry_of(row));
@@ -113,6 +120,26 @@ pub async fn refresh(db: &Db, ids: &BTreeSet<String>) -> Result<IndexChange, sql
         }
     }
     Ok(change)
+}
+
+/// The entry columns of every item in the subtrees of `n` items given as parameters: an item's
+/// subtree is the paths from its own up to its stem followed by '0', the character after '/'
+/// ([`projections::documents::read::subtree_bounds`]).
+fn subtrees_of(kind: DbKind, n: usize) -> String {
+    let list = placeholders(1, n);
+    let range = match kind {
+        DbKind::Sqlite => "d.path >= t.path and d.path < rtrim(t.path, '/') || '0'",
+        DbKind::Postgres => {
+            "d.path collate \"C\" >= t.path collate \"C\"
+             and d.path collate \"C\" < (rtrim(t.path, '/') || '0') collate \"C\""
+        }
+    };
+    format!(
+        "select d.id, d.space, d.owner_id, d.owner_name, d.path, d.name, d.title, d.subtitle,
+                d.languages_in_file, d.code_points, d.updated_at
+         from doc_items t join doc_items d on {range}
+         where t.id in ({list})"
+    )
 }
 
 /// The items touched by document events after `after`, up to `until` (the documents read

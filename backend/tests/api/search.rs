@@ -315,6 +315,28 @@ both_dbs! {
         eventually(&app, &anna, "expense policy", |b| !has_document(b, &other)).await;
     }
 
+    async fn a_folder_moved_into_a_shared_folder_is_found_with_what_it_holds(app) {
+        let anna = app.token(ANNA).await;
+        let john = app.token(JOHN).await;
+        let shared = new_folder(&app, &anna, "Orpiment shared", None).await;
+        let (status, body) = post(&app, &anna, "/documents/share", json!({ "email": JOHN, "file": shared })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let binder = new_folder(&app, &anna, "Inner binder", None).await;
+        let file = new_file(&app, &anna, "Xylocarpa notes", Some(&binder)).await;
+        eventually(&app, &anna, "xylocarpa", |b| has_document(b, &file)).await;
+        assert!(!has_document(&results(&app, &john, "xylocarpa").await, &file));
+
+        // Only the folder's own event is recorded: the index takes what it holds along.
+        let (status, body) = post(&app, &anna, "/folders/move", json!({ "folder": binder, "destination": shared })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let body = eventually(&app, &john, "xylocarpa", |b| has_document(b, &file)).await;
+        assert_eq!(body["documents"][0]["list"], "shared");
+        // And back out: John no longer finds it.
+        let (status, body) = post(&app, &anna, "/folders/move", json!({ "folder": binder, "destination": null })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        eventually(&app, &john, "xylocarpa", |b| !has_document(b, &file)).await;
+    }
+
     async fn a_content_import_elsewhere_reaches_the_index(app) {
         let anna = app.token(ANNA).await;
         assert!(results(&app, &anna, "Ultrabrillance").await.get("news").is_none());

@@ -495,7 +495,7 @@ pub async fn shares_of(tx: &mut Tx, user: &str) -> Result<HashSet<String>, sqlx:
 }
 
 /// `$from, $from+1, …`: `n` numbered parameters, for an `in (...)` list.
-pub(crate) fn placeholders(from: usize, n: usize) -> String {
+pub fn placeholders(from: usize, n: usize) -> String {
     (from..from + n)
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()
