@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use projections::documents::read::{path_ids, placeholders};
+use projections::documents::read::{in_subtree_of, path_ids, placeholders};
 use projections::stream::{self, Position};
 use projections::DbKind;
 use projections::{on_db, Db};
@@ -122,23 +122,16 @@ pub async fn refresh(db: &Db, ids: &BTreeSet<String>) -> Result<IndexChange, sql
     Ok(change)
 }
 
-/// The entry columns of every item in the subtrees of `n` items given as parameters: an item's
-/// subtree is the paths from its own up to its stem followed by '0', the character after '/'
-/// ([`projections::documents::read::subtree_bounds`]).
+/// The entry columns of every item in the subtrees of `n` items given as parameters, each
+/// subtree a range of the path index below its item's path.
 fn subtrees_of(kind: DbKind, n: usize) -> String {
-    let list = placeholders(1, n);
-    let range = match kind {
-        DbKind::Sqlite => "d.path >= t.path and d.path < rtrim(t.path, '/') || '0'",
-        DbKind::Postgres => {
-            "d.path collate \"C\" >= t.path collate \"C\"
-             and d.path collate \"C\" < (rtrim(t.path, '/') || '0') collate \"C\""
-        }
-    };
     format!(
         "select d.id, d.space, d.owner_id, d.owner_name, d.path, d.name, d.title, d.subtitle,
                 d.languages_in_file, d.code_points, d.updated_at
-         from doc_items t join doc_items d on {range}
-         where t.id in ({list})"
+         from doc_items t join doc_items d on {}
+         where t.id in ({})",
+        in_subtree_of(kind, "d.path", "t.path"),
+        placeholders(1, n)
     )
 }
 

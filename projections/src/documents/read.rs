@@ -330,6 +330,19 @@ pub fn in_subtree(kind: DbKind, column: &str, lo: usize, hi: usize) -> String {
     }
 }
 
+/// [`in_subtree`] with the subtree's root path taken from the SQL expression `root` (another
+/// row's path column, in a join) rather than bound: the same bounds as [`subtree_bounds`],
+/// computed by the database.
+pub fn in_subtree_of(kind: DbKind, column: &str, root: &str) -> String {
+    let hi = format!("(rtrim({root}, '/') || '0')");
+    match kind {
+        DbKind::Sqlite => format!("{column} >= {root} and {column} < {hi}"),
+        DbKind::Postgres => format!(
+            "{column} collate \"C\" >= {root} collate \"C\" and {column} collate \"C\" < {hi} collate \"C\""
+        ),
+    }
+}
+
 /// The ids in a path `/a/b/c/`, root first, the item itself last.
 pub fn path_ids(path: &str) -> Vec<&str> {
     path.split('/').filter(|s| !s.is_empty()).collect()
@@ -542,6 +555,7 @@ pub async fn subtree(tx: &mut Tx, path: &str) -> Result<Vec<NodeRow>, sqlx::Erro
     );
     on_tx!(tx, c => sqlx::query_as::<_, NodeRow>(&sql).bind(&lo).bind(&hi).fetch_all(c).await)
 }
+
 /// The item `id` and everything below it, as [`subtree`] lists them; none when it is gone.
 pub async fn subtree_of_item(tx: &mut Tx, id: &str) -> Result<Vec<NodeRow>, sqlx::Error> {
     match item_for_checks(tx, id).await? {
