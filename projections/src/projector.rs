@@ -297,6 +297,8 @@ struct Round<'a, 'e> {
 struct PartsWritten<'a> {
     done: Vec<(&'a dyn Projection, usize)>,
     moved_all: bool,
+    /// The checkpoints' statement found this node's lease ([`move_checkpoints`]).
+    fence_held: bool,
 }
 
 /// How a round ended: events applied, and whether it read a full batch (more may be waiting).
@@ -897,7 +899,8 @@ impl Projector {
                 return Err(e);
             }
         };
-        if !self.fenced_in(&mut tx, "every projection").await? {
+        // The checkpoints' statement found the lease, or it is checked here.
+        if !parts.fence_held && !self.fenced_in(&mut tx, "every projection").await? {
             tx.rollback().await?;
             return Ok(Some(Round {
                 applied: 0,
@@ -924,7 +927,10 @@ impl Projector {
         // Every checkpoint first: on SQLite that takes the write lock before any read, so the
         // transaction never upgrades from a stale snapshot.
         let all: Vec<&Behind> = behind.iter().collect();
-        let done = move_checkpoints(tx, &all).await?;
+        let CheckpointsMoved {
+            moved: done,
+            fence_held,
+        } = move_checkpoints(tx, &all, self.fence.as_ref()).await?;
         let moved_all = done.len() == behind.len();
         for b in behind {
             // A part whose checkpoint another projector moved since we read it is left to it.
@@ -944,7 +950,11 @@ impl Projector {
                 return Ok(None);
             }
         }
-        Ok(Some(PartsWritten { done, moved_all }))
+        Ok(Some(PartsWritten {
+            done,
+            moved_all,
+            fence_held,
+        }))
     }
 
     /// The round with each projection's part in a savepoint with its checkpoint: a poison
@@ -962,7 +972,8 @@ impl Projector {
         let (idle, busy): (Vec<&Behind>, Vec<&Behind>) = behind
             .iter()
             .partition(|b| !b.pending.iter().any(|e| b.projection.applies_to(e)));
-        let mut done = move_checkpoints(&mut tx, &idle).await?;
+        // The fence is checked once at the end, after every part.
+        let mut done = move_checkpoints(&mut tx, &idle, None).await?.moved;
         moved_all &= done.len() == idle.len();
         let mut failed = Vec::new();
         for b in busy {
@@ -1553,15 +1564,29 @@ async fn undo_to(tx: &mut Tx, name: &str) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
+/// The checkpoints [`move_checkpoints`] moved.
+struct CheckpointsMoved<'a> {
+    /// The projections moved and how many events each passed; one missing was moved by
+    /// another projector first, or the fence did not hold.
+    moved: Vec<(&'a dyn Projection, usize)>,
+    /// Every checkpoint was moved by a statement that also found this node's lease (its
+    /// fence): the transaction needs no check of its own for it.
+    fence_held: bool,
+}
+
 /// Moves the checkpoints of the projections of `parts` past their pending events: one
 /// compare-and-set statement for all that were at the same place (the usual case: they move
-/// together), each alone otherwise. Returns the projections moved and how many events each
-/// passed; one missing was moved by another projector first.
+/// together), each alone otherwise. With a `fence`, on PostgreSQL, the grouped statement moves
+/// nothing unless this node still holds the lease with its number: one round trip for both.
 async fn move_checkpoints<'a>(
     tx: &mut Tx,
     parts: &[&Behind<'a, '_>],
-) -> Result<Vec<(&'a dyn Projection, usize)>, sqlx::Error> {
+    fence: Option<&Fence>,
+) -> Result<CheckpointsMoved<'a>, sqlx::Error> {
+    let fence = fence.filter(|_| tx.kind() == crate::db::DbKind::Postgres);
     let mut moved = Vec::new();
+    // Whether every checkpoint went through the fenced statement.
+    let mut all_fenced = fence.is_some();
     let mut groups: Vec<(Position, Position, Vec<&Behind<'a, '_>>)> = Vec::new();
     for b in parts {
         let Some(last) = b.pending.last().map(|e| e.at) else {
@@ -1569,6 +1594,7 @@ async fn move_checkpoints<'a>(
         };
         if b.checkpoint == Position::default() {
             // No row yet: inserted on its own.
+            all_fenced = false;
             if move_checkpoint(tx, b.projection.name(), b.checkpoint, last).await? {
                 moved.push((b.projection, b.pending.len()));
             }
@@ -1593,7 +1619,17 @@ async fn move_checkpoints<'a>(
             }
             sql.push_str(&format!("${}", i + 6));
         }
-        sql.push_str(") returning name");
+        sql.push(')');
+        if fence.is_some() {
+            let first = members.len() + 6;
+            sql.push_str(&format!(
+                " and exists (select 1 from projector_lease where name = ${first} and owner = ${}
+                   and fencing = ${} and expires_at > now())",
+                first + 1,
+                first + 2
+            ));
+        }
+        sql.push_str(" returning name");
         let names: Vec<String> = on_tx!(tx, conn => {
             let mut query = sqlx::query_scalar(&sql)
                 .bind(to.tx_id)
@@ -1604,6 +1640,12 @@ async fn move_checkpoints<'a>(
             for b in &members {
                 query = query.bind(b.projection.name());
             }
+            if let Some(fence) = fence {
+                query = query
+                    .bind(crate::lease::PROJECTOR_LEASE)
+                    .bind(fence.owner())
+                    .bind(fence.number());
+            }
             query.fetch_all(conn).await
         })?;
         for b in members {
@@ -1612,12 +1654,13 @@ async fn move_checkpoints<'a>(
             } else {
                 tracing::debug!(
                     projection = b.projection.name(),
-                    "checkpoint moved by another projector"
+                    "checkpoint moved by another projector, or the lease lost"
                 );
             }
         }
     }
-    Ok(moved)
+    let fence_held = all_fenced && !moved.is_empty() && moved.len() == parts.len();
+    Ok(CheckpointsMoved { moved, fence_held })
 }
 
 /// Moves a checkpoint from `from` to `to` if it is still at `from` (compare-and-set). Returns

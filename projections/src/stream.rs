@@ -60,23 +60,25 @@ impl StoredEvent {
     }
 }
 
+/// An event as the stream's statements read it (PostgreSQL's `tx_id` and `global_position`, or
+/// SQLite's 0 and `rowid`, as numbers; the payload and metadata as JSON text).
 #[derive(sqlx::FromRow)]
-struct EventRow {
-    tx_id: i64,
-    position: i64,
-    aggregate_type: String,
-    aggregate_id: String,
-    sequence: i64,
-    event_type: String,
-    event_version: String,
-    payload: String,
-    metadata: String,
-    recorded_at: i64,
+pub(crate) struct EventRow {
+    pub(crate) tx_id: i64,
+    pub(crate) position: i64,
+    pub(crate) aggregate_type: String,
+    pub(crate) aggregate_id: String,
+    pub(crate) sequence: i64,
+    pub(crate) event_type: String,
+    pub(crate) event_version: String,
+    pub(crate) payload: String,
+    pub(crate) metadata: String,
+    pub(crate) recorded_at: i64,
 }
 
 impl StoredEvent {
     /// The event of `row`, with `null` payload and metadata when they are not JSON.
-    fn or_unreadable(row: EventRow) -> StoredEvent {
+    pub(crate) fn or_unreadable(row: EventRow) -> StoredEvent {
         let at = Position {
             tx_id: row.tx_id,
             position: row.position,

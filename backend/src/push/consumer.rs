@@ -9,6 +9,9 @@
 //! Feed writers are serialised (see `projections::feed`), so everything up to the end read
 //! first is visible: the checkpoint never passes an entry not yet seen.
 
+use std::collections::BTreeSet;
+
+use projections::documents::read::placeholders;
 use projections::{now_ms, on_tx, Db, Tx};
 
 use super::message::{for_feed, PUSHED_KINDS};
@@ -108,20 +111,18 @@ async fn page(
         _ => end,
     };
     let now = now_ms();
+    let pushed: Vec<(&FeedRow, _)> = rows
+        .iter()
+        .filter_map(|row| for_feed(&row.kind, &row.payload).map(|message| (row, message)))
+        .collect();
+    let subscriptions = subscriptions_of(&mut tx, &pushed, now).await?;
     let mut queued = 0;
-    for row in &rows {
-        let Some(message) = for_feed(&row.kind, &row.payload) else {
-            continue;
-        };
+    for (row, message) in pushed {
         // A broadcast goes to every user's subscriptions; the message is built once.
-        let targets: Vec<Target> = on_tx!(&mut tx, c => sqlx::query_as(
-            "select p.id, p.user_id, p.session_id from push_subscriptions p
-             join sessions s on s.id = p.session_id
-             join users u on u.id = p.user_id
-             where (p.user_id = $1 or $1 = $3)
-               and s.revoked_at is null and s.expires_at > $2 and u.disabled_at is null
-             order by p.user_id, p.id")
-            .bind(&row.user_id).bind(now).bind(projections::feed::BROADCAST).fetch_all(c).await)?;
+        let targets: Vec<&Target> = subscriptions
+            .iter()
+            .filter(|t| row.user_id == projections::feed::BROADCAST || t.user_id == row.user_id)
+            .collect();
         let payload =
             serde_json::to_string(&message).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
         for user_targets in targets.chunk_by(|a, b| a.user_id == b.user_id) {
@@ -131,7 +132,7 @@ async fn page(
                 if presence.is_open(db, &target.session_id).await? {
                     metrics::counter!(metric_names::SKIPPED_OPEN_TOTAL).increment(1);
                 } else {
-                    closed.push(target);
+                    closed.push(*target);
                 }
             }
             let Some(user_id) = closed.first().map(|t| t.user_id.as_str()) else {
@@ -163,6 +164,51 @@ async fn page(
     }
     tx.commit().await?;
     Ok((queued, full))
+}
+
+/// The live subscriptions (their session open, their user enabled) of the users the `pushed`
+/// rows are for, every user's when one of them is a broadcast: one statement for a page, in
+/// the order of their users.
+async fn subscriptions_of<M>(
+    tx: &mut Tx,
+    pushed: &[(&FeedRow, M)],
+    now: i64,
+) -> Result<Vec<Target>, sqlx::Error> {
+    if pushed.is_empty() {
+        return Ok(Vec::new());
+    }
+    let everyone = pushed
+        .iter()
+        .any(|(row, _)| row.user_id == projections::feed::BROADCAST);
+    let users: BTreeSet<&str> = pushed
+        .iter()
+        .map(|(row, _)| row.user_id.as_str())
+        .filter(|user| *user != projections::feed::BROADCAST)
+        .collect();
+    let whose = if everyone {
+        String::from("$2 = 1")
+    } else {
+        format!(
+            "($2 = 1 or p.user_id in ({}))",
+            placeholders(3, users.len())
+        )
+    };
+    let sql = format!(
+        "select p.id, p.user_id, p.session_id from push_subscriptions p
+         join sessions s on s.id = p.session_id
+         join users u on u.id = p.user_id
+         where s.revoked_at is null and s.expires_at > $1 and u.disabled_at is null and {whose}
+         order by p.user_id, p.id"
+    );
+    on_tx!(tx, c => {
+        let mut query = sqlx::query_as(&sql).bind(now).bind(i64::from(everyone));
+        if !everyone {
+            for user in &users {
+                query = query.bind(*user);
+            }
+        }
+        query.fetch_all(c).await
+    })
 }
 
 /// Counts one push for `user_id` in the current hour; false when the hour's limit is reached.

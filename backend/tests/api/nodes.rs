@@ -931,12 +931,50 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
     owner.set(2);
     let b = Projector::new(db.clone(), backend::read_models::all()).with_fence(owner);
     assert!(b.run_until(head, Duration::from_secs(30)).await.unwrap());
+    let mut reached = Vec::new();
     for projection in backend::read_models::all() {
+        let at = checkpoint_of(&db, projection.name()).await.unwrap();
         assert_ne!(
-            checkpoint_of(&db, projection.name()).await.unwrap(),
+            at,
             Position::default(),
             "{} not moved by the owner",
             projection.name()
+        );
+        reached.push((projection.name(), at));
+    }
+
+    // With the checkpoints stored, a round moves them all in one statement that also looks
+    // for the lease: under the stale number it moves none of them, while B's lease is live
+    // (nothing renews it here: it is made to last the rest of the test).
+    sqlx::query("update projector_lease set expires_at = now() + interval '60 seconds'")
+        .execute(pool)
+        .await
+        .unwrap();
+    sqlx::query(
+        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+         values ('test_nothing', 'x', 2, 'Nothing', '1.0', '{\"Nothing\":{}}', '{}')",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
+    let head = projections::stream::head(&db)
+        .await
+        .unwrap()
+        .expect("an event");
+    assert!(!a.run_until(head, Duration::from_secs(3)).await.unwrap());
+    for (name, at) in &reached {
+        assert_eq!(
+            checkpoint_of(&db, name).await.unwrap(),
+            *at,
+            "{name} moved under a stale fencing number"
+        );
+    }
+    // The owner's fenced statement moves them.
+    assert!(b.run_until(head, Duration::from_secs(30)).await.unwrap());
+    for (name, at) in &reached {
+        assert!(
+            checkpoint_of(&db, name).await.unwrap() > *at,
+            "{name} not moved by the owner's fenced statement"
         );
     }
     db.close().await;

@@ -20,12 +20,12 @@
 //!   statement skips a taken sequence rather than failing, and what the losing command did
 //!   write is deleted in the same transaction; where that cannot tell the commands apart, each
 //!   is appended in a savepoint of its own, see [`append_together`].)
-//! - The projections' part runs in a savepoint of its own, through the same code as a live
-//!   round ([`Projector::apply_parts_at_once`]). Whatever is unusual (a poison event, a stopped
+//! - The projections' part runs after the appends, through the same code as a live round
+//!   ([`Projector::apply_parts_at_once`]). Whatever is unusual (a poison event, a stopped
 //!   projection, a backlog, a checkpoint another projector moved, a lost lease, and on
-//!   PostgreSQL an older transaction still open, whose events could sort before these) undoes
-//!   that part only: the events commit alone, and the projector's own round applies them, as
-//!   it applies events appended anywhere else.
+//!   PostgreSQL an older transaction still open, whose events could sort before these) rolls
+//!   the transaction back and appends the commands again without it: the events commit alone,
+//!   and the projector's own round applies them, as it applies events appended anywhere else.
 //! - Where no projector runs (another node holds the lease, or the loop has ended), the command
 //!   appends as before ([`CommitError::NotTaken`]).
 //! - A command is answered within the server's wait for the projections, as before, also when
@@ -34,7 +34,7 @@
 //!   that in a command's transaction is undone, its commands committed without it (they then
 //!   wait for the projector, and are answered "recorded, not visible yet" if it stays slow).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -327,51 +327,30 @@ impl Projector {
         committed > 0 && !projected
     }
 
-    /// The transaction: every command's writes (together, or each in a savepoint), the
-    /// projections in a savepoint, one commit. Returns each command's outcome (the position of
-    /// its last event) and whether the projections were applied. Before the commit is asked,
-    /// each written command's position goes to its request's `committing`.
+    /// The transaction: every command's writes (together, or each in a savepoint), then the
+    /// projections, one commit. Returns each command's outcome (the position of its last event)
+    /// and whether the projections were applied. Before the commit is asked, each written
+    /// command's position goes to its request's `committing`.
+    ///
+    /// The round has no savepoint of its own (one round trip fewer on every commit): when it
+    /// cannot be done here, the transaction is rolled back and the commands are appended again
+    /// in a new one, without it. That is rare (see the module's notes), and nothing of the
+    /// first transaction was visible to anyone.
     async fn commit_appends(
         &self,
         requests: &[Request],
     ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
         let appends: &[&Append] = &requests.iter().map(|r| &r.append).collect::<Vec<_>>();
         let _guard = self.target.write_guard().await;
-        let commit_target = self.commit_target();
-        let mut tx = Tx::begin(commit_target).await?;
-        let outcomes = match append_together(&mut tx, appends).await {
-            Ok(Some(outcomes)) => outcomes,
-            Ok(None) => append_one_by_one(&mut tx, appends).await?,
-            Err(e) => {
-                // Rolled back before the writer's turn is given up.
-                let _ = tx.rollback().await;
-                if appends.len() == 1 {
-                    return Err(e);
-                }
-                // One command's failure must not fail the others: again, each in a savepoint.
-                tracing::warn!(error = %e, commands = appends.len(), "a group commit's appends failed together; appending them one by one");
-                tx = Tx::begin(commit_target).await?;
-                append_one_by_one(&mut tx, appends).await?
-            }
-        };
+        let (mut tx, mut outcomes) = self.append_all(appends).await?;
         if outcomes.iter().all(|o| o.is_err()) {
             tx.rollback().await?;
             return Ok((outcomes, false));
         }
         let budget = budget(self.command_wait);
-        match tx.kind() {
-            // A lock the round waits for (a rebuilt projection being swapped in) fails it at
-            // the budget, rather than holding the commands' commit until it is free.
-            DbKind::Postgres => {
-                let sql = format!(
-                    "savepoint round; set local lock_timeout = {}",
-                    budget.as_millis().max(1)
-                );
-                on_tx!(&mut tx, conn => conn.execute(sqlx::raw_sql(&sql)).await.map(|_| ()))?;
-            }
-            DbKind::Sqlite => savepoint(&mut tx, "savepoint round").await?,
-        }
-        let round = match tokio::time::timeout(budget, self.round_in(&mut tx)).await {
+        // A lock the round waits for (a rebuilt projection being swapped in) fails it at the
+        // budget, rather than holding the commands' commit until it is free.
+        let round = match tokio::time::timeout(budget, self.round_in(&mut tx, budget)).await {
             Ok(Ok(round)) => round,
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "projections left to the projector's round");
@@ -387,9 +366,13 @@ impl Projector {
                 None
             }
         };
-        // A round that stood is released by the commit itself (one round trip fewer).
         if round.is_none() {
-            undo_to(&mut tx, "round").await?;
+            tx.rollback().await?;
+            (tx, outcomes) = self.append_all(appends).await?;
+            if outcomes.iter().all(|o| o.is_err()) {
+                tx.rollback().await?;
+                return Ok((outcomes, false));
+            }
         }
         for (outcome, request) in outcomes.iter().zip(requests) {
             if let Ok(at) = outcome {
@@ -410,25 +393,124 @@ impl Projector {
         Ok((outcomes, projected))
     }
 
-    /// A live round inside `tx`, after its appends: `None` (the caller undoes whatever was
-    /// written since its savepoint) when the round cannot be done here, see the module's notes.
+    /// Every command's writes in a new transaction: together, or each in a savepoint when that
+    /// cannot tell them apart or fails. Returns the transaction and each command's outcome.
+    async fn append_all(
+        &self,
+        appends: &[&Append],
+    ) -> Result<(Tx, Vec<Result<Position, CommitError>>), sqlx::Error> {
+        let commit_target = self.commit_target();
+        let mut tx = Tx::begin(commit_target).await?;
+        let outcomes = match append_together(&mut tx, appends).await {
+            Ok(Some(outcomes)) => outcomes,
+            Ok(None) => append_one_by_one(&mut tx, appends).await?,
+            Err(e) => {
+                // Rolled back before the writer's turn is given up.
+                let _ = tx.rollback().await;
+                if appends.len() == 1 {
+                    return Err(e);
+                }
+                // One command's failure must not fail the others: again, each in a savepoint.
+                tracing::warn!(error = %e, commands = appends.len(), "a group commit's appends failed together; appending them one by one");
+                tx = Tx::begin(commit_target).await?;
+                append_one_by_one(&mut tx, appends).await?
+            }
+        };
+        Ok((tx, outcomes))
+    }
+
+    /// What a round in a group commit starts from, on PostgreSQL in one round trip
+    /// ([`POSTGRES_ROUND_START`]), which also sets the round's `lock_timeout`.
+    async fn round_start_postgres(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        lock_timeout: Duration,
+    ) -> Result<RoundStart, super::ProjectionError> {
+        let names: Vec<&str> = self.projections.iter().map(|p| p.name()).collect();
+        let rows: Vec<RoundStartRow> = sqlx::query_as(POSTGRES_ROUND_START)
+            .bind(names)
+            .bind(self.batch)
+            .bind(format!("{}ms", lock_timeout.as_millis().max(1)))
+            .fetch_all(conn)
+            .await?;
+        let mut named = Vec::new();
+        let mut events = Vec::new();
+        for row in rows {
+            match row.part {
+                PART_CHECKPOINT | PART_STOPPED => named.push(super::CheckpointOrStopped {
+                    checkpoint: super::NamedCheckpoint {
+                        name: row.name,
+                        tx_id: row.tx_id,
+                        position: row.position,
+                    },
+                    stopped: i64::from(row.part == PART_STOPPED),
+                }),
+                PART_EVENT => events.push(StoredEvent::or_unreadable(stream::EventRow {
+                    tx_id: row.tx_id,
+                    position: row.position,
+                    aggregate_type: row.name,
+                    aggregate_id: row.aggregate_id.unwrap_or_default(),
+                    sequence: row.sequence.unwrap_or_default(),
+                    event_type: row.event_type.unwrap_or_default(),
+                    event_version: row.event_version.unwrap_or_default(),
+                    payload: row.payload.unwrap_or_default(),
+                    metadata: row.metadata.unwrap_or_default(),
+                    recorded_at: row.recorded_at.unwrap_or_default(),
+                })),
+                _ => {}
+            }
+        }
+        let (checkpoints, stopped) = self.sort_checkpoints(named);
+        Ok(RoundStart {
+            checkpoints,
+            stopped,
+            events,
+        })
+    }
+
+    /// A live round inside `tx`, after its appends: `None` (the caller undoes the transaction
+    /// and appends again without it) when the round cannot be done here, see the module's notes.
     async fn round_in(
         &self,
         tx: &mut Tx,
+        lock_timeout: Duration,
     ) -> Result<Option<ProjectedRound<'_>>, super::ProjectionError> {
         if self.stop_at.is_some() {
             return Ok(None);
         }
-        let (checkpoints, stopped) = self.checkpoints_and_stopped_in(tx).await?;
+        let RoundStart {
+            checkpoints,
+            stopped,
+            events,
+        } = match tx {
+            Tx::Sqlite(_) => {
+                let (checkpoints, stopped) = self.checkpoints_and_stopped_in(tx).await?;
+                let lowest = self
+                    .running(&checkpoints, &stopped)
+                    .iter()
+                    .map(|(_, c)| *c)
+                    .min();
+                let events = match lowest {
+                    Some(lowest) => stream::read_after_in(tx, lowest, self.batch).await?,
+                    None => Vec::new(),
+                };
+                RoundStart {
+                    checkpoints,
+                    stopped,
+                    events,
+                }
+            }
+            Tx::Postgres(t) => self.round_start_postgres(t, lock_timeout).await?,
+            Tx::PostgresReads(c) => self.round_start_postgres(c, lock_timeout).await?,
+        };
         if *self.stopped.borrow() != stopped {
             // The projector's own round publishes the change of what is stopped.
             return Ok(None);
         }
         let running = self.running(&checkpoints, &stopped);
-        let Some(lowest) = running.iter().map(|(_, c)| *c).min() else {
+        if running.is_empty() {
             return Ok(None);
-        };
-        let events: Vec<StoredEvent> = stream::read_after_in(tx, lowest, self.batch).await?;
+        }
         // Nothing readable (an older transaction is open) or a backlog: the projector's own
         // rounds, which read in batches as events become readable.
         if events.is_empty() || events.len() as i64 >= self.batch {
@@ -438,13 +520,82 @@ impl Projector {
         let Some(parts) = self.apply_parts_at_once(tx, &behind).await? else {
             return Ok(None);
         };
-        if !parts.moved_all || !self.fenced_in(tx, "every projection").await? {
+        if !parts.moved_all {
+            return Ok(None);
+        }
+        // The checkpoints' statement found the lease, or it is checked here.
+        if !parts.fence_held && !self.fenced_in(tx, "every projection").await? {
             return Ok(None);
         }
         let reached = self.reached_after(&checkpoints, &behind);
         Ok(Some(ProjectedRound { parts, reached }))
     }
 }
+
+/// Where a round in a group commit starts: every projection's checkpoint (in the projector's
+/// order), the projections stopped, and the events after the lowest running checkpoint.
+struct RoundStart {
+    checkpoints: Vec<Position>,
+    stopped: BTreeSet<String>,
+    events: Vec<StoredEvent>,
+}
+
+const PART_CHECKPOINT: i32 = 0;
+const PART_STOPPED: i32 = 1;
+const PART_EVENT: i32 = 3;
+
+/// A row of [`POSTGRES_ROUND_START`]: a checkpoint, a stopped projection, the setting, or an
+/// event (whose aggregate type is in `name`).
+#[derive(sqlx::FromRow)]
+struct RoundStartRow {
+    part: i32,
+    name: String,
+    tx_id: i64,
+    position: i64,
+    aggregate_id: Option<String>,
+    sequence: Option<i64>,
+    event_type: Option<String>,
+    event_version: Option<String>,
+    payload: Option<String>,
+    metadata: Option<String>,
+    recorded_at: Option<i64>,
+}
+
+/// A group commit's round starts, after the appends, with one statement: the checkpoints and
+/// the stopped projections (as [`super::CHECKPOINTS_AND_STOPPED`]), the round's `lock_timeout`
+/// (`$3`, for this transaction only), and the events after the lowest checkpoint of the
+/// projections named in `$1` that are not stopped, at most `$2`, read as
+/// [`stream::read_after_in`] reads them: nothing while an older transaction is open.
+const POSTGRES_ROUND_START: &str = "with checkpoint as (
+        select name, tx_id, position from projection_checkpoints
+    ), stopped as (
+        select distinct projection as name from projection_dead_letters where status = 'stopped'
+    ), lowest as (
+        select coalesce(c.tx_id, 0) as tx_id, coalesce(c.position, 0) as position
+          from unnest($1::text[]) as n (name) left join checkpoint c on c.name = n.name
+         where n.name not in (select name from stopped)
+         order by 1, 2 limit 1
+    )
+    select 0 as part, name, tx_id, position, cast(null as text) as aggregate_id,
+           cast(null as bigint) as sequence, cast(null as text) as event_type,
+           cast(null as text) as event_version, cast(null as text) as payload,
+           cast(null as text) as metadata, cast(null as bigint) as recorded_at
+      from checkpoint
+    union all
+    select 1, name, 0, 0, null, null, null, null, null, null, null from stopped
+    union all
+    select 2, set_config('lock_timeout', $3, true), 0, 0, null, null, null, null, null, null, null
+    union all
+    (select 3, e.aggregate_type, e.tx_id::text::bigint, e.global_position, e.aggregate_id,
+            e.sequence, e.event_type, e.event_version, e.payload::text, e.metadata::text,
+            e.recorded_at
+       from events e
+      where (e.tx_id, e.global_position)
+            > ((select tx_id from lowest)::text::xid8, (select position from lowest))
+        and e.tx_id <= pg_current_xact_id()
+        and pg_snapshot_xmin(pg_current_snapshot()) = pg_current_xact_id()
+      order by e.tx_id, e.global_position limit $2)
+    order by 1, 3, 4";
 
 enum AppendError {
     Conflict,
