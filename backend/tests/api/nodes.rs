@@ -871,6 +871,18 @@ async fn refused_uploads_leave_nothing_in_the_object_store() {
     assert_eq!(res.status(), StatusCode::OK);
 }
 
+/// Appends event `sequence` of an aggregate no projection reads.
+async fn append_nothing(pool: &sqlx::PgPool, sequence: i64) {
+    sqlx::query(
+        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+         values ('test_nothing', 'x', $1, 'Nothing', '1.0', '{\"Nothing\":{}}', '{}')",
+    )
+    .bind(sequence)
+    .execute(pool)
+    .await
+    .unwrap();
+}
+
 /// The fencing rule on its own: a projector whose lease was taken over writes no batch, the new
 /// owner's does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -886,13 +898,7 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
     let Db::Postgres { pool } = &db else {
         unreachable!()
     };
-    sqlx::query(
-        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-         values ('test_nothing', 'x', 1, 'Nothing', '1.0', '{\"Nothing\":{}}', '{}')",
-    )
-    .execute(pool)
-    .await
-    .unwrap();
+    append_nothing(pool, 1).await;
     assert_eq!(lease::try_take(pool, "node-a").await.unwrap(), Some(1));
     assert_eq!(
         lease::try_take(pool, "node-b").await.unwrap(),
@@ -950,13 +956,7 @@ async fn a_projector_that_lost_its_lease_writes_no_batch() {
         .execute(pool)
         .await
         .unwrap();
-    sqlx::query(
-        "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
-         values ('test_nothing', 'x', 2, 'Nothing', '1.0', '{\"Nothing\":{}}', '{}')",
-    )
-    .execute(pool)
-    .await
-    .unwrap();
+    append_nothing(pool, 2).await;
     let head = projections::stream::head(&db)
         .await
         .unwrap()
