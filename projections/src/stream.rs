@@ -181,15 +181,31 @@ pub async fn read_after(
     Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())
 }
 
-/// What [`read_after_in`] reads on PostgreSQL: the events of finished transactions and of this
-/// one, and nothing while an older transaction of the cluster is still open.
-const POSTGRES_READ_IN: &str = "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
+/// The statement [`read_after_in`] runs on PostgreSQL, after the position given by the SQL
+/// expressions `$after_tx` and `$after_position`, at most `$limit` events: the events of
+/// finished transactions and of this one, and nothing while an older transaction of the
+/// cluster is still open. Also the events' part of a group commit's first statement.
+macro_rules! postgres_read_in {
+    ($after_tx:literal, $after_position:literal, $limit:literal) => {
+        concat!(
+            "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
         event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at
     from events
-    where (tx_id, global_position) > ($1::text::xid8, $2)
+    where (tx_id, global_position) > (",
+            $after_tx,
+            "::text::xid8, ",
+            $after_position,
+            ")
       and tx_id <= pg_current_xact_id()
       and pg_snapshot_xmin(pg_current_snapshot()) = pg_current_xact_id()
-    order by events.tx_id, events.global_position limit $3";
+    order by events.tx_id, events.global_position limit ",
+            $limit
+        )
+    };
+}
+pub(crate) use postgres_read_in;
+
+const POSTGRES_READ_IN: &str = postgres_read_in!("$1", "$2", "$3");
 
 /// Like [`read_after`], inside `tx`, which has just appended events: they are read with the
 /// events committed before them.

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use projections::documents::read::placeholders;
 use projections::{now_ms, on_tx, Db, Tx};
 
-use super::message::{for_feed, PUSHED_KINDS};
+use super::message::{for_feed, PushMessage, PUSHED_KINDS};
 use super::metric_names;
 use super::presence::Presence;
 use super::Settings;
@@ -169,39 +169,30 @@ async fn page(
 /// The live subscriptions (their session open, their user enabled) of the users the `pushed`
 /// rows are for, every user's when one of them is a broadcast: one statement for a page, in
 /// the order of their users.
-async fn subscriptions_of<M>(
+async fn subscriptions_of(
     tx: &mut Tx,
-    pushed: &[(&FeedRow, M)],
+    pushed: &[(&FeedRow, PushMessage)],
     now: i64,
 ) -> Result<Vec<Target>, sqlx::Error> {
     if pushed.is_empty() {
         return Ok(Vec::new());
     }
-    let everyone = pushed
-        .iter()
-        .any(|(row, _)| row.user_id == projections::feed::BROADCAST);
-    let users: BTreeSet<&str> = pushed
-        .iter()
-        .map(|(row, _)| row.user_id.as_str())
-        .filter(|user| *user != projections::feed::BROADCAST)
-        .collect();
+    let users: BTreeSet<&str> = pushed.iter().map(|(row, _)| row.user_id.as_str()).collect();
+    let everyone = users.contains(projections::feed::BROADCAST);
     let whose = if everyone {
-        String::from("$2 = 1")
+        String::new()
     } else {
-        format!(
-            "($2 = 1 or p.user_id in ({}))",
-            placeholders(3, users.len())
-        )
+        format!("and p.user_id in ({})", placeholders(2, users.len()))
     };
     let sql = format!(
         "select p.id, p.user_id, p.session_id from push_subscriptions p
          join sessions s on s.id = p.session_id
          join users u on u.id = p.user_id
-         where s.revoked_at is null and s.expires_at > $1 and u.disabled_at is null and {whose}
+         where s.revoked_at is null and s.expires_at > $1 and u.disabled_at is null {whose}
          order by p.user_id, p.id"
     );
     on_tx!(tx, c => {
-        let mut query = sqlx::query_as(&sql).bind(now).bind(i64::from(everyone));
+        let mut query = sqlx::query_as(&sql).bind(now);
         if !everyone {
             for user in &users {
                 query = query.bind(*user);

@@ -628,10 +628,9 @@ async fn new_folder_of_anna(app: &TestApp) -> serde_json::Value {
 /// Where the projector runs, a command's events are committed by the projector's loop with the
 /// projections applied in the same transaction: through the real API a new folder is answered
 /// and listed, and the loop's counters show the command committed and projected there.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
+async fn a_command_through_the_api_is_committed_with_its_projections(engine: Engine) {
     use projections::projector::group_commit_metric_names as names;
-    let Some(app) = spawn_app(Engine::Sqlite).await else {
+    let Some(app) = spawn_app(engine).await else {
         return;
     };
     let before = backend::http::metrics::render(&app.state);
@@ -651,6 +650,19 @@ async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
         "select count(*) from doc_items where id = $1").bind(folder).fetch_one(pool).await)
     .unwrap();
     assert_eq!(listed, 1, "projected before the answer");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
+    a_command_through_the_api_is_committed_with_its_projections(Engine::Sqlite).await;
+}
+
+/// On PostgreSQL the round starts with one statement of its own
+/// (`group_commit::POSTGRES_ROUND_START`): a failure of it would leave every command committed
+/// without the projections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_through_the_api_is_committed_with_its_projections_postgres() {
+    a_command_through_the_api_is_committed_with_its_projections(Engine::Postgres).await;
 }
 
 /// On PostgreSQL the projector's loop commits commands on a connection of its own (named for

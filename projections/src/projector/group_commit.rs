@@ -564,9 +564,10 @@ struct RoundStartRow {
 /// A group commit's round starts, after the appends, with one statement: the checkpoints and
 /// the stopped projections (as [`super::CHECKPOINTS_AND_STOPPED`]), the round's `lock_timeout`
 /// (`$3`, for this transaction only), and the events after the lowest checkpoint of the
-/// projections named in `$1` that are not stopped, at most `$2`, read as
-/// [`stream::read_after_in`] reads them: nothing while an older transaction is open.
-const POSTGRES_ROUND_START: &str = "with checkpoint as (
+/// projections named in `$1` that are not stopped, at most `$2`, by the statement of
+/// [`stream::read_after_in`]: nothing while an older transaction is open.
+const POSTGRES_ROUND_START: &str = concat!(
+    "with checkpoint as (
         select name, tx_id, position from projection_checkpoints
     ), stopped as (
         select distinct projection as name from projection_dead_letters where status = 'stopped'
@@ -576,26 +577,25 @@ const POSTGRES_ROUND_START: &str = "with checkpoint as (
          where n.name not in (select name from stopped)
          order by 1, 2 limit 1
     )
-    select 0 as part, name, tx_id, position, cast(null as text) as aggregate_id,
+    select 0 as part, tx_id, position, name, cast(null as text) as aggregate_id,
            cast(null as bigint) as sequence, cast(null as text) as event_type,
            cast(null as text) as event_version, cast(null as text) as payload,
            cast(null as text) as metadata, cast(null as bigint) as recorded_at
       from checkpoint
     union all
-    select 1, name, 0, 0, null, null, null, null, null, null, null from stopped
+    select 1, 0, 0, name, null, null, null, null, null, null, null from stopped
     union all
-    select 2, set_config('lock_timeout', $3, true), 0, 0, null, null, null, null, null, null, null
+    select 2, 0, 0, set_config('lock_timeout', $3, true), null, null, null, null, null, null, null
     union all
-    (select 3, e.aggregate_type, e.tx_id::text::bigint, e.global_position, e.aggregate_id,
-            e.sequence, e.event_type, e.event_version, e.payload::text, e.metadata::text,
-            e.recorded_at
-       from events e
-      where (e.tx_id, e.global_position)
-            > ((select tx_id from lowest)::text::xid8, (select position from lowest))
-        and e.tx_id <= pg_current_xact_id()
-        and pg_snapshot_xmin(pg_current_snapshot()) = pg_current_xact_id()
-      order by e.tx_id, e.global_position limit $2)
-    order by 1, 3, 4";
+    select 3, e.* from (",
+    stream::postgres_read_in!(
+        "(select tx_id from lowest)",
+        "(select position from lowest)",
+        "$2"
+    ),
+    ") e
+    order by 1, 2, 3"
+);
 
 enum AppendError {
     Conflict,
