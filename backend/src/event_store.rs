@@ -20,7 +20,9 @@ use cqrs_es::persist::{
 };
 use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
 use postgres_es::PostgresEventRepository;
-use projections::projector::{settle, Append, CommitError, Committed, NewEvent, SnapshotUpdate};
+use projections::projector::{
+    settle, Append, CommitError, Committed, NewEvent, ReadBack, ReadBackRow, SnapshotUpdate,
+};
 use projections::stream::last_position_of;
 use projections::{Db, Position, ProjectorHandle, WaitOutcome};
 use serde_json::Value;
@@ -191,6 +193,21 @@ where
         command: A::Command,
         metadata: Metadata,
     ) -> Result<Position, AppError> {
+        self.execute_reading(id, command, metadata, None)
+            .await
+            .map(|(position, _)| position)
+    }
+
+    /// Like [`EventStore::execute`]; where the projector's loop commits the command with the
+    /// projections applied, `read_back` (the command's answer) is read in that transaction
+    /// too, and returned. `None` when it was not: the caller reads its answer itself.
+    pub async fn execute_reading(
+        &self,
+        id: &str,
+        command: A::Command,
+        metadata: Metadata,
+        read_back: Option<ReadBack>,
+    ) -> Result<(Position, Option<ReadBackRow>), AppError> {
         let metadata = metadata.into_map();
         let mut attempt = 0;
         // Whether this attempt may start from the aggregate kept in `recent`: the first may; one
@@ -204,23 +221,34 @@ where
                     Cell::new(None),
                     PRELOADED.scope(
                         RefCell::new(None),
-                        ATTEMPT.scope(RefCell::new(Attempt::new(may_use_recent)), async {
-                            let result = match &self.framework {
-                                Framework::Sqlite(f) => {
-                                    f.execute_with_metadata(id, command.clone(), metadata.clone())
+                        ATTEMPT.scope(
+                            RefCell::new(Attempt::new(may_use_recent, read_back.clone())),
+                            async {
+                                let result = match &self.framework {
+                                    Framework::Sqlite(f) => {
+                                        f.execute_with_metadata(
+                                            id,
+                                            command.clone(),
+                                            metadata.clone(),
+                                        )
                                         .await
-                                }
-                                Framework::Postgres(f) => {
-                                    f.execute_with_metadata(id, command.clone(), metadata.clone())
+                                    }
+                                    Framework::Postgres(f) => {
+                                        f.execute_with_metadata(
+                                            id,
+                                            command.clone(),
+                                            metadata.clone(),
+                                        )
                                         .await
-                                }
-                            };
-                            let done = ATTEMPT.with(|a| {
-                                let a = a.borrow();
-                                (a.from_recent, a.stored)
-                            });
-                            (result, COMMITTED.with(Cell::get), done)
-                        }),
+                                    }
+                                };
+                                let done = ATTEMPT.with(|a| {
+                                    let a = a.borrow();
+                                    (a.from_recent, a.stored)
+                                });
+                                (result, COMMITTED.with(Cell::take), done)
+                            },
+                        ),
                     ),
                 )
                 .await;
@@ -267,7 +295,7 @@ where
             // projection of these events is stopped (answered below, as for any command).
             Some(c) if c.projected => match &self.projector {
                 Some(projector) if projector.stopped_reader_of(A::TYPE).is_none() => {
-                    return Ok(c.at);
+                    return Ok((c.at, c.read));
                 }
                 _ => c.at,
             },
@@ -276,12 +304,12 @@ where
                 // A command that recorded nothing leaves nothing to wait for.
                 match last_position_of(&self.db, A::TYPE, id).await? {
                     Some(position) => position,
-                    None => return Ok(Position::default()),
+                    None => return Ok((Position::default(), None)),
                 }
             }
         };
         let Some(projector) = &self.projector else {
-            return Ok(position);
+            return Ok((position, None));
         };
         match projector
             .wait_for_command(position, Some(A::TYPE), projector.command_wait())
@@ -306,7 +334,7 @@ where
                 )));
             }
         }
-        Ok(position)
+        Ok((position, None))
     }
 }
 
@@ -332,15 +360,18 @@ struct Attempt {
     loaded: Option<Loaded>,
     /// Its events were stored.
     stored: bool,
+    /// The command's answer, read in its commit's transaction where the loop commits it.
+    read_back: Option<ReadBack>,
 }
 
 impl Attempt {
-    fn new(may_use_recent: bool) -> Self {
+    fn new(may_use_recent: bool, read_back: Option<ReadBack>) -> Self {
         Self {
             may_use_recent,
             from_recent: false,
             loaded: None,
             stored: false,
+            read_back,
         }
     }
 }
@@ -541,6 +572,10 @@ impl<R: PersistedEventRepository> CommitWithProjections<R> {
                         current_snapshot: *current as i64,
                         payload: aggregate.to_string(),
                     }),
+                read_back: ATTEMPT
+                    .try_with(|a| a.borrow().read_back.clone())
+                    .ok()
+                    .flatten(),
             };
             match projector.commit(append).await {
                 Ok(committed) => {
@@ -568,6 +603,7 @@ impl<R: PersistedEventRepository> CommitWithProjections<R> {
                                 let committed = Committed {
                                     at,
                                     projected: false,
+                                    read: None,
                                 };
                                 let _ = COMMITTED.try_with(|c| c.set(Some(committed)));
                             }

@@ -157,6 +157,10 @@ fn describe() {
         "Commands committed in those transactions"
     );
     metrics::describe_counter!(
+        group_commit::GROUP_COMMIT_READ_BACKS_TOTAL,
+        "Commands whose answer was read in the transaction that committed them"
+    );
+    metrics::describe_counter!(
         projections::documents::projection::STATEMENTS_TOTAL,
         "Statements the documents projection ran for its batches, by kind (read, write)"
     );

@@ -36,7 +36,7 @@ mod read_ahead;
 use group_commit::CommitGate;
 pub use group_commit::{
     append_together, metric_names as group_commit_metric_names, settle, Append, CommitError,
-    Committed, NewEvent, SnapshotUpdate, COMMANDS_PER_BATCH,
+    Committed, NewEvent, ReadBack, ReadBackRow, SnapshotUpdate, COMMANDS_PER_BATCH,
 };
 use read_ahead::ReadAhead;
 
@@ -2204,6 +2204,7 @@ mod tests {
                 metadata: r#"{"user_id":"u"}"#.into(),
             }],
             snapshot: None,
+            read_back: None,
         }
     }
 

@@ -33,6 +33,7 @@ use crate::auth::{Email, User};
 use crate::config::Config;
 use crate::error::{AppError, AppResult};
 use crate::event_store::{EventStore, Metadata};
+use projections::projector::{ReadBack, ReadBackRow};
 
 /// The three lists of the documents screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,6 +231,18 @@ fn not_found() -> AppError {
     AppError::not_found("The folder or file was not found")
 }
 
+/// An item read with the actor's shares on its path, if the actor sees it; 404 otherwise.
+fn seen_by(
+    actor: &Actor,
+    found: Option<(ItemRow, HashSet<String>)>,
+) -> AppResult<(ItemRow, HashSet<String>)> {
+    let (row, shares) = found.ok_or_else(not_found)?;
+    if !row.access(&actor.viewer(), &shares).sees() {
+        return Err(not_found());
+    }
+    Ok((row, shares))
+}
+
 impl Documents {
     pub fn new(db: &Db, config: &Config, projector: ProjectorHandle) -> anyhow::Result<Self> {
         let services = events::documents::ItemServices::new(DbServices {
@@ -273,6 +286,43 @@ impl Documents {
         self.store.execute(id, command, metadata).await.map(|_| ())
     }
 
+    /// Runs `actor`'s `command` on item `id`, asking for the item as the actor then sees it to
+    /// be read in the command's own transaction (see [`EventStore::execute_reading`]); hand
+    /// what it returns to [`Documents::answer`].
+    async fn run_reading(
+        &self,
+        actor: &Actor,
+        id: &str,
+        command: ItemCommand,
+    ) -> AppResult<Option<ReadBackRow>> {
+        let read_back = ReadBack::DocumentItem {
+            viewer_id: actor.id.clone(),
+            item_id: id.to_string(),
+        };
+        let (_, read) = self
+            .store
+            .execute_reading(id, command, actor.metadata(), Some(read_back))
+            .await?;
+        Ok(read)
+    }
+
+    /// The answer of a command run by [`Documents::run_reading`]: the item as the actor sees it,
+    /// from the command's transaction, or read now when it was not read there.
+    async fn answer(
+        &self,
+        actor: &Actor,
+        id: &str,
+        read: Option<ReadBackRow>,
+    ) -> AppResult<ItemView> {
+        match read {
+            Some(ReadBackRow::DocumentItem(found)) => {
+                let (row, shares) = seen_by(actor, found)?;
+                Ok(row.view(&actor.viewer(), &shares))
+            }
+            None => self.view(actor, id).await,
+        }
+    }
+
     // ---- reads ----
 
     /// The item as `actor` sees it; 404 when they cannot.
@@ -289,13 +339,10 @@ impl Documents {
         id: &str,
     ) -> AppResult<(ItemRow, HashSet<String>)> {
         let mut tx = Tx::read(&self.db).await?;
-        let (row, shares) = read::item_and_path_shares(&mut tx, &actor.id, id)
-            .await?
-            .ok_or_else(not_found)?;
-        if !row.access(&actor.viewer(), &shares).sees() {
-            return Err(not_found());
-        }
-        Ok((row, shares))
+        seen_by(
+            actor,
+            read::item_and_path_shares(&mut tx, &actor.id, id).await?,
+        )
     }
 
     /// Whether the actor may read the item's history (auditors read every item's).
@@ -459,21 +506,22 @@ impl Documents {
     ) -> AppResult<ItemView> {
         let tree = self.locks.lock(&self.db, &actor.id).await?;
         let id = self.new_item_id();
-        self.run(
-            &id,
-            ItemCommand::CreateFolder {
-                id: id.clone(),
-                by: Creator::User(actor.user_ref()),
-                parent,
-                name,
-                seed_key: None,
-            },
-            actor.metadata(),
-        )
-        .await?;
+        let read = self
+            .run_reading(
+                actor,
+                &id,
+                ItemCommand::CreateFolder {
+                    id: id.clone(),
+                    by: Creator::User(actor.user_ref()),
+                    parent,
+                    name,
+                    seed_key: None,
+                },
+            )
+            .await?;
         // The read models show the folder: the tree is free before the answer is read.
         drop(tree);
-        self.view(actor, &id).await
+        self.answer(actor, &id, read).await
     }
 
     /// Records an uploaded file (already in storage) as a new item; the stored file is removed
@@ -490,7 +538,8 @@ impl Documents {
         let id = self.new_item_id();
         let blob = stored.blob.clone();
         let result = self
-            .run(
+            .run_reading(
+                actor,
                 &id,
                 ItemCommand::UploadFile {
                     id: id.clone(),
@@ -511,28 +560,31 @@ impl Documents {
                     },
                     seed_key: None,
                 },
-                actor.metadata(),
             )
             .await;
         drop(tree);
-        if let Err(e) = result {
-            self.storage.discard(&blob).await;
-            return Err(e);
-        }
-        self.view(actor, &id).await
+        let read = match result {
+            Ok(read) => read,
+            Err(e) => {
+                self.storage.discard(&blob).await;
+                return Err(e);
+            }
+        };
+        self.answer(actor, &id, read).await
     }
 
     pub async fn rename(&self, actor: &Actor, id: &str, name: String) -> AppResult<ItemView> {
-        self.run(
-            id,
-            ItemCommand::Rename {
-                by: actor.id.clone(),
-                name,
-            },
-            actor.metadata(),
-        )
-        .await?;
-        self.view(actor, id).await
+        let read = self
+            .run_reading(
+                actor,
+                id,
+                ItemCommand::Rename {
+                    by: actor.id.clone(),
+                    name,
+                },
+            )
+            .await?;
+        self.answer(actor, id, read).await
     }
 
     /// Moves an item into one of the actor's folders, or to the root 'My docs' (`None`).
@@ -543,17 +595,18 @@ impl Documents {
         destination: Option<String>,
     ) -> AppResult<ItemView> {
         let tree = self.locks.lock(&self.db, &actor.id).await?;
-        self.run(
-            id,
-            ItemCommand::Move {
-                by: actor.id.clone(),
-                destination,
-            },
-            actor.metadata(),
-        )
-        .await?;
+        let read = self
+            .run_reading(
+                actor,
+                id,
+                ItemCommand::Move {
+                    by: actor.id.clone(),
+                    destination,
+                },
+            )
+            .await?;
         drop(tree);
-        self.view(actor, id).await
+        self.answer(actor, id, read).await
     }
 
     /// Deletes a folder with its contents, or removes a file; returns the ids of the items
@@ -624,17 +677,18 @@ impl Documents {
                 name: full_name(&user),
                 id: user.id,
             });
-        self.run(
-            id,
-            ItemCommand::Share {
-                by: actor.user_ref(),
-                with,
-                via,
-            },
-            actor.metadata(),
-        )
-        .await?;
-        Ok((email, self.view(actor, id).await?))
+        let read = self
+            .run_reading(
+                actor,
+                id,
+                ItemCommand::Share {
+                    by: actor.user_ref(),
+                    with,
+                    via,
+                },
+            )
+            .await?;
+        Ok((email, self.answer(actor, id, read).await?))
     }
 
     /// Sends `email` an expiring link to the file. The message is queued in the outbox before

@@ -666,6 +666,55 @@ async fn a_command_through_the_api_is_committed_with_its_projections(engine: Eng
     assert_eq!(listed, 1, "projected before the answer");
 }
 
+/// A documents command's answer is read in the transaction that committed it, once the
+/// projections applied it (`ReadBack`): counted, and the same item the list then shows.
+async fn a_commands_answer_is_read_in_its_own_commit(engine: Engine) {
+    use crate::helpers::{json_of, ANNA};
+    use projections::projector::group_commit_metric_names as names;
+    let Some(app) = spawn_app(engine).await else {
+        return;
+    };
+    let read_backs = |app: &TestApp| {
+        counter(
+            &backend::http::metrics::render(&app.state),
+            names::GROUP_COMMIT_READ_BACKS_TOTAL,
+        )
+    };
+    let before = read_backs(&app);
+    // As above: on PostgreSQL another test's open transaction can make a round step aside.
+    let mut answered = Vec::new();
+    for _ in 0..50 {
+        answered.push(new_folder_of_anna(&app).await);
+        if read_backs(&app) > before {
+            break;
+        }
+    }
+    assert!(
+        read_backs(&app) > before,
+        "no answer was read in its commit"
+    );
+    let anna = app.token(ANNA).await;
+    let (status, list) = json_of(app.get("/documents?type=my", Some(&anna)).await).await;
+    assert!(status.is_success(), "{status} {list}");
+    for body in answered {
+        let listed = list["list"]
+            .as_array()
+            .and_then(|items| items.iter().find(|item| item["id"] == body["id"]))
+            .unwrap_or_else(|| panic!("{body} not in {list}"));
+        assert_eq!(listed, &body, "the answer is the item as listed");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commands_answer_is_read_in_its_own_commit_sqlite() {
+    a_commands_answer_is_read_in_its_own_commit(Engine::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commands_answer_is_read_in_its_own_commit_postgres() {
+    a_commands_answer_is_read_in_its_own_commit(Engine::Postgres).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_through_the_api_is_committed_with_its_projections_sqlite() {
     a_command_through_the_api_is_committed_with_its_projections(Engine::Sqlite).await;
@@ -846,6 +895,7 @@ fn append_of(
             current_snapshot: current,
             payload: r#"{"total": 1}"#.into(),
         }),
+        read_back: None,
     }
 }
 
@@ -968,4 +1018,54 @@ async fn commands_appended_together_keep_nothing_of_a_lost_race_postgres() {
         return;
     };
     commands_appended_together_keep_nothing_of_a_lost_race(pg.db.clone()).await;
+}
+
+// The read-back of a group commit reads the items of all its commands in one statement: each
+// pair gets its own viewer's row and shares, in the order asked, the same as the single read,
+// and an item that is not there is `None`.
+crate::both_dbs! {
+    async fn the_read_back_of_several_commands_matches_the_single_reads(app) {
+        use crate::documents::{new_file, new_folder, post};
+        use projections::documents::read::{item_and_path_shares, items_and_path_shares};
+        let anna = app.token(ANNA).await;
+        let shared = new_folder(&app, &anna, "Shared with John", None).await;
+        let inside = new_file(&app, &anna, "Inside", Some(&shared)).await;
+        let private = new_folder(&app, &anna, "Anna only", None).await;
+        let (status, body) = post(&app, &anna, "/folders/share", serde_json::json!({ "email": JOHN, "folder": shared })).await;
+        assert!(status.is_success(), "{status} {body}");
+        let user_id = |email: &'static str| {
+            let db = app.state.db.clone();
+            async move {
+                backend::auth::User::find_by_email(&db, email).await.unwrap().unwrap().id
+            }
+        };
+        let (anna_id, john_id) = (user_id(ANNA).await, user_id(JOHN).await);
+        let pairs = [
+            (john_id.as_str(), inside.as_str()),
+            (anna_id.as_str(), private.as_str()),
+            (anna_id.as_str(), "no-such-item"),
+            (john_id.as_str(), private.as_str()),
+            (anna_id.as_str(), inside.as_str()),
+        ];
+        let mut tx = Tx::read(&app.state.db).await.unwrap();
+        let together = items_and_path_shares(&mut tx, &pairs).await.unwrap();
+        assert_eq!(together.len(), pairs.len());
+        for ((viewer, item), found) in pairs.iter().zip(&together) {
+            let alone = item_and_path_shares(&mut tx, viewer, item).await.unwrap();
+            let key = |f: &Option<(projections::documents::read::ItemRow, std::collections::HashSet<String>)>| {
+                f.as_ref().map(|(row, shares)| {
+                    let mut shares: Vec<_> = shares.iter().cloned().collect();
+                    shares.sort();
+                    (row.id.clone(), row.children, row.path.clone(), shares)
+                })
+            };
+            assert_eq!(key(found), key(&alone), "{viewer} reading {item}");
+        }
+        // John reaches the file through the folder shared with him; Anna's private folder has
+        // no share of his on its path; the missing item is not there.
+        let shares_of = |i: usize| together[i].as_ref().map(|(_, shares)| shares.clone());
+        assert_eq!(shares_of(0), Some([shared.clone()].into_iter().collect()));
+        assert_eq!(shares_of(3), Some(Default::default()));
+        assert!(together[2].is_none());
+    }
 }

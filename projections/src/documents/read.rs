@@ -359,16 +359,35 @@ macro_rules! item_facts {
     };
 }
 
-/// The columns of [`ItemRow`], `$1` being the viewer: an item's own, with what a reader is
-/// shown of it (how many items it holds, and the viewer's marks).
+/// The columns of [`ItemRow`], `$1` (or the expression given) being the viewer: an item's own,
+/// with what a reader is shown of it (how many items it holds, and the viewer's marks).
 macro_rules! item_columns {
     () => {
+        item_columns!("$1")
+    };
+    ($viewer:literal) => {
         concat!(
             item_facts!(),
             "
         (select count(*) from doc_items c where c.parent_id = i.id) as children,
-        exists (select 1 from doc_unread u where u.user_id = $1 and u.item_id = i.id) as unread_mark,
-        exists (select 1 from doc_seen s where s.user_id = $1 and s.item_id = i.id) as seen"
+        exists (select 1 from doc_unread u where u.user_id = ",
+            $viewer,
+            " and u.item_id = i.id) as unread_mark,
+        exists (select 1 from doc_seen s where s.user_id = ",
+            $viewer,
+            " and s.item_id = i.id) as seen"
+        )
+    };
+}
+
+/// The viewer's shares among the items on `i`'s path, as a JSON list of ids (PostgreSQL).
+macro_rules! path_shares_column {
+    ($viewer:literal) => {
+        concat!(
+            ",\n        (select coalesce(json_agg(s.item_id), '[]')::text from doc_shares s
+          where s.item_id = any(string_to_array(i.path, '/')) and s.user_id = ",
+            $viewer,
+            ") as path_shares"
         )
     };
 }
@@ -416,8 +435,7 @@ pub async fn item_and_path_shares(
 ) -> Result<Option<(ItemRow, HashSet<String>)>, sqlx::Error> {
     const POSTGRES: &str = concat!(
         item_columns!(),
-        ",\n        (select coalesce(json_agg(s.item_id), '[]')::text from doc_shares s
-          where s.item_id = any(string_to_array(i.path, '/')) and s.user_id = $1) as path_shares",
+        path_shares_column!("$1"),
         "\n    from doc_items i where i.id = $2"
     );
     match tx.kind() {
@@ -451,6 +469,71 @@ pub async fn item_and_path_shares(
             Ok(Some((row, shares.into_iter().collect())))
         }
     }
+}
+
+/// The most pairs an [`items_and_path_shares`] statement is kept prepared for (one per size).
+pub const READ_BACK_PREPARED_UP_TO: usize = 16;
+
+/// An item and its viewer's path shares as [`item_and_path_shares`] reads them, for the
+/// commands of one group commit at once: `(viewer_id, item_id)` pairs, answered in their
+/// order. One statement on PostgreSQL; on SQLite (in process) one read per pair.
+///
+/// The pairs are a `values` list, one text per number of pairs, so that PostgreSQL's plan
+/// for a size knows its rows and is made once per connection (an array's length is unknown to
+/// a generic plan, and a plan made for each run cost more than the read). Each size up to
+/// [`READ_BACK_PREPARED_UP_TO`] stays prepared: a group commit takes a command of each client
+/// waiting, so these are the sizes it meets.
+pub async fn items_and_path_shares(
+    tx: &mut Tx,
+    pairs: &[(&str, &str)],
+) -> Result<Vec<Option<(ItemRow, HashSet<String>)>>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Found {
+        #[sqlx(flatten)]
+        row: ItemRow,
+        path_shares: String,
+        n: i32,
+    }
+    let mut answers: Vec<Option<(ItemRow, HashSet<String>)>> = vec![None; pairs.len()];
+    let conn: &mut sqlx::PgConnection = match tx {
+        Tx::Postgres(t) => t,
+        Tx::PostgresReads(c) => c,
+        Tx::Sqlite(_) => {
+            for (answer, (viewer, item)) in answers.iter_mut().zip(pairs) {
+                *answer = item_and_path_shares(tx, viewer, item).await?;
+            }
+            return Ok(answers);
+        }
+    };
+    let values = (0..pairs.len())
+        .map(|i| {
+            format!(
+                "(cast(${} as text), cast(${} as text), {i})",
+                2 * i + 1,
+                2 * i + 2
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "{}{}, v.n\n    from (values {values}) as v (viewer_id, item_id, n)
+          join doc_items i on i.id = v.item_id",
+        item_columns!("v.viewer_id"),
+        path_shares_column!("v.viewer_id"),
+    );
+    let mut query =
+        sqlx::query_as::<_, Found>(&sql).persistent(pairs.len() <= READ_BACK_PREPARED_UP_TO);
+    for (viewer, item) in pairs {
+        query = query.bind(*viewer).bind(*item);
+    }
+    for f in query.fetch_all(conn).await? {
+        let shares: HashSet<String> =
+            serde_json::from_str(&f.path_shares).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+        if let Some(answer) = usize::try_from(f.n).ok().and_then(|i| answers.get_mut(i)) {
+            *answer = Some((f.row, shares));
+        }
+    }
+    Ok(answers)
 }
 
 /// The items directly inside `parent`.

@@ -44,6 +44,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::{behind_in, savepoint, undo_to, PartsWritten, Projector};
 use crate::db::{Db, DbKind, Tx};
+use crate::documents::read::{self as documents_read, ItemRow};
 use crate::on_tx;
 use crate::stream::{self, Position, StoredEvent};
 
@@ -72,6 +73,8 @@ pub mod metric_names {
     pub const GROUP_COMMITS_TOTAL: &str = "companion_group_commits_total";
     /// Counter: commands committed in those transactions.
     pub const GROUP_COMMIT_COMMANDS_TOTAL: &str = "companion_group_commit_commands_total";
+    /// Counter: commands whose answer was read in their group commit ([`super::ReadBack`]).
+    pub const GROUP_COMMIT_READ_BACKS_TOTAL: &str = "companion_group_commit_read_backs_total";
 }
 
 /// One event to append, as cqrs-es serialises it (its payload and metadata as JSON text).
@@ -105,15 +108,35 @@ pub struct SnapshotUpdate {
 pub struct Append {
     pub events: Vec<NewEvent>,
     pub snapshot: Option<SnapshotUpdate>,
+    /// The command's answer, to be read in its transaction once the projections applied it.
+    pub read_back: Option<ReadBack>,
+}
+
+/// A command's answer, read from the read models in the transaction that committed it, after
+/// the projections applied it: the command reads its own write without a statement of its own
+/// (the reads of every command of the transaction are one statement).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadBack {
+    /// A documents item as `viewer_id` sees it ([`crate::documents::read::item_and_path_shares`]).
+    DocumentItem { viewer_id: String, item_id: String },
+}
+
+/// What a [`ReadBack`] read.
+#[derive(Debug, Clone)]
+pub enum ReadBackRow {
+    /// The item's row and the viewer's shares on its path; `None` when there is no such item.
+    DocumentItem(Option<(ItemRow, HashSet<String>)>),
 }
 
 /// A command committed by the projector's loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Committed {
     /// Where its last event sits in the global stream.
     pub at: Position,
     /// The projections applied it in the same transaction, and their progress is published.
     pub projected: bool,
+    /// Its [`ReadBack`], when it asked for one and the projections were applied with it.
+    pub read: Option<ReadBackRow>,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -275,6 +298,42 @@ pub async fn settle(
     }
 }
 
+/// Each command's outcome, whether the projections were applied, and each command's read-back.
+type CommitAppends = (
+    Vec<Result<Position, CommitError>>,
+    bool,
+    Vec<Option<ReadBackRow>>,
+);
+
+/// The [`ReadBack`]s of the commands written in `tx` (`outcomes`), after the projections were
+/// applied: one read for all of them. Answered in the order of `appends`; `None` for a command
+/// that asked for none or was not written.
+async fn read_backs(
+    tx: &mut Tx,
+    appends: &[&Append],
+    outcomes: &[Result<Position, CommitError>],
+) -> Result<Vec<Option<ReadBackRow>>, sqlx::Error> {
+    let mut asked = Vec::new();
+    let mut pairs = Vec::new();
+    for (i, (append, outcome)) in appends.iter().zip(outcomes).enumerate() {
+        if let (Some(ReadBack::DocumentItem { viewer_id, item_id }), Ok(_)) =
+            (&append.read_back, outcome)
+        {
+            asked.push(i);
+            pairs.push((viewer_id.as_str(), item_id.as_str()));
+        }
+    }
+    let mut reads = vec![None; appends.len()];
+    if pairs.is_empty() {
+        return Ok(reads);
+    }
+    let found = documents_read::items_and_path_shares(tx, &pairs).await?;
+    for (i, found) in asked.into_iter().zip(found) {
+        reads[i] = Some(ReadBackRow::DocumentItem(found));
+    }
+    Ok(reads)
+}
+
 /// What one transaction of commands did to the projections.
 struct ProjectedRound<'p> {
     parts: PartsWritten<'p>,
@@ -301,25 +360,35 @@ impl Projector {
         if requests.is_empty() {
             return false;
         }
-        let (outcomes, projected) = match self.commit_appends(&requests).await {
+        let (outcomes, projected, mut reads) = match self.commit_appends(&requests).await {
             Ok(done) => done,
             Err(e) => {
                 tracing::error!(error = %e, commands = requests.len(), "group commit failed");
                 let failed = (0..requests.len())
                     .map(|_| Err(CommitError::Database(e.to_string())))
                     .collect();
-                (failed, false)
+                (failed, false, Vec::new())
             }
         };
+        reads.resize(requests.len(), None);
         let committed = outcomes.iter().filter(|o| o.is_ok()).count();
         if committed > 0 {
             let label = if projected { "true" } else { "false" };
             metrics::counter!(metric_names::GROUP_COMMITS_TOTAL, "projected" => label).increment(1);
             metrics::counter!(metric_names::GROUP_COMMIT_COMMANDS_TOTAL)
                 .increment(committed as u64);
+            let read_backs = reads.iter().filter(|r| r.is_some()).count();
+            if read_backs > 0 {
+                metrics::counter!(metric_names::GROUP_COMMIT_READ_BACKS_TOTAL)
+                    .increment(read_backs as u64);
+            }
         }
-        for (request, outcome) in requests.into_iter().zip(outcomes) {
-            let outcome = outcome.map(|at| Committed { at, projected });
+        for ((request, outcome), read) in requests.into_iter().zip(outcomes).zip(reads) {
+            let outcome = outcome.map(|at| Committed {
+                at,
+                projected,
+                read,
+            });
             // A command whose caller is gone (its request was cancelled) is committed all the
             // same, like any append whose answer is lost.
             let _ = request.reply.send(outcome);
@@ -328,30 +397,40 @@ impl Projector {
     }
 
     /// The transaction: every command's writes (together, or each in a savepoint), then the
-    /// projections, one commit. Returns each command's outcome (the position of its last event)
-    /// and whether the projections were applied. Before the commit is asked, each written
-    /// command's position goes to its request's `committing`.
+    /// projections and the commands' [`ReadBack`]s, one commit. Returns each command's outcome
+    /// (the position of its last event), whether the projections were applied, and what each
+    /// command's read-back read (empty when the projections were not applied). Before the
+    /// commit is asked, each written command's position goes to its request's `committing`.
     ///
     /// The round has no savepoint of its own (one round trip fewer on every commit): when it
     /// cannot be done here, the transaction is rolled back and the commands are appended again
     /// in a new one, without it. That is rare (see the module's notes), and nothing of the
     /// first transaction was visible to anyone.
-    async fn commit_appends(
-        &self,
-        requests: &[Request],
-    ) -> Result<(Vec<Result<Position, CommitError>>, bool), sqlx::Error> {
+    async fn commit_appends(&self, requests: &[Request]) -> Result<CommitAppends, sqlx::Error> {
         let appends: &[&Append] = &requests.iter().map(|r| &r.append).collect::<Vec<_>>();
         let _guard = self.target.write_guard().await;
         let (mut tx, mut outcomes) = self.append_all(appends).await?;
         if outcomes.iter().all(|o| o.is_err()) {
             tx.rollback().await?;
-            return Ok((outcomes, false));
+            return Ok((outcomes, false, Vec::new()));
         }
         let budget = budget(self.command_wait);
         // A lock the round waits for (a rebuilt projection being swapped in) fails it at the
         // budget, rather than holding the commands' commit until it is free.
-        let round = match tokio::time::timeout(budget, self.round_in(&mut tx, budget)).await {
-            Ok(Ok(round)) => round,
+        let round_and_reads = async {
+            let Some(round) = self.round_in(&mut tx, budget).await? else {
+                return Ok(None);
+            };
+            let reads = read_backs(&mut tx, appends, &outcomes).await?;
+            Ok::<_, super::ProjectionError>(Some((round, reads)))
+        };
+        let mut reads = Vec::new();
+        let round = match tokio::time::timeout(budget, round_and_reads).await {
+            Ok(Ok(Some((round, read)))) => {
+                reads = read;
+                Some(round)
+            }
+            Ok(Ok(None)) => None,
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "projections left to the projector's round");
                 None
@@ -371,7 +450,7 @@ impl Projector {
             (tx, outcomes) = self.append_all(appends).await?;
             if outcomes.iter().all(|o| o.is_err()) {
                 tx.rollback().await?;
-                return Ok((outcomes, false));
+                return Ok((outcomes, false, Vec::new()));
             }
         }
         for (outcome, request) in outcomes.iter().zip(requests) {
@@ -390,7 +469,7 @@ impl Projector {
                 tracing::warn!(error = %e, "publishing progress after a group commit");
             }
         }
-        Ok((outcomes, projected))
+        Ok((outcomes, projected, reads))
     }
 
     /// Every command's writes in a new transaction: together, or each in a savepoint when that
