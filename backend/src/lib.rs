@@ -79,6 +79,7 @@ pub mod replay;
 pub mod request_context;
 pub mod search;
 pub mod state;
+pub mod table_statistics;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -396,6 +397,11 @@ impl Server {
             self.state.db.clone(),
             projector_handle.clone(),
             std::time::Duration::from_secs(15),
+            stopping.clone(),
+        ));
+        // Plans that follow the tables' growth where autovacuum is off.
+        tokio::spawn(table_statistics::analyze_periodically(
+            self.state.db.clone(),
             stopping.clone(),
         ));
         tokio::spawn(auth::purge_ended_sessions_periodically(

@@ -112,3 +112,83 @@ async fn reads_share_one_snapshot_on_sqlite() {
             .expect("a fresh read");
     assert_eq!(now, before + 1);
 }
+
+/// Where autovacuum is off, the tables that changed by autovacuum's measure (50 rows and a
+/// tenth) are analyzed, and those that did not are left alone; where it runs, nothing is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_that_changed_are_analyzed_where_autovacuum_is_off_postgres() {
+    let Some(database) = PgDatabase::create().await else {
+        return;
+    };
+    let projections::Db::Postgres { pool } = &database.db else {
+        unreachable!("a PostgreSQL database")
+    };
+    let autovacuum: String = sqlx::query_scalar("select current_setting('autovacuum')")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let mut conn = pool.acquire().await.unwrap();
+    sqlx::raw_sql(
+        "create table grown (id bigint primary key);
+         create table barely (id bigint primary key);
+         insert into grown select generate_series(1, 200);
+         insert into barely select generate_series(1, 10);",
+    )
+    .execute(&mut *conn)
+    .await
+    .unwrap();
+    // The statistics of this session's changes are sent at once, not within the next second.
+    sqlx::query("select pg_stat_force_next_flush()")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    drop(conn);
+    let changes = |table: &'static str| async move {
+        sqlx::query_scalar::<_, i64>(
+            "select n_mod_since_analyze from pg_stat_user_tables where relname = $1",
+        )
+        .bind(table)
+        .fetch_optional(pool)
+        .await
+        .unwrap()
+        .unwrap_or(0)
+    };
+    for _ in 0..100 {
+        if changes("grown").await >= 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(changes("grown").await, 200, "the inserts are counted");
+    let analyzed = backend::table_statistics::analyze_changed_tables(&database.db)
+        .await
+        .unwrap();
+    let last_analyzed = |table: &'static str| async move {
+        sqlx::query_scalar::<_, bool>(
+            "select last_analyze is not null from pg_stat_user_tables where relname = $1",
+        )
+        .bind(table)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+    };
+    if autovacuum == "off" {
+        assert!(
+            analyzed.iter().any(|t| t.ends_with(".grown")),
+            "{analyzed:?}"
+        );
+        assert!(
+            !analyzed.iter().any(|t| t.ends_with(".barely")),
+            "{analyzed:?}"
+        );
+        assert!(last_analyzed("grown").await);
+        assert!(!last_analyzed("barely").await);
+        // Analyzed: nothing changed since.
+        let again = backend::table_statistics::analyze_changed_tables(&database.db)
+            .await
+            .unwrap();
+        assert!(!again.iter().any(|t| t.ends_with(".grown")), "{again:?}");
+    } else {
+        assert!(analyzed.is_empty(), "autovacuum analyzes: {analyzed:?}");
+    }
+}
