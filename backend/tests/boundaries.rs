@@ -46,8 +46,8 @@ const FEATURES: &[&str] = &[
 ];
 
 /// What puts the features together: the content import, idempotency, the read models, the
-/// OpenAPI document, the state, the HTTP router, the operator's commands, the commands'
-/// allocator settings, the library and the binary.
+/// OpenAPI document, the state, the HTTP router, the operator's commands, the read models'
+/// statistics, the commands' allocator settings, the library and the binary.
 const ASSEMBLY: &[&str] = &[
     "content",
     "idempotency",
@@ -57,6 +57,7 @@ const ASSEMBLY: &[&str] = &[
     "http",
     "operations",
     "replay",
+    "table_statistics",
     "allocator",
     "lib",
     "main",
