@@ -21,10 +21,10 @@ use tokio_util::sync::CancellationToken;
 /// How often the tables' changes are looked at.
 pub const ANALYZE_EVERY: Duration = Duration::from_secs(5);
 
-/// The tables of the current schema among `$1`, with their changes since their last full
-/// analyze and their rows; none where autovacuum runs.
+/// The tables of the current schema among `$1`, with their id, their changes since their last
+/// full analyze and their rows; none where autovacuum runs.
 const TABLE_CHANGES: &str = "
-select s.relname::text, s.n_mod_since_analyze, s.n_live_tup
+select s.relname::text, s.relid::bigint, s.n_mod_since_analyze, s.n_live_tup
   from pg_stat_user_tables s
  where current_setting('autovacuum') = 'off'
    and s.schemaname = current_schema()
@@ -49,10 +49,11 @@ pub fn read_model_tables(projections: &[std::sync::Arc<dyn Projection>]) -> Vec<
 
 /// Tables kept analyzed, and how many changes each had when this node last analyzed it: an
 /// `ANALYZE` of some columns only leaves PostgreSQL's count of changes as it was, so the
-/// changes since are counted from there.
+/// changes since are counted from there. Kept by the table's id, not its name: a rebuild swaps
+/// in a new table of the same name, whose count starts again.
 pub struct TableStatistics {
     tables: Vec<AnalyzedTable>,
-    changes_when_analyzed: std::collections::HashMap<&'static str, i64>,
+    changes_when_analyzed: std::collections::HashMap<i64, i64>,
 }
 
 impl TableStatistics {
@@ -71,17 +72,17 @@ impl TableStatistics {
             return Ok(Vec::new());
         };
         let names: Vec<&str> = self.tables.iter().map(|(name, _)| *name).collect();
-        let counts: Vec<(String, i64, i64)> = sqlx::query_as(TABLE_CHANGES)
+        let counts: Vec<(String, i64, i64, i64)> = sqlx::query_as(TABLE_CHANGES)
             .bind(names)
             .fetch_all(pool)
             .await?;
         let mut changed = Vec::new();
         let mut listed = Vec::new();
         for (name, columns) in &self.tables {
-            let Some((_, changes, rows)) = counts.iter().find(|(n, _, _)| n == name) else {
+            let Some((_, relid, changes, rows)) = counts.iter().find(|(n, ..)| n == name) else {
                 continue;
             };
-            let before = self.changes_when_analyzed.get(name).copied().unwrap_or(0);
+            let before = self.changes_when_analyzed.get(relid).copied().unwrap_or(0);
             // A full analyze (autovacuum's, a rebuild's) started the count again.
             let since = if *changes >= before {
                 changes - before
@@ -89,7 +90,7 @@ impl TableStatistics {
                 *changes
             };
             if since as f64 > 50.0 + 0.1 * (*rows).max(0) as f64 {
-                changed.push((*name, *changes));
+                changed.push((*name, *relid, *changes));
                 listed.push(format!("{name}{columns}"));
             }
         }
@@ -100,12 +101,12 @@ impl TableStatistics {
         sqlx::raw_sql(&format!("analyze (skip_locked) {}", listed.join(", ")))
             .execute(pool)
             .await?;
-        for (name, changes) in &changed {
-            self.changes_when_analyzed.insert(name, *changes);
+        for (_, relid, changes) in &changed {
+            self.changes_when_analyzed.insert(*relid, *changes);
         }
         Ok(changed
             .into_iter()
-            .map(|(name, _)| name.to_string())
+            .map(|(name, ..)| name.to_string())
             .collect())
     }
 }
