@@ -13,6 +13,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{PgPool, SqlitePool};
 use tokio::sync::{Mutex, MutexGuard};
 
+mod wal_checkpoints;
+pub use wal_checkpoints::{WalCheckpoints, CHECKPOINTS_TOTAL as WAL_CHECKPOINTS_TOTAL};
+
 /// Runs the same block against whichever pool the [`Db`] holds.
 ///
 /// ```ignore
@@ -50,6 +53,9 @@ pub enum Db {
         /// SQLite allows one writer at a time; transactions that read before they write take
         /// this lock first so they never fail with SQLITE_BUSY on upgrade.
         write_lock: Arc<Mutex<()>>,
+        /// A durable database's log checkpoints, off the commits' path (see
+        /// [`WalCheckpoints`]); `None` for a scratch database, which has no log.
+        wal_checkpoints: Option<Arc<WalCheckpoints>>,
     },
     Postgres {
         pool: PgPool,
@@ -197,6 +203,14 @@ impl Db {
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true)
                 .statement_cache_capacity(STATEMENT_CACHE);
+            if durability == Durability::Durable {
+                // The log is checkpointed by a connection of its own, not by the commit that
+                // fills it; commits do it only if that falls behind.
+                options = options.pragma(
+                    "wal_autocheckpoint",
+                    wal_checkpoints::FALLBACK_PAGES.to_string(),
+                );
+            }
             if durability == Durability::Scratch {
                 // A rebuild builds its indexes at the end: SQLite may sort them on the other
                 // core too.
@@ -207,11 +221,14 @@ impl Db {
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
                 .test_before_acquire(false)
-                .connect_with(options)
+                .connect_with(options.clone())
                 .await?;
+            let wal_checkpoints =
+                (durability == Durability::Durable).then(|| WalCheckpoints::start(options));
             Db::Sqlite {
                 pool,
                 write_lock: Arc::new(Mutex::new(())),
+                wal_checkpoints,
             }
         };
         db.migrate().await?;
@@ -308,8 +325,17 @@ impl Db {
         }
     }
 
+    /// Closes every connection, and on SQLite stops the log's checkpoints and closes their
+    /// connection too: once this returns, no connection holds the database's files.
     pub async fn close(&self) {
-        on_db!(self, pool => pool.close().await)
+        on_db!(self, pool => pool.close().await);
+        if let Db::Sqlite {
+            wal_checkpoints: Some(checkpoints),
+            ..
+        } = self
+        {
+            checkpoints.stop().await;
+        }
     }
 }
 
@@ -443,5 +469,46 @@ mod tests {
             .unwrap();
         assert_eq!(kept, [1]);
         assert!(!dir.path().join("scratch.db-wal").exists());
+    }
+
+    #[tokio::test]
+    async fn a_durable_sqlite_log_is_checkpointed_by_its_own_connection_not_by_the_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("live.db");
+        let db = Db::connect(&format!("sqlite://{}", file.display()))
+            .await
+            .unwrap();
+        let Db::Sqlite { pool, .. } = &db else {
+            unreachable!("a SQLite URL")
+        };
+        // A commit checkpoints only past the fallback, far above SQLite's 1,000 pages.
+        let pages: i64 = sqlx::query_scalar("pragma wal_autocheckpoint")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert_eq!(pages, i64::from(wal_checkpoints::FALLBACK_PAGES));
+        sqlx::query("create table t (x blob)")
+            .execute(pool)
+            .await
+            .unwrap();
+        let size = || std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+        let before = size();
+        // Some 2 MiB in 64 commits: fewer log pages than any commit would checkpoint at, so only
+        // the checkpoints' own connection copies them into the database file.
+        for _ in 0..64 {
+            sqlx::query("insert into t values (randomblob(32768))")
+                .execute(pool)
+                .await
+                .unwrap();
+        }
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while size() < before + 2_000_000 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the database file stayed at {} bytes (was {before}): the log was not checkpointed",
+                size()
+            );
+            tokio::time::sleep(wal_checkpoints::EVERY / 4).await;
+        }
     }
 }

@@ -1056,7 +1056,7 @@ crate::both_dbs! {
                 f.as_ref().map(|(row, shares)| {
                     let mut shares: Vec<_> = shares.iter().cloned().collect();
                     shares.sort();
-                    (row.id.clone(), row.children, row.path.clone(), shares)
+                    (row.id.clone(), row.children, row.unread_mark, row.seen, row.path.clone(), shares)
                 })
             };
             assert_eq!(key(found), key(&alone), "{viewer} reading {item}");
@@ -1067,5 +1067,8 @@ crate::both_dbs! {
         assert_eq!(shares_of(0), Some([shared.clone()].into_iter().collect()));
         assert_eq!(shares_of(3), Some(Default::default()));
         assert!(together[2].is_none());
+        // The file that reached John through the share is unread for him, not for Anna.
+        let unread = |i: usize| together[i].as_ref().map(|(row, _)| row.unread_mark);
+        assert_eq!((unread(0), unread(4)), (Some(true), Some(false)));
     }
 }

@@ -370,12 +370,12 @@ macro_rules! item_columns {
             item_facts!(),
             "
         (select count(*) from doc_items c where c.parent_id = i.id) as children,
-        exists (select 1 from doc_unread u where u.user_id = ",
+        coalesce((select true from doc_unread u where u.user_id = ",
             $viewer,
-            " and u.item_id = i.id) as unread_mark,
-        exists (select 1 from doc_seen s where s.user_id = ",
+            " and u.item_id = i.id), false) as unread_mark,
+        coalesce((select true from doc_seen s where s.user_id = ",
             $viewer,
-            " and s.item_id = i.id) as seen"
+            " and s.item_id = i.id), false) as seen"
         )
     };
 }
@@ -397,10 +397,12 @@ const SELECT: &str = concat!(item_columns!(), "\n    from doc_items i");
 /// Folders first, then by title.
 const ORDER: &str = "order by case when i.kind = 'folder' then 0 else 1 end, lower(i.title), i.id";
 
+/// The statement of [`item`]: `$1` the viewer, `$2` the item.
+const ITEM: &str = concat!(item_columns!(), "\n    from doc_items i where i.id = $2");
+
 /// The item `id`, with `viewer_id`'s unread marks ("" for none).
 pub async fn item(tx: &mut Tx, viewer_id: &str, id: &str) -> Result<Option<ItemRow>, sqlx::Error> {
-    let sql = format!("{SELECT} where i.id = $2");
-    on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(&sql).bind(viewer_id).bind(id).fetch_optional(c).await)
+    on_tx!(tx, c => sqlx::query_as::<_, ItemRow>(ITEM).bind(viewer_id).bind(id).fetch_optional(c).await)
 }
 
 /// The item `id` for a command's checks (where it is, whose, what it is), without what only a
@@ -471,12 +473,17 @@ pub async fn item_and_path_shares(
     }
 }
 
+/// What [`items_and_path_shares`] reads: for each pair, the item and its viewer's shares on
+/// its path, `None` when there is no such item.
+pub type ReadBacks = Vec<Option<(ItemRow, HashSet<String>)>>;
+
 /// The most pairs an [`items_and_path_shares`] statement is kept prepared for (one per size).
 pub const READ_BACK_PREPARED_UP_TO: usize = 16;
 
 /// An item and its viewer's path shares as [`item_and_path_shares`] reads them, for the
 /// commands of one group commit at once: `(viewer_id, item_id)` pairs, answered in their
-/// order. One statement on PostgreSQL; on SQLite (in process) one read per pair.
+/// order. One statement on PostgreSQL; two on SQLite, the items then the shares on their
+/// paths ([`items_and_path_shares_sqlite`]).
 ///
 /// The pairs are a `values` list, one text per number of pairs, so that PostgreSQL's plan
 /// for a size knows its rows and is made once per connection (an array's length is unknown to
@@ -486,7 +493,7 @@ pub const READ_BACK_PREPARED_UP_TO: usize = 16;
 pub async fn items_and_path_shares(
     tx: &mut Tx,
     pairs: &[(&str, &str)],
-) -> Result<Vec<Option<(ItemRow, HashSet<String>)>>, sqlx::Error> {
+) -> Result<ReadBacks, sqlx::Error> {
     #[derive(sqlx::FromRow)]
     struct Found {
         #[sqlx(flatten)]
@@ -494,33 +501,13 @@ pub async fn items_and_path_shares(
         path_shares: String,
         n: i32,
     }
-    let mut answers: Vec<Option<(ItemRow, HashSet<String>)>> = vec![None; pairs.len()];
+    let mut answers: ReadBacks = vec![None; pairs.len()];
     let conn: &mut sqlx::PgConnection = match tx {
         Tx::Postgres(t) => t,
         Tx::PostgresReads(c) => c,
-        Tx::Sqlite(_) => {
-            for (answer, (viewer, item)) in answers.iter_mut().zip(pairs) {
-                *answer = item_and_path_shares(tx, viewer, item).await?;
-            }
-            return Ok(answers);
-        }
+        Tx::Sqlite(_) => return items_and_path_shares_sqlite(tx, pairs).await,
     };
-    let values = (0..pairs.len())
-        .map(|i| {
-            format!(
-                "(cast(${} as text), cast(${} as text), {i})",
-                2 * i + 1,
-                2 * i + 2
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let sql = format!(
-        "{}{}, v.n\n    from (values {values}) as v (viewer_id, item_id, n)
-          join doc_items i on i.id = v.item_id",
-        item_columns!("v.viewer_id"),
-        path_shares_column!("v.viewer_id"),
-    );
+    let sql = items_and_path_shares_postgres(pairs.len());
     let mut query =
         sqlx::query_as::<_, Found>(&sql).persistent(pairs.len() <= READ_BACK_PREPARED_UP_TO);
     for (viewer, item) in pairs {
@@ -531,6 +518,103 @@ pub async fn items_and_path_shares(
             serde_json::from_str(&f.path_shares).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
         if let Some(answer) = usize::try_from(f.n).ok().and_then(|i| answers.get_mut(i)) {
             *answer = Some((f.row, shares));
+        }
+    }
+    Ok(answers)
+}
+
+/// The PostgreSQL statement of [`items_and_path_shares`] for `pairs` pairs: `$1`, `$2` the
+/// first pair's viewer and item, and so on.
+fn items_and_path_shares_postgres(pairs: usize) -> String {
+    let values = (0..pairs)
+        .map(|i| {
+            format!(
+                "(cast(${} as text), cast(${} as text), {i})",
+                2 * i + 1,
+                2 * i + 2
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{}{}, v.n\n    from (values {values}) as v (viewer_id, item_id, n)
+          join doc_items i on i.id = v.item_id",
+        item_columns!("v.viewer_id"),
+        path_shares_column!("v.viewer_id"),
+    )
+}
+
+/// [`items_and_path_shares`] on SQLite, which has no arrays to split a path in: the items of
+/// every pair in one statement, then the viewers' shares among the items on their paths in a
+/// second one, each looked up by the shares' key. Two statements whatever the number of pairs
+/// (a statement is a round trip to the connection's thread).
+async fn items_and_path_shares_sqlite(
+    tx: &mut Tx,
+    pairs: &[(&str, &str)],
+) -> Result<ReadBacks, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Found {
+        #[sqlx(flatten)]
+        row: ItemRow,
+        n: i64,
+    }
+    let mut answers: ReadBacks = vec![None; pairs.len()];
+    if pairs.is_empty() {
+        return Ok(answers);
+    }
+    let values = |n: usize| {
+        (0..n)
+            .map(|i| format!("(${}, ${}, {i})", 2 * i + 1, 2 * i + 2))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let sql = format!(
+        "with v (viewer_id, item_id, n) as (values {})\n{}, v.n\n    from v join doc_items i on i.id = v.item_id",
+        values(pairs.len()),
+        item_columns!("v.viewer_id"),
+    );
+    let found: Vec<Found> = on_tx!(tx, c => {
+        let mut q = sqlx::query_as::<_, Found>(&sql).persistent(pairs.len() <= READ_BACK_PREPARED_UP_TO);
+        for (viewer, item) in pairs {
+            q = q.bind(*viewer).bind(*item);
+        }
+        q.fetch_all(c).await
+    })?;
+    // (viewer, an item on the path, the pair's index) for every item on every path found.
+    let mut on_paths: Vec<(&str, String, usize)> = Vec::new();
+    for f in found {
+        let Some(i) = usize::try_from(f.n).ok().filter(|i| *i < pairs.len()) else {
+            continue;
+        };
+        on_paths.extend(
+            path_ids(&f.row.path)
+                .into_iter()
+                .map(|id| (pairs[i].0, id.to_string(), i)),
+        );
+        answers[i] = Some((f.row, HashSet::new()));
+    }
+    if on_paths.is_empty() {
+        return Ok(answers);
+    }
+    let sql = format!(
+        "with p (user_id, item_id, n) as (values {})
+         select p.n, s.item_id from p join doc_shares s on s.item_id = p.item_id and s.user_id = p.user_id",
+        values(on_paths.len())
+    );
+    let shares: Vec<(i64, String)> = on_tx!(tx, c => {
+        let mut q = sqlx::query_as(&sql).persistent(on_paths.len() <= 4 * READ_BACK_PREPARED_UP_TO);
+        for (viewer, item, _) in &on_paths {
+            q = q.bind(*viewer).bind(item.as_str());
+        }
+        q.fetch_all(c).await
+    })?;
+    for (n, item) in shares {
+        // `n` numbers the list's rows: back to the pair its path belongs to.
+        let Some(&(_, _, i)) = usize::try_from(n).ok().and_then(|n| on_paths.get(n)) else {
+            continue;
+        };
+        if let Some(Some((_, on_path))) = answers.get_mut(i) {
+            on_path.insert(item);
         }
     }
     Ok(answers)
