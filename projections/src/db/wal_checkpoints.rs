@@ -97,9 +97,8 @@ async fn checkpoints(
             _ = stopped.changed() => return conn.close().await,
             _ = every.tick() => {}
         }
-        // (busy, pages in the log, pages copied): passive never waits, so busy is always 0.
-        let _: (i64, i64, i64) = sqlx::query_as("pragma wal_checkpoint(passive)")
-            .fetch_one(&mut conn)
+        sqlx::query("pragma wal_checkpoint(passive)")
+            .execute(&mut conn)
             .await?;
         metrics::counter!(CHECKPOINTS_TOTAL, "outcome" => "done").increment(1);
     }

@@ -526,22 +526,22 @@ pub async fn items_and_path_shares(
 /// The PostgreSQL statement of [`items_and_path_shares`] for `pairs` pairs: `$1`, `$2` the
 /// first pair's viewer and item, and so on.
 fn items_and_path_shares_postgres(pairs: usize) -> String {
-    let values = (0..pairs)
-        .map(|i| {
-            format!(
-                "(cast(${} as text), cast(${} as text), {i})",
-                2 * i + 1,
-                2 * i + 2
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
     format!(
-        "{}{}, v.n\n    from (values {values}) as v (viewer_id, item_id, n)
+        "{}{}, v.n\n    from (values {}) as v (viewer_id, item_id, n)
           join doc_items i on i.id = v.item_id",
         item_columns!("v.viewer_id"),
         path_shares_column!("v.viewer_id"),
+        numbered_pairs(pairs, |i| format!("cast(${i} as text)")),
     )
+}
+
+/// `n` rows of a `values` list, each two parameters (`param` writes the `i`th, from 1) and the
+/// row's number from 0: `(a1, b2, 0), (a3, b4, 1), …`.
+fn numbered_pairs(n: usize, param: impl Fn(usize) -> String) -> String {
+    (0..n)
+        .map(|i| format!("({}, {}, {i})", param(2 * i + 1), param(2 * i + 2)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// [`items_and_path_shares`] on SQLite, which has no arrays to split a path in: the items of
@@ -562,12 +562,7 @@ async fn items_and_path_shares_sqlite(
     if pairs.is_empty() {
         return Ok(answers);
     }
-    let values = |n: usize| {
-        (0..n)
-            .map(|i| format!("(${}, ${}, {i})", 2 * i + 1, 2 * i + 2))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let values = |n: usize| numbered_pairs(n, |i| format!("${i}"));
     let sql = format!(
         "with v (viewer_id, item_id, n) as (values {})\n{}, v.n\n    from v join doc_items i on i.id = v.item_id",
         values(pairs.len()),
