@@ -1072,3 +1072,54 @@ crate::both_dbs! {
         assert_eq!((unread(0), unread(4)), (Some(true), Some(false)));
     }
 }
+
+// The viewer's shares on an item's path are looked up by the shares' key, whatever the number
+// of shares the viewer was given: PostgreSQL read them all through `doc_shares_user` and
+// filtered them when the viewer had a few dozen (seen in the benchmark's read-backs).
+crate::both_dbs! {
+    async fn the_shares_on_an_items_path_are_read_by_their_key(app) {
+        use crate::documents::{new_file, new_folder, post};
+        use projections::documents::read::{item_and_path_shares, ITEM_AND_PATH_SHARES_POSTGRES};
+        let anna = app.token(ANNA).await;
+        let folder = new_folder(&app, &anna, "Shared with John", None).await;
+        let file = new_file(&app, &anna, "Inside", Some(&folder)).await;
+        let (status, body) = post(&app, &anna, "/folders/share", serde_json::json!({ "email": JOHN, "folder": folder })).await;
+        assert!(status.is_success(), "{status} {body}");
+        let john_id = backend::auth::User::find_by_email(&app.state.db, JOHN).await.unwrap().unwrap().id;
+        // 760 other shares, on items elsewhere: 95 of them John's, 95 for each of seven others.
+        on_db!(&app.state.db, pool => {
+            sqlx::query(
+                "with recursive g (n) as (select 1 union all select n + 1 from g where n < 760)
+                 insert into doc_shares (item_id, user_id, shared_by, via, shared_at)
+                 select 'elsewhere-' || n, case when n % 8 = 0 then $1 else 'someone-' || (n % 8) end,
+                        'someone', 'internal', 0
+                   from g",
+            )
+            .bind(&john_id)
+            .execute(pool)
+            .await
+            .unwrap();
+            sqlx::query("analyze").execute(pool).await.unwrap();
+        });
+        let mut tx = Tx::read(&app.state.db).await.unwrap();
+        let (row, shares) = item_and_path_shares(&mut tx, &john_id, &file).await.unwrap().unwrap();
+        assert_eq!(row.id, file);
+        assert_eq!(shares, [folder.clone()].into_iter().collect());
+        drop(tx);
+        if let projections::Db::Postgres { pool } = &app.state.db {
+            use sqlx::Row;
+            let plan: Vec<String> = sqlx::query(&format!("explain {ITEM_AND_PATH_SHARES_POSTGRES}"))
+                .bind(&john_id)
+                .bind(&file)
+                .fetch_all(pool)
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| r.get::<String, _>(0))
+                .collect();
+            let plan = plan.join("\n");
+            assert!(plan.contains("doc_shares_pkey"), "{plan}");
+            assert!(!plan.contains("doc_shares_user"), "{plan}");
+        }
+    }
+}

@@ -380,14 +380,18 @@ macro_rules! item_columns {
     };
 }
 
-/// The viewer's shares among the items on `i`'s path, as a JSON list of ids (PostgreSQL).
+/// The viewer's shares among the items on `i`'s path, as a JSON list of ids (PostgreSQL). Each
+/// item on the path is looked up by the shares' key (a scalar subquery is never turned into a
+/// join): with `s.item_id = any(…)` PostgreSQL read every share of the viewer through
+/// `doc_shares_user` and filtered them, a cost that grew with the viewer's shares.
 macro_rules! path_shares_column {
     ($viewer:literal) => {
         concat!(
-            ",\n        (select coalesce(json_agg(s.item_id), '[]')::text from doc_shares s
-          where s.item_id = any(string_to_array(i.path, '/')) and s.user_id = ",
+            ",\n        (select coalesce(json_agg(p.item_id) filter (where (select true from doc_shares s
+            where s.item_id = p.item_id and s.user_id = ",
             $viewer,
-            ") as path_shares"
+            ")), '[]')::text
+          from unnest(string_to_array(i.path, '/')) as p (item_id)) as path_shares"
         )
     };
 }
@@ -426,6 +430,14 @@ struct ItemRowAndShares {
     path_shares: String,
 }
 
+/// The PostgreSQL statement of [`item_and_path_shares`]: `$1` the viewer, `$2` the item (public
+/// for checking its plan).
+pub const ITEM_AND_PATH_SHARES_POSTGRES: &str = concat!(
+    item_columns!(),
+    path_shares_column!("$1"),
+    "\n    from doc_items i where i.id = $2"
+);
+
 /// The item `id` as [`item`] reads it, and which of the items on its path (its folders and
 /// itself) are shared with `viewer_id` directly: all [`ItemRow::access`] and
 /// [`ItemRow::view`] need, found through the shares' key whatever the number of the viewer's
@@ -435,14 +447,9 @@ pub async fn item_and_path_shares(
     viewer_id: &str,
     id: &str,
 ) -> Result<Option<(ItemRow, HashSet<String>)>, sqlx::Error> {
-    const POSTGRES: &str = concat!(
-        item_columns!(),
-        path_shares_column!("$1"),
-        "\n    from doc_items i where i.id = $2"
-    );
     match tx.kind() {
         crate::db::DbKind::Postgres => {
-            let found: Option<ItemRowAndShares> = on_tx!(tx, c => sqlx::query_as(POSTGRES)
+            let found: Option<ItemRowAndShares> = on_tx!(tx, c => sqlx::query_as(ITEM_AND_PATH_SHARES_POSTGRES)
                 .bind(viewer_id).bind(id).fetch_optional(c).await)?;
             found
                 .map(|f| {
