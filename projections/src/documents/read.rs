@@ -441,7 +441,8 @@ pub const ITEM_AND_PATH_SHARES_POSTGRES: &str = concat!(
 /// The item `id` as [`item`] reads it, and which of the items on its path (its folders and
 /// itself) are shared with `viewer_id` directly: all [`ItemRow::access`] and
 /// [`ItemRow::view`] need, found through the shares' key whatever the number of the viewer's
-/// shares. One statement on PostgreSQL; on SQLite, in process, the shares are a second one.
+/// shares. One statement on PostgreSQL; on SQLite, the read of a group commit's answers
+/// ([`items_and_path_shares_sqlite`]) for this one pair.
 pub async fn item_and_path_shares(
     tx: &mut Tx,
     viewer_id: &str,
@@ -460,22 +461,8 @@ pub async fn item_and_path_shares(
                 .transpose()
         }
         crate::db::DbKind::Sqlite => {
-            let Some(row) = item(tx, viewer_id, id).await? else {
-                return Ok(None);
-            };
-            let on_path = path_ids(&row.path);
-            let sql = format!(
-                "select item_id from doc_shares where user_id = $1 and item_id in ({})",
-                placeholders(2, on_path.len())
-            );
-            let shares: Vec<String> = on_tx!(tx, c => {
-                let mut q = sqlx::query_scalar(&sql).bind(viewer_id);
-                for id in &on_path {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(c).await
-            })?;
-            Ok(Some((row, shares.into_iter().collect())))
+            let mut found = items_and_path_shares_sqlite(tx, &[(viewer_id, id)]).await?;
+            Ok(found.pop().flatten())
         }
     }
 }
