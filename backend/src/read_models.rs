@@ -9,11 +9,11 @@ use projections::Projection;
 pub fn all() -> Vec<Arc<dyn Projection>> {
     vec![
         Arc::new(NotificationsProjection),
-        Arc::new(projections::documents::DocumentsProjection),
+        Arc::new(projections::documents::LiveDocumentsProjection::default()),
         Arc::new(projections::terms::TermsProjection),
         Arc::new(projections::content::ContentProjection),
         Arc::new(projections::course_registrations::RegistrationsProjection),
-        Arc::new(crate::audit::AuditProjection),
+        Arc::new(crate::audit::AuditProjection::default()),
         Arc::new(projections::stored_files::StoredFilesProjection),
         Arc::new(projections::item_reads::ItemReadsProjection),
         Arc::new(projections::share_engagement::ShareEngagementProjection),

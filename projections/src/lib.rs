@@ -43,6 +43,7 @@ pub mod terms;
 pub use db::{now_ms, Bound, Db, DbKind, Deleted, Tx, DELETE_BATCH_ROWS};
 pub use dead_letters::PoisonPolicy;
 pub use projector::{
-    BatchFailure, Projection, ProjectionError, Projector, ProjectorHandle, TableSpec, WaitOutcome,
+    BatchFailure, CheckpointState, Projection, ProjectionError, Projector, ProjectorHandle,
+    TableSpec, WaitOutcome,
 };
 pub use stream::{Position, StoredEvent};

@@ -138,6 +138,30 @@ pub trait Projection: Send + Sync {
         }
         Ok(())
     }
+    /// Whether this projection keeps what it knows of its rows from one live round to the
+    /// next ([`Projection::apply_from`], [`Projection::settled`]). `false`, the default.
+    fn keeps_rows(&self) -> bool {
+        false
+    }
+    /// [`Projection::apply_all`] in a live round whose transaction commits all of its parts or
+    /// none, with where this projection's checkpoint was in that transaction (`from`). The
+    /// projector then tells [`Projection::settled`] whether that transaction committed. A
+    /// projection that [`Projection::keeps_rows`] is given every round its checkpoint moves
+    /// in, also one with none of its events. The default is [`Projection::apply_all`].
+    async fn apply_from(
+        &self,
+        tx: &mut Tx,
+        from: CheckpointState,
+        events: &[&StoredEvent],
+    ) -> Result<(), BatchFailure> {
+        let _ = from;
+        self.apply_all(tx, events).await
+    }
+    /// After a transaction [`Projection::apply_from`] may have written in: whether it
+    /// committed. The default does nothing.
+    fn settled(&self, committed: bool) {
+        let _ = committed;
+    }
     /// What to do with an event this projection cannot apply (the server's configuration may
     /// say otherwise).
     fn on_poison(&self) -> PoisonPolicy {
@@ -208,6 +232,14 @@ pub trait Projection: Send + Sync {
         let _ = tx;
         Ok(())
     }
+}
+
+/// A projection's checkpoint as a live round's transaction read it: the position, and the
+/// generation of the rows, which a swap of rebuilt rows moves while the position stays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckpointState {
+    pub position: Position,
+    pub generation: i64,
 }
 
 /// How a command's wait for the projections ended.
@@ -679,14 +711,16 @@ impl Projector {
         Ok(self.sort_checkpoints(rows))
     }
 
-    /// [`Projector::checkpoints_and_stopped`] inside `tx`.
+    /// [`Projector::checkpoints_and_stopped`] inside `tx`, with each checkpoint's generation.
     async fn checkpoints_and_stopped_in(
         &self,
         tx: &mut Tx,
-    ) -> Result<(Vec<Position>, BTreeSet<String>), ProjectionError> {
+    ) -> Result<(Vec<Position>, BTreeSet<String>, Generations), ProjectionError> {
         let rows: Vec<CheckpointOrStopped> = on_tx!(tx, conn =>
             sqlx::query_as(CHECKPOINTS_AND_STOPPED).fetch_all(conn).await)?;
-        Ok(self.sort_checkpoints(rows))
+        let generations = generations_of(&rows);
+        let (checkpoints, stopped) = self.sort_checkpoints(rows);
+        Ok((checkpoints, stopped, generations))
     }
 
     fn sort_checkpoints(
@@ -888,7 +922,7 @@ impl Projector {
         behind: &'a [Behind<'a, 'e>],
     ) -> Result<Option<Round<'a, 'e>>, ProjectionError> {
         let mut tx = Tx::begin(&self.target).await?;
-        let parts = match self.apply_parts_at_once(&mut tx, behind).await {
+        let parts = match self.apply_parts_at_once(&mut tx, behind, None).await {
             Ok(Some(parts)) => parts,
             Ok(None) => {
                 tx.rollback().await?;
@@ -919,10 +953,15 @@ impl Projector {
     /// Every part of a round written in `tx`: every checkpoint in one compare-and-set
     /// statement, then each part with no savepoint. `None` when a part held a poison event
     /// (the caller undoes what was written); an error of the moment is returned as such.
+    ///
+    /// With `generations` (a group commit's round, which reads them in its transaction), each
+    /// part is applied with [`Projection::apply_from`], and a projection that
+    /// [`Projection::keeps_rows`] is given its part even when none of its events apply.
     async fn apply_parts_at_once<'p>(
         &self,
         tx: &mut Tx,
         behind: &[Behind<'p, '_>],
+        generations: Option<&Generations>,
     ) -> Result<Option<PartsWritten<'p>>, ProjectionError> {
         // Every checkpoint first: on SQLite that takes the write lock before any read, so the
         // transaction never upgrades from a stale snapshot.
@@ -935,10 +974,25 @@ impl Projector {
         for b in behind {
             // A part whose checkpoint another projector moved since we read it is left to it.
             let moved = done.iter().any(|(p, _)| p.name() == b.projection.name());
-            if !moved || !b.pending.iter().any(|e| b.projection.applies_to(e)) {
+            let keeps = generations.is_some() && b.projection.keeps_rows();
+            if !moved || !(keeps || b.pending.iter().any(|e| b.projection.applies_to(e))) {
                 continue;
             }
-            if let Err(failure) = b.projection.apply_all(tx, &b.pending).await {
+            let applied = match generations {
+                Some(generations) => {
+                    let generation = generations
+                        .iter()
+                        .find(|(name, _)| name == b.projection.name())
+                        .map_or(0, |(_, g)| *g);
+                    let from = CheckpointState {
+                        position: b.checkpoint,
+                        generation,
+                    };
+                    b.projection.apply_from(tx, from, &b.pending).await
+                }
+                None => b.projection.apply_all(tx, &b.pending).await,
+            };
+            if let Err(failure) = applied {
                 if !failure.error.is_poison() {
                     return Err(failure.error);
                 }
@@ -1022,6 +1076,14 @@ impl Projector {
             failed,
             moved_all,
         })
+    }
+
+    /// Tells every projection whether the transaction a live round applied them in committed
+    /// ([`Projection::settled`]).
+    fn settled(&self, committed: bool) {
+        for projection in &self.projections {
+            projection.settled(committed);
+        }
     }
 
     /// Counts what a committed round moved past, projection by projection.
@@ -1445,10 +1507,22 @@ impl Projector {
 
 /// Every checkpoint and every stopped projection, in one query.
 const CHECKPOINTS_AND_STOPPED: &str =
-    "select name, tx_id, position, cast(0 as bigint) as stopped from projection_checkpoints
+    "select name, tx_id, position, generation, cast(0 as bigint) as stopped
+       from projection_checkpoints
      union all
-     select distinct projection, cast(0 as bigint), cast(0 as bigint), cast(1 as bigint)
+     select distinct projection, cast(0 as bigint), cast(0 as bigint), cast(0 as bigint),
+            cast(1 as bigint)
      from projection_dead_letters where status = 'stopped'";
+
+/// Each projection's checkpoint generation, by name (see [`CheckpointState`]).
+type Generations = Vec<(String, i64)>;
+
+fn generations_of(rows: &[CheckpointOrStopped]) -> Generations {
+    rows.iter()
+        .filter(|r| r.stopped == 0)
+        .map(|r| (r.checkpoint.name.clone(), r.checkpoint.generation))
+        .collect()
+}
 
 /// A row of [`CHECKPOINTS_AND_STOPPED`].
 #[derive(sqlx::FromRow)]
@@ -1500,6 +1574,9 @@ struct NamedCheckpoint {
     name: String,
     tx_id: i64,
     position: i64,
+    /// Read only where a live round needs it (0 otherwise).
+    #[sqlx(default)]
+    generation: i64,
 }
 
 /// The checkpoint of each of `names`, in their order, from `rows` (a name without a row has

@@ -635,8 +635,10 @@ fn plain_identifier(name: &str) -> bool {
 }
 
 /// Marks the checkpoint row as written by the swap, its position unchanged (on SQLite the
-/// write that takes the lock).
-const TOUCH_CHECKPOINT: &str = "update projection_checkpoints set updated_at = $1 where name = $2";
+/// write that takes the lock), and moves its generation: the rows are not those a live
+/// projection may have kept in memory ([`crate::projector::CheckpointState`]).
+const TOUCH_CHECKPOINT: &str =
+    "update projection_checkpoints set updated_at = $1, generation = generation + 1 where name = $2";
 
 #[cfg(test)]
 mod tests {

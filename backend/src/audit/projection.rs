@@ -9,7 +9,9 @@ use std::collections::{BTreeMap, HashSet};
 use async_trait::async_trait;
 use events::documents::{CopyReason, ItemEvent, Kind, Space, ITEM_TYPE};
 use projections::db::DbKind;
-use projections::{on_tx, BatchFailure, Projection, ProjectionError, StoredEvent, TableSpec, Tx};
+use projections::{
+    on_tx, BatchFailure, CheckpointState, Projection, ProjectionError, StoredEvent, TableSpec, Tx,
+};
 
 use crate::documents::describe;
 use crate::documents::SYSTEM_USER;
@@ -30,7 +32,32 @@ const TABLES: &[TableSpec] = &[
 /// Parameters per statement at most (SQLite allows 32,766, PostgreSQL 65,535).
 const PARAMS_PER_STATEMENT: usize = 30_000;
 
-pub struct AuditProjection;
+/// The projection. Between the live rounds of group commits it keeps the `audit_items` rows its
+/// last batch knew (as the documents projection keeps its own, see
+/// `projections::documents::LiveDocumentsProjection`): they stand for the table as long as the
+/// checkpoint is where that batch left it, in the same generation, and are used only once
+/// that batch's transaction committed.
+#[derive(Default)]
+pub struct AuditProjection {
+    kept: std::sync::Mutex<KeptRows>,
+}
+
+/// Rows kept at most between rounds (about 10 MiB).
+const KEPT_ROWS: usize = 20_000;
+
+#[derive(Default)]
+struct KeptRows {
+    /// The rows after the last committed round, and the checkpoint it left.
+    settled: Option<(CheckpointState, BTreeMap<String, Option<ItemRow>>)>,
+    /// The rows after the round in progress, until its transaction ends.
+    pending: Option<(CheckpointState, BTreeMap<String, Option<ItemRow>>)>,
+}
+
+impl AuditProjection {
+    fn kept(&self) -> std::sync::MutexGuard<'_, KeptRows> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 /// A row of `audit_items`.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -243,9 +270,14 @@ impl Batch {
         }
     }
 
-    /// Reads the rows of the items `ids` (one statement per few thousand ids).
+    /// Reads the rows of the items `ids` not known yet (one statement per few thousand ids).
     async fn load(&mut self, tx: &mut Tx, ids: &[&str]) -> Result<(), ProjectionError> {
         let kind = tx.kind();
+        let ids: Vec<&str> = ids
+            .iter()
+            .copied()
+            .filter(|id| !self.items.contains_key(*id))
+            .collect();
         for chunk in ids.chunks(PARAMS_PER_STATEMENT) {
             let sql = format!(
                 "select id, kind, format, space, owner_id, owner_name, name, name_key, created_at,
@@ -415,30 +447,91 @@ impl Projection for AuditProjection {
     }
 
     async fn apply_all(&self, tx: &mut Tx, events: &[&StoredEvent]) -> Result<(), BatchFailure> {
-        let whole = |error| BatchFailure { index: None, error };
-        let ours: Vec<(usize, &StoredEvent)> = events
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|(_, e)| e.aggregate_type == ITEM_TYPE)
-            .collect();
-        if ours.is_empty() {
-            return Ok(());
-        }
-        let mut seen = HashSet::new();
-        let ids: Vec<&str> = ours
-            .iter()
-            .map(|(_, e)| e.aggregate_id.as_str())
-            .filter(|id| seen.insert(*id))
-            .collect();
-        let mut batch = Batch::default();
-        batch.load(tx, &ids).await.map_err(whole)?;
-        for (index, event) in ours {
-            batch.apply(event).map_err(|error| BatchFailure {
-                index: Some(index),
-                error,
-            })?;
-        }
-        batch.write(tx).await.map_err(whole)
+        *self.kept() = KeptRows::default();
+        apply_batch(tx, &mut Batch::default(), events).await
     }
+
+    fn keeps_rows(&self) -> bool {
+        true
+    }
+
+    async fn apply_from(
+        &self,
+        tx: &mut Tx,
+        from: CheckpointState,
+        events: &[&StoredEvent],
+    ) -> Result<(), BatchFailure> {
+        let items = {
+            let mut kept = self.kept();
+            kept.pending = None;
+            match kept.settled.take() {
+                Some((at, items)) if at == from => items,
+                _ => BTreeMap::new(),
+            }
+        };
+        let mut batch = Batch {
+            items,
+            ..Batch::default()
+        };
+        apply_batch(tx, &mut batch, events).await?;
+        if batch.items.len() <= KEPT_ROWS {
+            let reached = CheckpointState {
+                position: events.last().map_or(from.position, |e| e.at),
+                generation: from.generation,
+            };
+            self.kept().pending = Some((reached, batch.items));
+        }
+        Ok(())
+    }
+
+    /// A round's rows become the kept ones once its transaction committed; they were taken
+    /// from what was kept when the round began, so a round undone leaves nothing kept.
+    fn settled(&self, committed: bool) {
+        let mut kept = self.kept();
+        if let Some(pending) = kept.pending.take() {
+            if committed {
+                kept.settled = Some(pending);
+            }
+        }
+    }
+}
+
+/// Applies the document events among `events` to `batch` (which may hold rows already) and
+/// writes what they changed. An item's first event makes its row: nothing is read for it.
+async fn apply_batch(
+    tx: &mut Tx,
+    batch: &mut Batch,
+    events: &[&StoredEvent],
+) -> Result<(), BatchFailure> {
+    let whole = |error| BatchFailure { index: None, error };
+    let ours: Vec<(usize, &StoredEvent)> = events
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, e)| e.aggregate_type == ITEM_TYPE)
+        .collect();
+    if ours.is_empty() {
+        return Ok(());
+    }
+    let mut seen = HashSet::new();
+    let mut ids: Vec<&str> = Vec::new();
+    for (_, event) in &ours {
+        let id = event.aggregate_id.as_str();
+        if !seen.insert(id) {
+            continue;
+        }
+        if event.sequence == 1 {
+            batch.items.entry(id.to_string()).or_insert(None);
+        } else {
+            ids.push(id);
+        }
+    }
+    batch.load(tx, &ids).await.map_err(whole)?;
+    for (index, event) in ours {
+        batch.apply(event).map_err(|error| BatchFailure {
+            index: Some(index),
+            error,
+        })?;
+    }
+    batch.write(tx).await.map_err(whole)
 }

@@ -386,8 +386,17 @@ pub struct Batch {
     /// With `resident`: per user, how many items shared with them directly are unread (their
     /// badge), kept as shares and marks change instead of counted again at each change.
     unread_shared: HashMap<Key, i64>,
+    /// Items made while this batch's knowledge lasts (in it, or in the batches it was kept
+    /// from, see [`Batch::settle`]): every row naming them went through it, so a mark it does
+    /// not hold is a mark that does not exist.
+    born: HashSet<Key>,
     pub statements: Statements,
 }
+
+/// What a batch kept between live rounds may hold at most (items, shares, marks, badges and
+/// children counts together), about 30 MiB at its largest; past that it is dropped and the
+/// next round reads what it needs again.
+const KEPT_ENTRIES: usize = 50_000;
 
 impl Batch {
     /// A batch for a rebuild into a database with none of this projection's rows: it lives
@@ -619,6 +628,71 @@ impl Batch {
             .extend(rows.into_iter().map(|(user, seq)| (user, seq.unwrap_or(0))));
     }
 
+    /// Records that `id`, the aggregate of an item's first event, is not in the database: its
+    /// row is made by that event (no read needed to learn it is absent).
+    pub fn new_item_id(&mut self, id: &str) {
+        if !self.resident {
+            self.items.entry(Key::from(id)).or_insert(Slot {
+                db: None,
+                now: None,
+            });
+        }
+    }
+
+    /// Once the batch is written ([`Batch::flush`]): what it wrote becomes what it knows the
+    /// database holds, and what it was to write is dropped, so that the next live batch can
+    /// start from this one instead of reading the same rows again. Only a live batch is kept,
+    /// and only one whose knowledge stays exact: none that removed items (their dependent rows
+    /// went in statements the batch does not follow row by row), none past [`KEPT_ENTRIES`].
+    /// The users' feed numbers are never kept: other projections number the same feeds.
+    /// Returns whether the batch can be kept.
+    pub fn settle(&mut self) -> bool {
+        let entries = self.items.len()
+            + self.shares.len()
+            + self.unread.len()
+            + self.badges.len()
+            + self.db_children.len()
+            + self.born.len();
+        if self.resident || !self.gone.is_empty() || entries > KEPT_ENTRIES {
+            return false;
+        }
+        for slot in self.items.values_mut() {
+            slot.db.clone_from(&slot.now);
+        }
+        for (folder, delta) in self.child_delta.drain() {
+            // A count not read stays unknown: the next batch reads it from the table.
+            if let Some(count) = self.db_children.get_mut(folder.as_str()) {
+                *count += delta;
+            }
+        }
+        for slot in self.shares.values_mut() {
+            slot.db.clone_from(&slot.now);
+        }
+        for mark in self.unread.values_mut() {
+            if let Some(now) = mark.now.take() {
+                mark.db = Some(now);
+            }
+            mark.cleared = false;
+        }
+        for slot in self.badges.values_mut() {
+            slot.db = slot.now;
+        }
+        self.feed_seq.clear();
+        self.feed.clear();
+        self.seen.clear();
+        self.unseen.clear();
+        self.links.clear();
+        self.item_versions.clear();
+        self.open_item_version.clear();
+        self.close_item_version.clear();
+        self.share_versions.clear();
+        self.closed_versions = (0, 0);
+        self.open_share_version.clear();
+        self.close_share_version.clear();
+        self.statements = Statements::default();
+        true
+    }
+
     // ---- items -----------------------------------------------------------------------------
 
     /// Adds a new item; false when an item with this id already exists.
@@ -630,11 +704,15 @@ impl Batch {
         if slot.now.is_some() {
             return false;
         }
-        // Not in the database before: it has no shares and no children there (a resident
-        // batch never reads either, so it need not remember that).
+        // Not in the database before: it has no shares, no children and no marks there, and
+        // nothing below it (a resident batch never reads any, so it need not remember that).
         if slot.db.is_none() && !self.resident {
             self.item_shares_loaded.insert(item.id.clone());
             self.db_children.insert(item.id.clone(), 0);
+            if item.is_folder() {
+                self.subtrees_loaded.insert(item.id.clone());
+            }
+            self.born.insert(Key::from(&item.id));
         }
         if let Some(parent) = &item.parent_id {
             if self.resident {
@@ -788,17 +866,18 @@ impl Batch {
     }
 
     /// The (user, item) pairs of `pairs` whose mark from before the batch is not known yet,
-    /// once each.
+    /// once each. An item [`Batch::born`] has no mark the batch does not hold.
     fn unread_missing<'p>(&self, pairs: &[(&'p str, &'p str)]) -> Vec<(&'p str, &'p str)> {
         let mut seen = HashSet::new();
         pairs
             .iter()
             .copied()
             .filter(|(user, item)| {
-                let known = self
-                    .unread
-                    .get(&Pair(user, item))
-                    .is_some_and(|m| m.db.is_some());
+                let known = self.born.contains(*item)
+                    || self
+                        .unread
+                        .get(&Pair(user, item))
+                        .is_some_and(|m| m.db.is_some());
                 !known && seen.insert((*user, *item))
             })
             .collect()
@@ -1205,7 +1284,7 @@ impl Batch {
                 return Ok(now);
             }
         }
-        if self.resident {
+        if self.resident || self.born.contains(item) {
             return Ok(false);
         }
         let found: Option<i64> = on_tx!(tx, c => sqlx::query_scalar(

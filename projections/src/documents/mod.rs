@@ -18,6 +18,6 @@ pub mod read;
 pub mod resident;
 pub mod temporal;
 
-pub use projection::DocumentsProjection;
+pub use projection::{DocumentsProjection, LiveDocumentsProjection};
 pub use read::{ItemRow, ItemView, Viewer};
 pub use resident::ResidentDocumentsProjection;

@@ -23,7 +23,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use super::batch::{Batch, Item, Link, Share, Withdrawal};
 use super::read::{self, path_ids, NodeRow, Viewer};
 use crate::db::Tx;
-use crate::projector::{BatchFailure, Projection, ProjectionError, TableSpec};
+use crate::projector::{BatchFailure, CheckpointState, Projection, ProjectionError, TableSpec};
 use crate::stream::StoredEvent;
 
 pub struct DocumentsProjection;
@@ -140,6 +140,127 @@ impl Projection for DocumentsProjection {
     }
 }
 
+/// [`DocumentsProjection`] as the live projector runs it: between the live rounds of group
+/// commits it keeps what its last batch knew of the rows ([`Batch::settle`]), so the next one
+/// reads only what that one did not hold. What is kept stands for the tables exactly as long
+/// as the projection's checkpoint is where that batch left it, in the same generation (no
+/// other projector, tool or swap wrote the tables since: each of them moves one or the
+/// other), and it is used only once its transaction committed. Every other way of applying
+/// events (the projector's own rounds, one event at a time, a rebuild) drops it.
+#[derive(Default)]
+pub struct LiveDocumentsProjection {
+    kept: std::sync::Mutex<KeptBatch>,
+}
+
+#[derive(Default)]
+struct KeptBatch {
+    /// The batch of the last committed round, and the checkpoint it left.
+    settled: Option<(CheckpointState, Box<Batch>)>,
+    /// The batch of the round in progress, until its transaction ends.
+    pending: Option<(CheckpointState, Box<Batch>)>,
+}
+
+impl LiveDocumentsProjection {
+    fn kept(&self) -> std::sync::MutexGuard<'_, KeptBatch> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn forget(&self) {
+        *self.kept() = KeptBatch::default();
+    }
+}
+
+#[async_trait]
+impl Projection for LiveDocumentsProjection {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn analyzed_columns(&self, table: &str) -> &'static str {
+        analyzed_columns(table)
+    }
+
+    fn tables(&self) -> &'static [TableSpec] {
+        TABLES
+    }
+
+    fn on_poison(&self) -> crate::PoisonPolicy {
+        DocumentsProjection.on_poison()
+    }
+
+    fn reads(&self, aggregate_type: &str) -> bool {
+        DocumentsProjection.reads(aggregate_type)
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
+        self.forget();
+        DocumentsProjection.apply(tx, event).await
+    }
+
+    async fn apply_all(
+        &self,
+        tx: &mut Tx,
+        events: &[&StoredEvent],
+    ) -> std::result::Result<(), BatchFailure> {
+        self.forget();
+        DocumentsProjection.apply_all(tx, events).await
+    }
+
+    fn keeps_rows(&self) -> bool {
+        true
+    }
+
+    async fn apply_from(
+        &self,
+        tx: &mut Tx,
+        from: CheckpointState,
+        events: &[&StoredEvent],
+    ) -> std::result::Result<(), BatchFailure> {
+        let mut batch = {
+            let mut kept = self.kept();
+            kept.pending = None;
+            match kept.settled.take() {
+                Some((at, batch)) if at == from => batch,
+                _ => Box::default(),
+            }
+        };
+        let decoded = decode_batch(events)?;
+        let unplaced = |error| BatchFailure { index: None, error };
+        apply_decoded(tx, &mut batch, decoded)
+            .await
+            .map_err(unplaced)?;
+        batch.flush(tx).await.map_err(unplaced)?;
+        count_statements(&batch);
+        if batch.settle() {
+            let reached = CheckpointState {
+                position: events.last().map_or(from.position, |e| e.at),
+                generation: from.generation,
+            };
+            self.kept().pending = Some((reached, batch));
+        }
+        Ok(())
+    }
+
+    /// A round's batch becomes the kept one once its transaction committed. It was taken from
+    /// what was kept when the round began, so a round undone leaves nothing kept.
+    fn settled(&self, committed: bool) {
+        let mut kept = self.kept();
+        if let Some(pending) = kept.pending.take() {
+            if committed {
+                kept.settled = Some(pending);
+            }
+        }
+    }
+
+    fn rebuilder(
+        &self,
+        target: &crate::db::Db,
+        spill_bytes: usize,
+    ) -> Option<std::sync::Arc<dyn Projection>> {
+        DocumentsProjection.rebuilder(target, spill_bytes)
+    }
+}
+
 /// The batch's document events, decoded; a poison event is named by its index.
 pub(super) fn decode_batch<'e>(
     events: &[&'e StoredEvent],
@@ -207,6 +328,15 @@ async fn prefetch(
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for (event, item) in events {
         ids.push(event.aggregate_id.as_str());
+        match &**item {
+            // An item's first event makes its row: nothing to read for it.
+            ItemEvent::FolderCreated { id, .. } | ItemEvent::FileUploaded { id, .. }
+                if event.sequence == 1 && *id == event.aggregate_id =>
+            {
+                batch.new_item_id(id);
+            }
+            _ => {}
+        }
         match &**item {
             ItemEvent::FolderCreated { id, parent, .. }
             | ItemEvent::FileUploaded { id, parent, .. }
@@ -1518,5 +1648,178 @@ mod tests {
         );
         let (_, singly) = project(&large, Arc::new(OneByOne));
         assert!(singly > 10 * many, "one by one: {singly}, batched: {many}");
+    }
+
+    /// The events stored by [`store`], in stream order.
+    async fn stored(db: &Db) -> Vec<StoredEvent> {
+        crate::stream::read_after(db, crate::Position::default(), 100_000)
+            .await
+            .unwrap()
+    }
+
+    /// Applies `events` with `live` in rounds of `per_round` events, each in a transaction of
+    /// its own that commits, as the group commits do; with `swapped`, each round finds the
+    /// checkpoint in a new generation (nothing kept can be used). Another projection numbers
+    /// messages in the same feeds between the rounds.
+    async fn live_rounds(
+        db: &Db,
+        live: &LiveDocumentsProjection,
+        events: &[StoredEvent],
+        per_round: usize,
+        swapped: bool,
+    ) {
+        let mut from = CheckpointState::default();
+        for (round, chunk) in events.chunks(per_round).enumerate() {
+            let refs: Vec<&StoredEvent> = chunk.iter().collect();
+            let mut tx = Tx::begin(db).await.unwrap();
+            if round % 4 == 3 {
+                crate::feed::push(&mut tx, "u1", "other", &serde_json::json!({}), 1)
+                    .await
+                    .unwrap();
+            }
+            live.apply_from(&mut tx, from, &refs).await.unwrap();
+            tx.commit().await.unwrap();
+            live.settled(true);
+            from = CheckpointState {
+                position: chunk.last().unwrap().at,
+                generation: from.generation + i64::from(swapped),
+            };
+        }
+    }
+
+    #[tokio::test]
+    async fn rounds_that_keep_their_rows_write_what_rounds_that_read_them_write() {
+        let events = workload_with_versions(30);
+        for per_round in [1, 3] {
+            let mut models = Vec::new();
+            for swapped in [false, true] {
+                let dir = tempfile::tempdir().unwrap();
+                let db = Db::connect(&format!("sqlite://{}", dir.path().join("d.db").display()))
+                    .await
+                    .unwrap();
+                store(&db, &events).await;
+                let live = LiveDocumentsProjection::default();
+                live_rounds(&db, &live, &stored(&db).await, per_round, swapped).await;
+                models.push(read_model(&db).await);
+                db.close().await;
+            }
+            for (table, (kept, read)) in models[0].iter().zip(&models[1]).enumerate() {
+                assert_eq!(kept, read, "{per_round} a round: table {table} differs");
+            }
+            assert!(models[0].iter().all(|rows| !rows.is_empty()));
+        }
+    }
+
+    /// Renames the folder `G` in the table behind the projection's back: a round that uses
+    /// rows it kept writes them back over that name when it writes `G`'s row.
+    async fn rename_behind(db: &Db) {
+        on_db!(db, pool => sqlx::query("update doc_items set name = 'behind' where id = 'G'")
+            .execute(pool).await.map(|_| ()))
+        .unwrap();
+    }
+
+    async fn name_of_g(db: &Db) -> String {
+        on_db!(db, pool => sqlx::query_scalar("select name from doc_items where id = 'G'")
+            .fetch_one(pool).await)
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn kept_rows_are_used_only_where_the_checkpoint_left_them_and_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("d.db").display()))
+            .await
+            .unwrap();
+        let moved = |to: &str| ItemEvent::Moved {
+            from: None,
+            to: place(to),
+        };
+        store(
+            &db,
+            &[
+                folder("F", Space::My, None),
+                folder("H", Space::My, None),
+                folder("G", Space::My, None),
+                on("G", moved("F")),
+                on("G", moved("H")),
+                on("G", moved("F")),
+                on("G", moved("H")),
+            ],
+        )
+        .await;
+        let events = stored(&db).await;
+        let live = LiveDocumentsProjection::default();
+        let round = |from: CheckpointState, event: &StoredEvent, commit: bool| {
+            let (db, live, event) = (db.clone(), &live, event.clone());
+            async move {
+                let mut tx = Tx::begin(&db).await.unwrap();
+                live.apply_from(&mut tx, from, &[&event]).await.unwrap();
+                if commit {
+                    tx.commit().await.unwrap();
+                } else {
+                    tx.rollback().await.unwrap();
+                }
+                live.settled(commit);
+                CheckpointState {
+                    position: event.at,
+                    generation: from.generation,
+                }
+            }
+        };
+        let refs: Vec<&StoredEvent> = events[..3].iter().collect();
+        let mut tx = Tx::begin(&db).await.unwrap();
+        live.apply_from(&mut tx, CheckpointState::default(), &refs)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        live.settled(true);
+        let at = CheckpointState {
+            position: events[2].at,
+            generation: 0,
+        };
+
+        // Where the checkpoint was left, in the same generation: the kept row is written.
+        rename_behind(&db).await;
+        let at = round(at, &events[3], true).await;
+        assert_eq!(name_of_g(&db).await, "Folder G", "the kept row is used");
+
+        // A swap moved the generation: the row is read again.
+        rename_behind(&db).await;
+        let swapped = CheckpointState {
+            generation: 1,
+            ..at
+        };
+        let at = round(swapped, &events[4], true).await;
+        assert_eq!(
+            name_of_g(&db).await,
+            "behind",
+            "nothing kept is used after a swap"
+        );
+
+        // A round undone leaves nothing kept.
+        round(at, &events[5], false).await;
+        rename_behind(&db).await;
+        let at = round(at, &events[5], true).await;
+        assert_eq!(
+            name_of_g(&db).await,
+            "behind",
+            "nothing kept after a rollback"
+        );
+
+        // Applied another way (the projector's own round): nothing kept either.
+        let mut tx = Tx::begin(&db).await.unwrap();
+        live.apply_all(&mut tx, &[&events[6]]).await.unwrap();
+        tx.rollback().await.unwrap();
+        let at = CheckpointState {
+            position: events[5].at,
+            ..at
+        };
+        rename_behind(&db).await;
+        round(at, &events[6], true).await;
+        assert_eq!(
+            name_of_g(&db).await,
+            "behind",
+            "nothing kept after another way"
+        );
     }
 }

@@ -446,6 +446,8 @@ impl Projector {
             }
         };
         if round.is_none() {
+            // What a projection applied in this transaction is undone with it.
+            self.settled(false);
             tx.rollback().await?;
             (tx, outcomes) = self.append_all(appends).await?;
             if outcomes.iter().all(|o| o.is_err()) {
@@ -458,7 +460,11 @@ impl Projector {
                 let _ = request.shared.committing.set(*at);
             }
         }
-        tx.commit().await?;
+        let committed = tx.commit().await;
+        if round.is_some() {
+            self.settled(committed.is_ok());
+        }
+        committed?;
         let projected = round.is_some();
         if let Some(round) = round {
             // The commit stands whatever these say; the next round publishes again.
@@ -521,6 +527,8 @@ impl Projector {
                         name: row.name,
                         tx_id: row.tx_id,
                         position: row.position,
+                        // A checkpoint's row carries its generation in the events' column.
+                        generation: row.sequence.unwrap_or_default(),
                     },
                     stopped: i64::from(row.part == PART_STOPPED),
                 }),
@@ -539,10 +547,12 @@ impl Projector {
                 _ => {}
             }
         }
+        let generations = super::generations_of(&named);
         let (checkpoints, stopped) = self.sort_checkpoints(named);
         Ok(RoundStart {
             checkpoints,
             stopped,
+            generations,
             events,
         })
     }
@@ -560,10 +570,12 @@ impl Projector {
         let RoundStart {
             checkpoints,
             stopped,
+            generations,
             events,
         } = match tx {
             Tx::Sqlite(_) => {
-                let (checkpoints, stopped) = self.checkpoints_and_stopped_in(tx).await?;
+                let (checkpoints, stopped, generations) =
+                    self.checkpoints_and_stopped_in(tx).await?;
                 let lowest = self
                     .running(&checkpoints, &stopped)
                     .iter()
@@ -576,6 +588,7 @@ impl Projector {
                 RoundStart {
                     checkpoints,
                     stopped,
+                    generations,
                     events,
                 }
             }
@@ -596,7 +609,10 @@ impl Projector {
             return Ok(None);
         }
         let behind = behind_in(&running, &events);
-        let Some(parts) = self.apply_parts_at_once(tx, &behind).await? else {
+        let Some(parts) = self
+            .apply_parts_at_once(tx, &behind, Some(&generations))
+            .await?
+        else {
             return Ok(None);
         };
         if !parts.moved_all {
@@ -616,6 +632,7 @@ impl Projector {
 struct RoundStart {
     checkpoints: Vec<Position>,
     stopped: BTreeSet<String>,
+    generations: super::Generations,
     events: Vec<StoredEvent>,
 }
 
@@ -623,8 +640,8 @@ const PART_CHECKPOINT: i32 = 0;
 const PART_STOPPED: i32 = 1;
 const PART_EVENT: i32 = 3;
 
-/// A row of [`POSTGRES_ROUND_START`]: a checkpoint, a stopped projection, the setting, or an
-/// event (whose aggregate type is in `name`).
+/// A row of [`POSTGRES_ROUND_START`]: a checkpoint (its generation in `sequence`), a stopped
+/// projection, the setting, or an event (whose aggregate type is in `name`).
 #[derive(sqlx::FromRow)]
 struct RoundStartRow {
     part: i32,
@@ -647,7 +664,7 @@ struct RoundStartRow {
 /// [`stream::read_after_in`]: nothing while an older transaction is open.
 const POSTGRES_ROUND_START: &str = concat!(
     "with checkpoint as (
-        select name, tx_id, position from projection_checkpoints
+        select name, tx_id, position, generation from projection_checkpoints
     ), stopped as (
         select distinct projection as name from projection_dead_letters where status = 'stopped'
     ), lowest as (
@@ -657,7 +674,7 @@ const POSTGRES_ROUND_START: &str = concat!(
          order by 1, 2 limit 1
     )
     select 0 as part, tx_id, position, name, cast(null as text) as aggregate_id,
-           cast(null as bigint) as sequence, cast(null as text) as event_type,
+           generation as sequence, cast(null as text) as event_type,
            cast(null as text) as event_version, cast(null as text) as payload,
            cast(null as text) as metadata, cast(null as bigint) as recorded_at
       from checkpoint
