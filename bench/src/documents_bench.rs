@@ -340,6 +340,8 @@ struct GroupCommits {
     projected: f64,
     not_projected: f64,
     commands: f64,
+    /// Statements the documents projection ran to read its rows, in every round.
+    documents_reads: f64,
 }
 
 impl GroupCommits {
@@ -361,6 +363,10 @@ impl GroupCommits {
                 names::GROUP_COMMITS_TOTAL
             )),
             commands: value(names::GROUP_COMMIT_COMMANDS_TOTAL),
+            documents_reads: value(&format!(
+                "{}{{kind=\"read\"}}",
+                projections::documents::projection::STATEMENTS_TOTAL
+            )),
         }
     }
 
@@ -369,6 +375,7 @@ impl GroupCommits {
             projected: self.projected - earlier.projected,
             not_projected: self.not_projected - earlier.not_projected,
             commands: self.commands - earlier.commands,
+            documents_reads: self.documents_reads - earlier.documents_reads,
         }
     }
 }
@@ -590,10 +597,11 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     let transactions = commits.projected + commits.not_projected;
     println!(
         "group commits: {transactions:.0} transactions for {:.0} commands ({:.2} a transaction), \
-         {:.0} with the projections applied in them",
+         {:.0} with the projections applied in them; the documents projection's reads: {:.2} a transaction",
         commits.commands,
         commits.commands / transactions.max(1.0),
-        commits.projected
+        commits.projected,
+        commits.documents_reads / transactions.max(1.0)
     );
 
     lag.sort_by(|a, b| a.1.total_cmp(&b.1));

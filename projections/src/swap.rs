@@ -687,12 +687,27 @@ mod tests {
         .execute(pool)
         .await
         .unwrap();
+        sqlx::query(
+            "insert into projection_checkpoints (name, tx_id, position, updated_at)
+             values ('empty', 0, 0, 0)",
+        )
+        .execute(pool)
+        .await
+        .unwrap();
         let projection: Arc<dyn Projection> = Arc::new(Empty);
         let report = swap_in(&live, &scratch, &projection, &projection)
             .await
             .unwrap();
         assert_eq!((report.rows, report.caught_up), (0, 0));
         assert_eq!(count(&live).await, 0, "the rebuilt table is empty");
+        // The rows are new: a live projection keeping rows from before must not use them.
+        let generation: i64 =
+            sqlx::query_scalar("select generation from projection_checkpoints where name = $1")
+                .bind(projection.name())
+                .fetch_one(pool)
+                .await
+                .unwrap();
+        assert_eq!(generation, 1, "the swap moves the checkpoint's generation");
 
         sqlx::query(
             "insert into terms_acceptances (user_id, version, accepted_at) values ('u', '1', 5)",

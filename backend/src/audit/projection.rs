@@ -535,3 +535,130 @@ async fn apply_batch(
     }
     batch.write(tx).await.map_err(whole)
 }
+
+#[cfg(test)]
+mod tests {
+    use events::documents::ItemRef;
+    use projections::{on_db, Db, Position};
+
+    use super::*;
+
+    async fn store(db: &Db, aggregate: &str, sequence: i64, event: &ItemEvent) {
+        let payload = serde_json::to_string(event).unwrap();
+        let kind = cqrs_es::DomainEvent::event_type(event);
+        on_db!(db, pool => sqlx::query(
+            "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata, recorded_at)
+             values ($1, $2, $3, $4, '1.0', $5, '{}', $6)")
+            .bind(ITEM_TYPE).bind(aggregate).bind(sequence).bind(&kind).bind(&payload)
+            .bind(1_800_000_000_000 + sequence)
+            .execute(pool).await.map(|_| ()))
+        .unwrap();
+    }
+
+    /// Renames the item behind the projection's back.
+    async fn rename_behind(db: &Db, name: &str) {
+        on_db!(db, pool => sqlx::query("update audit_items set name = $1 where id = 'G'")
+            .bind(name).execute(pool).await.map(|_| ()))
+        .unwrap();
+    }
+
+    async fn name_of_g(db: &Db) -> String {
+        on_db!(db, pool => sqlx::query_scalar("select name from audit_items where id = 'G'")
+            .fetch_one(pool).await)
+        .unwrap()
+    }
+
+    /// One round with `event`, from `from`: committed or rolled back.
+    async fn round(
+        db: &Db,
+        audit: &AuditProjection,
+        from: CheckpointState,
+        event: &StoredEvent,
+        commit: bool,
+    ) -> CheckpointState {
+        let mut tx = Tx::begin(db).await.unwrap();
+        audit.apply_from(&mut tx, from, &[event]).await.unwrap();
+        if commit {
+            tx.commit().await.unwrap();
+        } else {
+            tx.rollback().await.unwrap();
+        }
+        audit.settled(commit);
+        CheckpointState {
+            position: event.at,
+            generation: from.generation,
+        }
+    }
+
+    #[tokio::test]
+    async fn kept_rows_are_used_only_where_the_checkpoint_left_them_and_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("a.db").display()))
+            .await
+            .unwrap();
+        let created = ItemEvent::FolderCreated {
+            id: "G".into(),
+            space: Space::My,
+            owner: None,
+            parent: None,
+            name: "Folder G".into(),
+            seed_key: None,
+        };
+        store(&db, "G", 1, &created).await;
+        for sequence in 2..=6 {
+            let moved = ItemEvent::Moved {
+                from: None,
+                to: Some(ItemRef {
+                    id: "F".into(),
+                    name: "F".into(),
+                }),
+            };
+            store(&db, "G", sequence, &moved).await;
+        }
+        let events = projections::stream::read_after(&db, Position::default(), 100)
+            .await
+            .unwrap();
+        let audit = AuditProjection::default();
+        let at = round(&db, &audit, CheckpointState::default(), &events[0], true).await;
+
+        // Where the checkpoint was left, in the same generation: the kept row is written.
+        rename_behind(&db, "behind").await;
+        let at = round(&db, &audit, at, &events[1], true).await;
+        assert_eq!(name_of_g(&db).await, "Folder G", "the kept row is used");
+
+        // A swap moved the generation: the row is read again.
+        rename_behind(&db, "behind").await;
+        let swapped = CheckpointState {
+            generation: 1,
+            ..at
+        };
+        let at = round(&db, &audit, swapped, &events[2], true).await;
+        assert_eq!(
+            name_of_g(&db).await,
+            "behind",
+            "nothing kept is used after a swap"
+        );
+
+        // A round undone leaves nothing kept.
+        round(&db, &audit, at, &events[3], false).await;
+        rename_behind(&db, "behind again").await;
+        let at = round(&db, &audit, at, &events[3], true).await;
+        assert_eq!(
+            name_of_g(&db).await,
+            "behind again",
+            "nothing kept after a rollback"
+        );
+
+        // Applied another way (the projector's own round): nothing kept.
+        let mut tx = Tx::begin(&db).await.unwrap();
+        audit.apply_all(&mut tx, &[&events[4]]).await.unwrap();
+        tx.rollback().await.unwrap();
+        rename_behind(&db, "behind").await;
+        round(&db, &audit, at, &events[4], true).await;
+        assert_eq!(
+            name_of_g(&db).await,
+            "behind",
+            "nothing kept after another way"
+        );
+    }
+}
