@@ -394,9 +394,11 @@ pub struct Batch {
 }
 
 /// What a batch kept between live rounds may hold at most (items, shares, marks, badges and
-/// children counts together), about 30 MiB at its largest; past that it is dropped and the
-/// next round reads what it needs again.
-const KEPT_ENTRIES: usize = 50_000;
+/// children counts together); past that it is dropped and the next round reads what it needs
+/// again. Small, because a batch's writes compare every row it holds with what it read (a
+/// kept row was read long ago, and unchanged): thousands of rows cost tens of microseconds a
+/// round, tens of thousands cost more than the reads they save.
+const KEPT_ENTRIES: usize = 4_096;
 
 impl Batch {
     /// A batch for a rebuild into a database with none of this projection's rows: it lives
@@ -1680,6 +1682,8 @@ impl Batch {
             .items
             .values()
             .filter_map(|s| match (&s.db, &s.now) {
+                // The same row (kept, or read and not changed) first, without comparing fields.
+                (Some(db), Some(now)) if Arc::ptr_eq(db, now) => None,
                 (db, Some(now)) if db.as_ref() != Some(now) => Some(&**now),
                 _ => None,
             })
