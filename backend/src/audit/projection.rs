@@ -640,7 +640,8 @@ mod tests {
             "nothing kept is used after a swap"
         );
 
-        // A round undone leaves nothing kept.
+        // A round undone leaves nothing the next one uses (its batch was taken from what was
+        // kept, and stands for a checkpoint the rollback did not move to).
         round(&db, &audit, at, &events[3], false).await;
         rename_behind(&db, "behind again").await;
         let at = round(&db, &audit, at, &events[3], true).await;

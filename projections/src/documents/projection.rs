@@ -1712,9 +1712,9 @@ mod tests {
 
     /// Renames the folder `G` in the table behind the projection's back: a round that uses
     /// rows it kept writes them back over that name when it writes `G`'s row.
-    async fn rename_behind(db: &Db) {
-        on_db!(db, pool => sqlx::query("update doc_items set name = 'behind' where id = 'G'")
-            .execute(pool).await.map(|_| ()))
+    async fn rename_behind(db: &Db, name: &str) {
+        on_db!(db, pool => sqlx::query("update doc_items set name = $1 where id = 'G'")
+            .bind(name).execute(pool).await.map(|_| ()))
         .unwrap();
     }
 
@@ -1779,12 +1779,12 @@ mod tests {
         };
 
         // Where the checkpoint was left, in the same generation: the kept row is written.
-        rename_behind(&db).await;
+        rename_behind(&db, "behind").await;
         let at = round(at, &events[3], true).await;
         assert_eq!(name_of_g(&db).await, "Folder G", "the kept row is used");
 
         // A swap moved the generation: the row is read again.
-        rename_behind(&db).await;
+        rename_behind(&db, "behind").await;
         let swapped = CheckpointState {
             generation: 1,
             ..at
@@ -1796,9 +1796,10 @@ mod tests {
             "nothing kept is used after a swap"
         );
 
-        // A round undone leaves nothing kept.
+        // A round undone leaves nothing the next one uses (its batch was taken from what was
+        // kept, and stands for a checkpoint the rollback did not move to).
         round(at, &events[5], false).await;
-        rename_behind(&db).await;
+        rename_behind(&db, "behind").await;
         let at = round(at, &events[5], true).await;
         assert_eq!(
             name_of_g(&db).await,
@@ -1814,11 +1815,12 @@ mod tests {
             position: events[5].at,
             ..at
         };
-        rename_behind(&db).await;
+        // A name the rows kept before do not hold.
+        rename_behind(&db, "behind again").await;
         round(at, &events[6], true).await;
         assert_eq!(
             name_of_g(&db).await,
-            "behind",
+            "behind again",
             "nothing kept after another way"
         );
     }
