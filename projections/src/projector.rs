@@ -31,6 +31,7 @@ use crate::stream::{self, Position, StoredEvent, StreamError};
 use crate::{now_ms, on_db, on_tx};
 
 mod group_commit;
+mod kept;
 mod light_rounds;
 mod read_ahead;
 use group_commit::CommitGate;
@@ -38,6 +39,7 @@ pub use group_commit::{
     append_together, metric_names as group_commit_metric_names, settle, Append, CommitError,
     Committed, NewEvent, ReadBack, ReadBackRow, SnapshotUpdate, COMMANDS_PER_BATCH,
 };
+pub use kept::Kept;
 use read_ahead::ReadAhead;
 
 /// The PostgreSQL `NOTIFY` channel that asks the node running the projector to look for new

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use async_trait::async_trait;
 use events::documents::{CopyReason, ItemEvent, Kind, Space, ITEM_TYPE};
 use projections::db::DbKind;
+use projections::projector::Kept;
 use projections::{
     on_tx, BatchFailure, CheckpointState, Projection, ProjectionError, StoredEvent, TableSpec, Tx,
 };
@@ -39,26 +40,12 @@ const PARAMS_PER_STATEMENT: usize = 30_000;
 /// that batch's transaction committed.
 #[derive(Default)]
 pub struct AuditProjection {
-    kept: std::sync::Mutex<KeptRows>,
+    kept: Kept<BTreeMap<String, Option<ItemRow>>>,
 }
 
 /// Rows kept at most between rounds: a batch's write looks at every row it holds, so
 /// thousands cost tens of microseconds a round, tens of thousands more than the reads they save.
 const KEPT_ROWS: usize = 4_096;
-
-#[derive(Default)]
-struct KeptRows {
-    /// The rows after the last committed round, and the checkpoint it left.
-    settled: Option<(CheckpointState, BTreeMap<String, Option<ItemRow>>)>,
-    /// The rows after the round in progress, until its transaction ends.
-    pending: Option<(CheckpointState, BTreeMap<String, Option<ItemRow>>)>,
-}
-
-impl AuditProjection {
-    fn kept(&self) -> std::sync::MutexGuard<'_, KeptRows> {
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
 
 /// A row of `audit_items`.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -448,7 +435,7 @@ impl Projection for AuditProjection {
     }
 
     async fn apply_all(&self, tx: &mut Tx, events: &[&StoredEvent]) -> Result<(), BatchFailure> {
-        *self.kept() = KeptRows::default();
+        self.kept.forget();
         apply_batch(tx, &mut Batch::default(), events).await
     }
 
@@ -462,14 +449,7 @@ impl Projection for AuditProjection {
         from: CheckpointState,
         events: &[&StoredEvent],
     ) -> Result<(), BatchFailure> {
-        let items = {
-            let mut kept = self.kept();
-            kept.pending = None;
-            match kept.settled.take() {
-                Some((at, items)) if at == from => items,
-                _ => BTreeMap::new(),
-            }
-        };
+        let items = self.kept.take_at(from).unwrap_or_default();
         let mut batch = Batch {
             items,
             ..Batch::default()
@@ -480,20 +460,13 @@ impl Projection for AuditProjection {
                 position: events.last().map_or(from.position, |e| e.at),
                 generation: from.generation,
             };
-            self.kept().pending = Some((reached, batch.items));
+            self.kept.hold(reached, batch.items);
         }
         Ok(())
     }
 
-    /// A round's rows become the kept ones once its transaction committed; they were taken
-    /// from what was kept when the round began, so a round undone leaves nothing kept.
     fn settled(&self, committed: bool) {
-        let mut kept = self.kept();
-        if let Some(pending) = kept.pending.take() {
-            if committed {
-                kept.settled = Some(pending);
-            }
-        }
+        self.kept.settled(committed);
     }
 }
 

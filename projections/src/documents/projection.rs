@@ -23,7 +23,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use super::batch::{Batch, Item, Link, Share, Withdrawal};
 use super::read::{self, path_ids, NodeRow, Viewer};
 use crate::db::Tx;
-use crate::projector::{BatchFailure, CheckpointState, Projection, ProjectionError, TableSpec};
+use crate::projector::{
+    BatchFailure, CheckpointState, Kept, Projection, ProjectionError, TableSpec,
+};
 use crate::stream::StoredEvent;
 
 pub struct DocumentsProjection;
@@ -149,39 +151,21 @@ impl Projection for DocumentsProjection {
 /// events (the projector's own rounds, one event at a time, a rebuild) drops it.
 #[derive(Default)]
 pub struct LiveDocumentsProjection {
-    kept: std::sync::Mutex<KeptBatch>,
-}
-
-#[derive(Default)]
-struct KeptBatch {
-    /// The batch of the last committed round, and the checkpoint it left.
-    settled: Option<(CheckpointState, Box<Batch>)>,
-    /// The batch of the round in progress, until its transaction ends.
-    pending: Option<(CheckpointState, Box<Batch>)>,
-}
-
-impl LiveDocumentsProjection {
-    fn kept(&self) -> std::sync::MutexGuard<'_, KeptBatch> {
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn forget(&self) {
-        *self.kept() = KeptBatch::default();
-    }
+    kept: Kept<Box<Batch>>,
 }
 
 #[async_trait]
 impl Projection for LiveDocumentsProjection {
     fn name(&self) -> &'static str {
-        NAME
+        DocumentsProjection.name()
     }
 
     fn analyzed_columns(&self, table: &str) -> &'static str {
-        analyzed_columns(table)
+        DocumentsProjection.analyzed_columns(table)
     }
 
     fn tables(&self) -> &'static [TableSpec] {
-        TABLES
+        DocumentsProjection.tables()
     }
 
     fn on_poison(&self) -> crate::PoisonPolicy {
@@ -193,7 +177,7 @@ impl Projection for LiveDocumentsProjection {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> Result<()> {
-        self.forget();
+        self.kept.forget();
         DocumentsProjection.apply(tx, event).await
     }
 
@@ -202,7 +186,7 @@ impl Projection for LiveDocumentsProjection {
         tx: &mut Tx,
         events: &[&StoredEvent],
     ) -> std::result::Result<(), BatchFailure> {
-        self.forget();
+        self.kept.forget();
         DocumentsProjection.apply_all(tx, events).await
     }
 
@@ -216,14 +200,7 @@ impl Projection for LiveDocumentsProjection {
         from: CheckpointState,
         events: &[&StoredEvent],
     ) -> std::result::Result<(), BatchFailure> {
-        let mut batch = {
-            let mut kept = self.kept();
-            kept.pending = None;
-            match kept.settled.take() {
-                Some((at, batch)) if at == from => batch,
-                _ => Box::default(),
-            }
-        };
+        let mut batch = self.kept.take_at(from).unwrap_or_default();
         let decoded = decode_batch(events)?;
         let unplaced = |error| BatchFailure { index: None, error };
         apply_decoded(tx, &mut batch, decoded)
@@ -236,20 +213,13 @@ impl Projection for LiveDocumentsProjection {
                 position: events.last().map_or(from.position, |e| e.at),
                 generation: from.generation,
             };
-            self.kept().pending = Some((reached, batch));
+            self.kept.hold(reached, batch);
         }
         Ok(())
     }
 
-    /// A round's batch becomes the kept one once its transaction committed. It was taken from
-    /// what was kept when the round began, so a round undone leaves nothing kept.
     fn settled(&self, committed: bool) {
-        let mut kept = self.kept();
-        if let Some(pending) = kept.pending.take() {
-            if committed {
-                kept.settled = Some(pending);
-            }
-        }
+        self.kept.settled(committed);
     }
 
     fn rebuilder(
