@@ -244,6 +244,17 @@ pub struct CheckpointState {
     pub generation: i64,
 }
 
+impl CheckpointState {
+    /// Where a round from here leaves the checkpoint once it has applied `events` (all the
+    /// events after it; the generation stays).
+    pub fn after(self, events: &[&StoredEvent]) -> Self {
+        Self {
+            position: events.last().map_or(self.position, |e| e.at),
+            generation: self.generation,
+        }
+    }
+}
+
 /// How a command's wait for the projections ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WaitOutcome {

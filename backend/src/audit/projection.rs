@@ -456,11 +456,7 @@ impl Projection for AuditProjection {
         };
         apply_batch(tx, &mut batch, events).await?;
         if batch.items.len() <= KEPT_ROWS {
-            let reached = CheckpointState {
-                position: events.last().map_or(from.position, |e| e.at),
-                generation: from.generation,
-            };
-            self.kept.hold(reached, batch.items);
+            self.kept.hold(from.after(events), batch.items);
         }
         Ok(())
     }

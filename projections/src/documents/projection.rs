@@ -120,15 +120,7 @@ impl Projection for DocumentsProjection {
         tx: &mut Tx,
         events: &[&StoredEvent],
     ) -> std::result::Result<(), BatchFailure> {
-        let decoded = decode_batch(events)?;
-        let mut batch = Batch::default();
-        let unplaced = |error| BatchFailure { index: None, error };
-        apply_decoded(tx, &mut batch, decoded)
-            .await
-            .map_err(unplaced)?;
-        batch.flush(tx).await.map_err(unplaced)?;
-        count_statements(&batch);
-        Ok(())
+        apply_and_write(tx, &mut Batch::default(), events).await
     }
 
     fn rebuilder(
@@ -201,19 +193,9 @@ impl Projection for LiveDocumentsProjection {
         events: &[&StoredEvent],
     ) -> std::result::Result<(), BatchFailure> {
         let mut batch = self.kept.take_at(from).unwrap_or_default();
-        let decoded = decode_batch(events)?;
-        let unplaced = |error| BatchFailure { index: None, error };
-        apply_decoded(tx, &mut batch, decoded)
-            .await
-            .map_err(unplaced)?;
-        batch.flush(tx).await.map_err(unplaced)?;
-        count_statements(&batch);
+        apply_and_write(tx, &mut batch, events).await?;
         if batch.settle() {
-            let reached = CheckpointState {
-                position: events.last().map_or(from.position, |e| e.at),
-                generation: from.generation,
-            };
-            self.kept.hold(reached, batch);
+            self.kept.hold(from.after(events), batch);
         }
         Ok(())
     }
@@ -229,6 +211,21 @@ impl Projection for LiveDocumentsProjection {
     ) -> Option<std::sync::Arc<dyn Projection>> {
         DocumentsProjection.rebuilder(target, spill_bytes)
     }
+}
+
+/// Applies the document events among `events` to `batch` (empty, or kept from the round
+/// before) and writes what they changed.
+async fn apply_and_write(
+    tx: &mut Tx,
+    batch: &mut Batch,
+    events: &[&StoredEvent],
+) -> std::result::Result<(), BatchFailure> {
+    let decoded = decode_batch(events)?;
+    let unplaced = |error| BatchFailure { index: None, error };
+    apply_decoded(tx, batch, decoded).await.map_err(unplaced)?;
+    batch.flush(tx).await.map_err(unplaced)?;
+    count_statements(batch);
+    Ok(())
 }
 
 /// The batch's document events, decoded; a poison event is named by its index.
