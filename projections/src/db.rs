@@ -31,6 +31,10 @@ macro_rules! on_db {
     };
 }
 
+/// The page cache of a SQLite connection of its own ([`Db::dedicated`]), as `cache_size`
+/// counts it: negative, in KiB.
+const DEDICATED_SQLITE_CACHE_KIB: i64 = -16 * 1024;
+
 /// Which engine a [`Db`] talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DbKind {
@@ -56,6 +60,8 @@ pub enum Db {
         /// A durable database's log checkpoints, off the commits' path (see
         /// [`WalCheckpoints`]); `None` for a scratch database, which has no log.
         wal_checkpoints: Option<Arc<WalCheckpoints>>,
+        /// The pools of one connection made by [`Db::dedicated`], closed with this one.
+        dedicated: Arc<std::sync::Mutex<Vec<SqlitePool>>>,
     },
     Postgres {
         pool: PgPool,
@@ -229,6 +235,7 @@ impl Db {
                 pool,
                 write_lock: Arc::new(Mutex::new(())),
                 wal_checkpoints,
+                dedicated: Arc::default(),
             }
         };
         db.migrate().await?;
@@ -246,11 +253,40 @@ impl Db {
     /// On PostgreSQL, a pool of one connection of its own, named `application_name` (as
     /// `pg_stat_activity` shows it), for a path that runs one transaction after another: its
     /// prepared statements stay on it, and it never waits for the shared pool. The connection
-    /// is opened at its first use, and again after a failure, like any of the pool's. On SQLite
-    /// the same database, whose writers take turns anyway.
+    /// is opened at its first use, and again after a failure, like any of the pool's.
+    ///
+    /// On SQLite also a connection of its own, sharing the writers' turn: a connection's page
+    /// cache is emptied whenever another connection has written since its last transaction, so
+    /// a path that writes one transaction after another on whichever pooled connection is free
+    /// reads every page it touches from the file again, each time. On one connection of its own
+    /// its cache stays warm between its transactions.
     pub fn dedicated(&self, application_name: &str) -> Db {
         match self {
-            Db::Sqlite { .. } => self.clone(),
+            Db::Sqlite {
+                pool,
+                write_lock,
+                wal_checkpoints,
+                dedicated,
+            } => {
+                let options = pool
+                    .connect_options()
+                    .as_ref()
+                    .clone()
+                    .pragma("cache_size", DEDICATED_SQLITE_CACHE_KIB.to_string());
+                let own = SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .test_before_acquire(false)
+                    .connect_lazy_with(options);
+                if let Ok(mut pools) = dedicated.lock() {
+                    pools.push(own.clone());
+                }
+                Db::Sqlite {
+                    pool: own,
+                    write_lock: write_lock.clone(),
+                    wal_checkpoints: wal_checkpoints.clone(),
+                    dedicated: dedicated.clone(),
+                }
+            }
             Db::Postgres { pool } => {
                 let options = pool
                     .connect_options()
@@ -330,11 +366,21 @@ impl Db {
     pub async fn close(&self) {
         on_db!(self, pool => pool.close().await);
         if let Db::Sqlite {
-            wal_checkpoints: Some(checkpoints),
+            wal_checkpoints,
+            dedicated,
             ..
         } = self
         {
-            checkpoints.stop().await;
+            let pools = dedicated
+                .lock()
+                .map(|mut pools| std::mem::take(&mut *pools))
+                .unwrap_or_default();
+            for pool in pools {
+                pool.close().await;
+            }
+            if let Some(checkpoints) = wal_checkpoints {
+                checkpoints.stop().await;
+            }
         }
     }
 }
@@ -469,6 +515,74 @@ mod tests {
             .unwrap();
         assert_eq!(kept, [1]);
         assert!(!dir.path().join("scratch.db-wal").exists());
+    }
+
+    #[tokio::test]
+    async fn a_dedicated_sqlite_connection_is_one_of_its_own_shares_the_writers_turn_and_closes_with_the_database(
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!(
+            "sqlite://{}",
+            dir.path().join("live.db").display()
+        ))
+        .await
+        .unwrap();
+        let own = db.dedicated("commits");
+        let (
+            Db::Sqlite {
+                pool, write_lock, ..
+            },
+            Db::Sqlite {
+                pool: own_pool,
+                write_lock: own_lock,
+                ..
+            },
+        ) = (&db, &own)
+        else {
+            unreachable!("SQLite URLs")
+        };
+        assert!(Arc::ptr_eq(write_lock, own_lock), "one writer at a time");
+        assert_eq!(own_pool.options().get_max_connections(), 1);
+        let cache: i64 = sqlx::query_scalar("pragma cache_size")
+            .fetch_one(own_pool)
+            .await
+            .unwrap();
+        assert_eq!(cache, DEDICATED_SQLITE_CACHE_KIB);
+        let shared: i64 = sqlx::query_scalar("pragma cache_size")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert_ne!(
+            shared, DEDICATED_SQLITE_CACHE_KIB,
+            "the shared pool keeps the default"
+        );
+
+        // One connection across transactions: its page cache is not another connection's.
+        let connection_of = |pool: &SqlitePool| {
+            let pool = pool.clone();
+            async move {
+                let mut c = pool.acquire().await.unwrap();
+                sqlx::query("create temp table if not exists mine (x integer)")
+                    .execute(&mut *c)
+                    .await
+                    .unwrap();
+                let n: i64 = sqlx::query_scalar("select count(*) from temp.mine")
+                    .fetch_one(&mut *c)
+                    .await
+                    .unwrap();
+                sqlx::query("insert into temp.mine values (1)")
+                    .execute(&mut *c)
+                    .await
+                    .unwrap();
+                n
+            }
+        };
+        for expected in 0..3 {
+            assert_eq!(connection_of(own_pool).await, expected);
+        }
+
+        db.close().await;
+        assert!(own_pool.is_closed(), "closed with the database");
     }
 
     #[tokio::test]

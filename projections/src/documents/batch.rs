@@ -1714,15 +1714,16 @@ impl Batch {
     /// Deletes the ended shares and writes the new ones.
     async fn write_shares(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
-        let mut share_keys: Vec<&(Key, Key)> = self.shares.keys().collect();
-        share_keys.sort();
+        // The changed shares only, then in key order: a kept batch holds many unchanged.
+        let mut changed: Vec<(&(Key, Key), &Slot<Share>)> = self
+            .shares
+            .iter()
+            .filter(|(key, slot)| slot.db != slot.now && !self.is_gone(&key.0))
+            .collect();
+        changed.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut removed = Vec::new();
         let mut added = Vec::new();
-        for key in share_keys {
-            let slot = &self.shares[key];
-            if self.is_gone(&key.0) {
-                continue;
-            }
+        for (key, slot) in changed {
             match (&slot.db, &slot.now) {
                 (Some(_), None) => {
                     removed.push(vec![Value::Text(Some(&key.0)), Value::Text(Some(&key.1))])
@@ -1756,14 +1757,15 @@ impl Batch {
     /// Clears, keeps or restarts the unread marks.
     async fn write_unread(&self, out: &mut Out<'_>) -> Result<u64> {
         let mut writes = 0;
-        let mut unread_keys: Vec<&(Key, Key)> = self.unread.keys().collect();
-        unread_keys.sort();
+        // The marks this batch set or cleared only (`now`; a kept one has none), in key order.
+        let mut changed: Vec<(&(Key, Key), &Unread)> = self
+            .unread
+            .iter()
+            .filter(|(key, mark)| mark.now.is_some() && !self.is_gone(&key.1))
+            .collect();
+        changed.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let (mut cleared, mut kept, mut reset) = (Vec::new(), Vec::new(), Vec::new());
-        for key in unread_keys {
-            let mark = &self.unread[key];
-            if self.is_gone(&key.1) {
-                continue;
-            }
+        for (key, mark) in changed {
             let row = || {
                 vec![
                     Value::Text(Some(&key.0)),
