@@ -277,9 +277,10 @@ impl Db {
                     .max_connections(1)
                     .test_before_acquire(false)
                     .connect_lazy_with(options);
-                if let Ok(mut pools) = dedicated.lock() {
-                    pools.push(own.clone());
-                }
+                dedicated
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(own.clone());
                 Db::Sqlite {
                     pool: own,
                     write_lock: write_lock.clone(),
@@ -371,10 +372,7 @@ impl Db {
             ..
         } = self
         {
-            let pools = dedicated
-                .lock()
-                .map(|mut pools| std::mem::take(&mut *pools))
-                .unwrap_or_default();
+            let pools = std::mem::take(&mut *dedicated.lock().unwrap_or_else(|e| e.into_inner()));
             for pool in pools {
                 pool.close().await;
             }

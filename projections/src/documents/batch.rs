@@ -1728,15 +1728,16 @@ impl Batch {
                 (Some(_), None) => {
                     removed.push(vec![Value::Text(Some(&key.0)), Value::Text(Some(&key.1))])
                 }
-                // New, or removed and given again (by someone else, at another time).
-                (db, Some(s)) if db.as_ref() != Some(s) => added.push(vec![
+                // New, or removed and given again (by someone else, at another time): the
+                // filter above kept only shares that differ from their row.
+                (_, Some(s)) => added.push(vec![
                     Value::Text(Some(&key.0)),
                     Value::Text(Some(&key.1)),
                     Value::Text(Some(&s.shared_by)),
                     Value::Text(Some(&s.via)),
                     Value::Int(Some(s.shared_at)),
                 ]),
-                _ => {}
+                (None, None) => {}
             }
         }
         let (head, tail) = delete_pairs_sql(out.kind(), "doc_shares", "item_id", "user_id");
