@@ -302,8 +302,10 @@ impl Batch {
             .map(ItemRow::values)
             .collect();
         let activity: Vec<Vec<Value<'_>>> = self.activity.iter().map(ActivityRow::values).collect();
-        if tx.kind() == DbKind::Postgres && both_fit(&items, &activity) {
-            return write_items_and_activity(tx, &items, &activity).await;
+        match tx {
+            Tx::Postgres(t) => return write_items_and_activity(t, &items, &activity).await,
+            Tx::PostgresReads(c) => return write_items_and_activity(c, &items, &activity).await,
+            Tx::Sqlite(_) => {}
         }
         write_rows(tx, ITEMS_HEAD, ITEMS_TAIL, &items).await?;
         write_rows(tx, ACTIVITY_HEAD, ACTIVITY_TAIL, &activity).await?;
@@ -311,58 +313,142 @@ impl Batch {
     }
 }
 
-const ITEMS_HEAD: &str = "insert into audit_items (id, kind, format, space, owner_id, owner_name,
-    name, name_key, created_at, created_by, updated_at, deleted_at, deleted_by) values ";
-const ITEMS_TAIL: &str = " on conflict (id) do update set name = excluded.name,
+/// The statements' parts, shared by SQLite's multi-row text and PostgreSQL's arrays.
+macro_rules! items_insert {
+    () => {
+        "insert into audit_items (id, kind, format, space, owner_id, owner_name,
+    name, name_key, created_at, created_by, updated_at, deleted_at, deleted_by)"
+    };
+}
+macro_rules! items_on_conflict {
+    () => {
+        " on conflict (id) do update set name = excluded.name,
     name_key = excluded.name_key, updated_at = excluded.updated_at,
-    deleted_at = excluded.deleted_at, deleted_by = excluded.deleted_by";
-const ACTIVITY_HEAD: &str = "insert into audit_activity (position, at, actor_id, action, item_id,
-    item_kind, item_name, detail) values ";
-const ACTIVITY_TAIL: &str = " on conflict (position) do nothing";
-
-/// Whether both lists have rows and fit in one statement together.
-fn both_fit(items: &[Vec<Value<'_>>], activity: &[Vec<Value<'_>>]) -> bool {
-    let params = |rows: &[Vec<Value<'_>>]| rows.iter().map(Vec::len).sum::<usize>();
-    !items.is_empty()
-        && !activity.is_empty()
-        && params(items) + params(activity) <= PARAMS_PER_STATEMENT
+    deleted_at = excluded.deleted_at, deleted_by = excluded.deleted_by"
+    };
+}
+macro_rules! activity_insert {
+    () => {
+        "insert into audit_activity (position, at, actor_id, action, item_id,
+    item_kind, item_name, detail)"
+    };
+}
+macro_rules! activity_on_conflict {
+    () => {
+        " on conflict (position) do nothing"
+    };
 }
 
-/// The items and the activity in one PostgreSQL statement (one round trip, as a live batch
-/// usually writes a few of each): the items' insert as a data-modifying `WITH` part. The two
-/// parts write different tables and neither reads the other's, so their order does not matter.
+const ITEMS_HEAD: &str = concat!(items_insert!(), " values ");
+const ITEMS_TAIL: &str = items_on_conflict!();
+const ACTIVITY_HEAD: &str = concat!(activity_insert!(), " values ");
+const ACTIVITY_TAIL: &str = activity_on_conflict!();
+
+/// A batch's items and activity in one PostgreSQL statement whatever their number: each
+/// column goes as an array, so the text is always the same and the connection keeps it
+/// prepared (a text written for the rows at hand was parsed and planned again at most
+/// commits). The items' insert is a data-modifying `WITH` part; the two parts write different
+/// tables and neither reads the other's, so their order does not matter. An empty list is an
+/// array of no rows.
+const ITEMS_AND_ACTIVITY: &str = concat!(
+    "with items_written as (",
+    items_insert!(),
+    " select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+        $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::bigint[],
+        $12::bigint[], $13::text[])",
+    items_on_conflict!(),
+    ") ",
+    activity_insert!(),
+    " select * from unnest($14::bigint[], $15::bigint[], $16::text[], $17::text[], $18::text[],
+        $19::text[], $20::text[], $21::text[])",
+    activity_on_conflict!()
+);
+
+/// The items' columns (13) and then the activity's (8), each as one array of the rows' values.
+#[derive(Debug, PartialEq)]
+enum Column<'a> {
+    Text(Vec<Option<&'a str>>),
+    Int(Vec<Option<i64>>),
+}
+
+/// `rows` column by column; `kinds` says each column's type when there are no rows (a
+/// column's values are all of one kind).
+fn columns<'a>(rows: &[Vec<Value<'a>>], kinds: &[Value<'static>]) -> Vec<Column<'a>> {
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| match kind {
+            Value::Text(_) => Column::Text(
+                rows.iter()
+                    .map(|r| match r.get(i) {
+                        Some(Value::Text(v)) => *v,
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            Value::Int(_) => Column::Int(
+                rows.iter()
+                    .map(|r| match r.get(i) {
+                        Some(Value::Int(v)) => *v,
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+        })
+        .collect()
+}
+
+/// The kind of each column of [`ItemRow::values`] and of [`ActivityRow::values`].
+const ITEM_KINDS: [Value<'static>; 13] = {
+    use Value::{Int, Text};
+    [
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Int(None),
+        Text(None),
+        Int(None),
+        Int(None),
+        Text(None),
+    ]
+};
+const ACTIVITY_KINDS: [Value<'static>; 8] = {
+    use Value::{Int, Text};
+    [
+        Int(None),
+        Int(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+        Text(None),
+    ]
+};
+
 async fn write_items_and_activity(
-    tx: &mut Tx,
+    conn: &mut sqlx::PgConnection,
     items: &[Vec<Value<'_>>],
     activity: &[Vec<Value<'_>>],
 ) -> Result<(), ProjectionError> {
-    let mut used = 0;
-    let mut tuples = |rows: &[Vec<Value<'_>>]| {
-        rows.iter()
-            .map(|row| {
-                let tuple = format!("({})", placeholders(DbKind::Postgres, used, row.len()));
-                used += row.len();
-                tuple
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let sql = format!(
-        "with items_written as ({ITEMS_HEAD}{}{ITEMS_TAIL}) {ACTIVITY_HEAD}{}{ACTIVITY_TAIL}",
-        tuples(items),
-        tuples(activity)
-    );
-    let rows = items.len() + activity.len();
-    on_tx!(tx, c => {
-        let mut q = sqlx::query(&sql).persistent(projections::db::keep_prepared(rows));
-        for value in items.iter().chain(activity).flatten() {
-            q = match *value {
-                Value::Text(v) => q.bind(v),
-                Value::Int(v) => q.bind(v),
-            };
-        }
-        q.execute(c).await.map(|r| r.rows_affected())
-    })?;
+    if items.is_empty() && activity.is_empty() {
+        return Ok(());
+    }
+    let mut all = columns(items, &ITEM_KINDS);
+    all.extend(columns(activity, &ACTIVITY_KINDS));
+    let mut q = sqlx::query(ITEMS_AND_ACTIVITY);
+    for column in &all {
+        q = match column {
+            Column::Text(v) => q.bind(v),
+            Column::Int(v) => q.bind(v),
+        };
+    }
+    q.execute(conn).await?;
     Ok(())
 }
 
@@ -518,9 +604,16 @@ mod tests {
     async fn store(db: &Db, aggregate: &str, sequence: i64, event: &ItemEvent) {
         let payload = serde_json::to_string(event).unwrap();
         let kind = cqrs_es::DomainEvent::event_type(event);
-        on_db!(db, pool => sqlx::query(
+        // PostgreSQL keeps the payload as `json`.
+        let payload_value = match db {
+            Db::Postgres { .. } => "cast($5 as json)",
+            Db::Sqlite { .. } => "$5",
+        };
+        let sql = format!(
             "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata, recorded_at)
-             values ($1, $2, $3, $4, '1.0', $5, '{}', $6)")
+             values ($1, $2, $3, $4, '1.0', {payload_value}, '{{}}', $6)"
+        );
+        on_db!(db, pool => sqlx::query(&sql)
             .bind(ITEM_TYPE).bind(aggregate).bind(sequence).bind(&kind).bind(&payload)
             .bind(1_800_000_000_000 + sequence)
             .execute(pool).await.map(|_| ()))
@@ -632,6 +725,111 @@ mod tests {
             name_of_g(&db).await,
             "behind",
             "nothing kept after another way"
+        );
+    }
+
+    /// A throw-away PostgreSQL database, or `None` where no server answers.
+    async fn postgres_db() -> Option<(Db, String, String)> {
+        use sqlx::Connection;
+        let admin = std::env::var("TEST_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let mut conn = sqlx::PgConnection::connect(&admin).await.ok()?;
+        let name = format!("audit_test_{}", uuid::Uuid::new_v4().simple());
+        sqlx::query(&format!("create database {name}"))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        let mut url = url::Url::parse(&admin).unwrap();
+        url.set_path(&format!("/{name}"));
+        let db = Db::connect(url.as_str()).await.unwrap();
+        Some((db, admin, name))
+    }
+
+    async fn drop_postgres_db(db: Db, admin: &str, name: &str) {
+        use sqlx::Connection;
+        db.close().await;
+        let mut conn = sqlx::PgConnection::connect(admin).await.unwrap();
+        sqlx::query(&format!("drop database if exists {name} with (force)"))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn postgresql_writes_batches_of_any_size_with_one_statement_text() {
+        let Some((db, admin, name)) = postgres_db().await else {
+            return;
+        };
+        for id in ["A", "B", "C"] {
+            let created = ItemEvent::FolderCreated {
+                id: id.into(),
+                space: Space::My,
+                owner: None,
+                parent: None,
+                name: format!("Folder {id}"),
+                seed_key: None,
+            };
+            store(&db, id, 1, &created).await;
+        }
+        let events = projections::stream::read_after(&db, Position::default(), 100)
+            .await
+            .unwrap();
+        // One connection, so its prepared statements can be counted.
+        let one = db.dedicated("audit test");
+        let audit = AuditProjection::default();
+        // A batch of one item and one activity row, then one of two and two.
+        let at = round(&one, &audit, CheckpointState::default(), &events[0], true).await;
+        let mut tx = Tx::begin(&one).await.unwrap();
+        audit
+            .apply_from(&mut tx, at, &[&events[1], &events[2]])
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        audit.settled(true);
+
+        let Db::Postgres { pool } = &one else {
+            unreachable!("a PostgreSQL database")
+        };
+        let texts: i64 = sqlx::query_scalar(
+            "select count(*) from pg_prepared_statements where statement like 'with items_written%'",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        assert_eq!(
+            texts, 1,
+            "one statement text for batches of different sizes"
+        );
+        let names: Vec<String> = sqlx::query_scalar("select name from audit_items order by id")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+        assert_eq!(names, ["Folder A", "Folder B", "Folder C"]);
+        let activity: i64 = sqlx::query_scalar("select count(*) from audit_activity")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert_eq!(activity, 3);
+        drop_postgres_db(db, &admin, &name).await;
+    }
+
+    #[test]
+    fn columns_take_each_rows_value_in_order_and_keep_their_kind_without_rows() {
+        let rows = vec![
+            vec![Value::Text(Some("a")), Value::Int(None)],
+            vec![Value::Text(None), Value::Int(Some(7))],
+        ];
+        let kinds = [Value::Text(None), Value::Int(None)];
+        assert_eq!(
+            columns(&rows, &kinds),
+            [
+                Column::Text(vec![Some("a"), None]),
+                Column::Int(vec![None, Some(7)])
+            ]
+        );
+        assert_eq!(
+            columns(&[], &kinds),
+            [Column::Text(Vec::new()), Column::Int(Vec::new())]
         );
     }
 }
