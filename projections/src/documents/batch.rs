@@ -41,7 +41,7 @@ use hashbrown::{Equivalent, HashMap, HashSet};
 
 use crate::db::{DbKind, Tx};
 use crate::documents::key::Key;
-use crate::documents::out::{table_of, Out, Value};
+use crate::documents::out::{array_parameters, table_of, Out, Value};
 use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
 use crate::feed::FEED_WRITE_LOCK;
 use crate::on_tx;
@@ -2217,9 +2217,10 @@ async fn write_share_versions(
 fn delete_pairs_sql(kind: DbKind, table: &str, a: &str, b: &str) -> (String, String) {
     let pairs = "select column1 as a, column2 as b from (values ";
     match kind {
+        // The pairs' columns named by the alias, as the rows' arrays also name them.
         DbKind::Postgres => (
-            format!("delete from {table} x using ({pairs}"),
-            format!(") as v) as t where x.{a} = t.a and x.{b} = t.b"),
+            format!("delete from {table} x using (select a, b from (values "),
+            format!(") as v (a, b)) as t where x.{a} = t.a and x.{b} = t.b"),
         ),
         DbKind::Sqlite => (
             format!("delete from {table} where rowid in (select x.rowid from ({pairs}"),
@@ -2301,6 +2302,11 @@ async fn write_rows(
         }
     }
     let table = table_of(head);
+    if kind == DbKind::Postgres {
+        if let Some(sql) = postgres_columns_text(head, &after, shape, &rows[0]) {
+            return out.columns(table, &sql, rows).await;
+        }
+    }
     let full = (PARAMS_PER_STATEMENT / width).max(1);
     let texts = ChunkTexts::new(rows.len(), full, |n| {
         statement_text(kind, shape, head, n, width, &after)
@@ -2314,6 +2320,35 @@ async fn write_rows(
         statements += out.statement(table, sql, &[], chunk, keep).await?;
     }
     Ok(statements)
+}
+
+/// PostgreSQL: the statement of `head rows after` with its rows bound as one array a column
+/// ([`Out::columns`]), whatever their number: `… values (…), (…)` becomes `… select * from
+/// unnest($1::text[], …)`, `… from (values (…)) as t(…)` becomes `… from unnest(…) as t(…)`,
+/// and `… in ($1, $2)` becomes `… = any($1::text[])`. A text written for the rows at hand was
+/// parsed and planned again at most commits (a live batch's statements come in many mixes
+/// of row counts). `None` for a head of another form, written row by row as before.
+fn postgres_columns_text(
+    head: &str,
+    after: &str,
+    shape: RowShape,
+    first: &[Value<'_>],
+) -> Option<String> {
+    let arrays = array_parameters(first);
+    match shape {
+        RowShape::List if first.len() == 1 => head
+            .strip_suffix(" in (")
+            .map(|h| format!("{h} = any({arrays}{after}")),
+        RowShape::Tuples | RowShape::CastTuples => {
+            if let Some(h) = head.strip_suffix("(values ") {
+                Some(format!("{h}unnest({arrays}{after}"))
+            } else {
+                head.strip_suffix(" values ")
+                    .map(|h| format!("{h} select * from unnest({arrays}){after}"))
+            }
+        }
+        RowShape::List | RowShape::Copy => None,
+    }
 }
 
 /// The texts of a multi-row statement for rows cut into chunks of `full`: the full one and the
@@ -2614,6 +2649,62 @@ fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn postgresql_binds_rows_as_arrays_in_each_form_of_statement() {
+        let row = [Value::Text(Some("a")), Value::Int(Some(1))];
+        assert_eq!(
+            postgres_columns_text(
+                "insert into doc_badges (user_id, shared_unread) values ",
+                " on conflict (user_id) do nothing",
+                RowShape::Tuples,
+                &row
+            )
+            .as_deref(),
+            Some(
+                "insert into doc_badges (user_id, shared_unread) select * from \
+                 unnest($1::text[], $2::bigint[]) on conflict (user_id) do nothing"
+            )
+        );
+        let (head, tail) = close_sql(DbKind::Postgres, "doc_item_versions", &["item_id"]);
+        assert_eq!(
+            postgres_columns_text(&head, &tail, RowShape::CastTuples, &row).as_deref(),
+            Some(
+                "update doc_item_versions set valid_to = t.at from unnest($1::text[], \
+                 $2::bigint[]) as t(k0, at) where doc_item_versions.valid_to is null and \
+                 doc_item_versions.item_id = t.k0"
+            )
+        );
+        let pair = [Value::Text(Some("i")), Value::Text(Some("u"))];
+        let (head, tail) = delete_pairs_sql(DbKind::Postgres, "doc_shares", "item_id", "user_id");
+        assert_eq!(
+            postgres_columns_text(&head, &tail, RowShape::Tuples, &pair).as_deref(),
+            Some(
+                "delete from doc_shares x using (select a, b from unnest($1::text[], \
+                 $2::text[]) as v (a, b)) as t where x.item_id = t.a and x.user_id = t.b"
+            )
+        );
+        assert_eq!(
+            postgres_columns_text(
+                "delete from doc_seen where item_id in (",
+                ")",
+                RowShape::List,
+                &[Value::Text(Some("i"))]
+            )
+            .as_deref(),
+            Some("delete from doc_seen where item_id = any($1::text[])")
+        );
+        assert_eq!(
+            postgres_columns_text(
+                "insert into doc_items (id) values ",
+                "",
+                RowShape::Copy,
+                &row
+            ),
+            None,
+            "a resident batch's rows go by COPY"
+        );
+    }
 
     /// A live item `id` in folder `parent` (`None`: at the root).
     fn folder_item(id: &str, parent: Option<&Item>) -> Item {
