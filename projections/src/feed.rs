@@ -128,6 +128,26 @@ pub async fn latest_position(db: &Db) -> Result<i64, sqlx::Error> {
         .fetch_one(pool).await)
 }
 
+/// Tells every node listening on PostgreSQL where the committed feed now ends, if that is past
+/// `after`: the end read and the notification sent in one statement. Returns the end told,
+/// `None` when nothing new was committed (nothing is sent then). `None` on SQLite, where the
+/// only node learns of its rows in-process.
+pub async fn announce_past(db: &Db, after: i64) -> Result<Option<i64>, sqlx::Error> {
+    let Db::Postgres { pool } = db else {
+        return Ok(None);
+    };
+    // The target list is evaluated only for a row that passes the filter.
+    sqlx::query_scalar(
+        "select e.position from (select cast(coalesce(max(feed_position), 0) as bigint) as position
+           from user_feed) as e, lateral (select pg_notify($1, cast(e.position as text))) as n
+          where e.position > $2",
+    )
+    .bind(FEED_CHANNEL)
+    .bind(after)
+    .fetch_optional(pool)
+    .await
+}
+
 /// Tells every node listening on PostgreSQL that feed rows up to `position` are committed.
 /// A no-op on SQLite, where the only node learns of them in-process.
 pub async fn announce(db: &Db, position: i64) -> Result<(), sqlx::Error> {

@@ -153,13 +153,10 @@ pub async fn announce_feed(
         if !handle.is_active() {
             continue;
         }
-        match feed::latest_position(&db).await {
-            Ok(position) if position > last => match feed::announce(&db, position).await {
-                Ok(()) => last = position,
-                Err(e) => tracing::warn!(error = %e, "cannot announce new feed entries"),
-            },
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "cannot read the feed position"),
+        match feed::announce_past(&db, last).await {
+            Ok(Some(position)) => last = position,
+            Ok(None) => {}
+            Err(e) => tracing::warn!(error = %e, "cannot announce new feed entries"),
         }
     }
 }

@@ -1280,3 +1280,56 @@ async fn disabling_an_account_closes_all_its_sockets() {
     tokio::time::sleep(backend::auth::sessions::CACHE_TTL).await;
     assert_eq!(get_data(&b, &john).await, reqwest::StatusCode::UNAUTHORIZED);
 }
+
+/// The node running the projector tells the others where the feed ends with one statement
+/// that reads the end and notifies only when it moved past what was told before.
+#[tokio::test]
+async fn the_feeds_end_is_announced_once_it_moved_and_not_before() {
+    let Some((admin, name)) = create_pg_database().await else {
+        return;
+    };
+    let db = projections::Db::connect(&with_database(&admin, &name))
+        .await
+        .expect("database");
+    let projections::Db::Postgres { pool } = &db else {
+        unreachable!("a PostgreSQL database")
+    };
+    let mut listener = sqlx::postgres::PgListener::connect_with(pool)
+        .await
+        .expect("listener");
+    listener.listen(feed::FEED_CHANNEL).await.expect("listen");
+
+    assert_eq!(
+        feed::announce_past(&db, 0).await.expect("announce"),
+        None,
+        "an empty feed"
+    );
+    let mut tx = Tx::begin(&db).await.expect("begin");
+    feed::push(&mut tx, "user-1", "note", &json!({"n": 1}), 1)
+        .await
+        .expect("push");
+    tx.commit().await.expect("commit");
+    let end = feed::latest_position(&db).await.expect("end");
+    assert!(end > 0);
+
+    assert_eq!(
+        feed::announce_past(&db, end).await.expect("announce"),
+        None,
+        "nothing past what was told"
+    );
+    assert_eq!(
+        feed::announce_past(&db, 0).await.expect("announce"),
+        Some(end)
+    );
+    let told = tokio::time::timeout(Duration::from_secs(5), listener.recv())
+        .await
+        .expect("a notification")
+        .expect("received");
+    assert_eq!(told.payload(), end.to_string());
+    // Only that one: the calls that found nothing new sent nothing.
+    let more = tokio::time::timeout(Duration::from_millis(300), listener.recv()).await;
+    assert!(more.is_err(), "one notification, not {more:?}");
+
+    db.close().await;
+    drop_pg_database(admin, name);
+}
