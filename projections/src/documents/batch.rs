@@ -2217,10 +2217,9 @@ async fn write_share_versions(
 fn delete_pairs_sql(kind: DbKind, table: &str, a: &str, b: &str) -> (String, String) {
     let pairs = "select column1 as a, column2 as b from (values ";
     match kind {
-        // The pairs' columns named by the alias, as the rows' arrays also name them.
         DbKind::Postgres => (
-            format!("delete from {table} x using (select a, b from (values "),
-            format!(") as v (a, b)) as t where x.{a} = t.a and x.{b} = t.b"),
+            format!("delete from {table} x using ({pairs}"),
+            format!(") as v) as t where x.{a} = t.a and x.{b} = t.b"),
         ),
         DbKind::Sqlite => (
             format!("delete from {table} where rowid in (select x.rowid from ({pairs}"),
@@ -2323,11 +2322,13 @@ async fn write_rows(
 }
 
 /// PostgreSQL: the statement of `head rows after` with its rows bound as one array a column
-/// ([`Out::columns`]), whatever their number: `… values (…), (…)` becomes `… select * from
-/// unnest($1::text[], …)`, `… from (values (…)) as t(…)` becomes `… from unnest(…) as t(…)`,
-/// and `… in ($1, $2)` becomes `… = any($1::text[])`. A text written for the rows at hand was
-/// parsed and planned again at most commits (a live batch's statements come in many mixes
-/// of row counts). `None` for a head of another form, written row by row as before.
+/// ([`Out::columns`]), whatever their number: `insert … values (…), (…)` becomes `insert …
+/// select * from unnest($1::text[], …)`, and `… in ($1, $2)` becomes `… = any($1::text[])`. A
+/// text written for the rows at hand was parsed and planned again at most commits (a live
+/// batch's statements come in many mixes of row counts). `None` for any other form, written
+/// row by row as before: an `update … from (values …)` or a `delete … using (values …)` joins
+/// its rows with the table, and a generic plan, not knowing an array's length, joined a
+/// whole table's scan with them (version rows' updates took 0.84 ms a commit instead of 0.53).
 fn postgres_columns_text(
     head: &str,
     after: &str,
@@ -2339,15 +2340,10 @@ fn postgres_columns_text(
         RowShape::List if first.len() == 1 => head
             .strip_suffix(" in (")
             .map(|h| format!("{h} = any({arrays}{after}")),
-        RowShape::Tuples | RowShape::CastTuples => {
-            if let Some(h) = head.strip_suffix("(values ") {
-                Some(format!("{h}unnest({arrays}{after}"))
-            } else {
-                head.strip_suffix(" values ")
-                    .map(|h| format!("{h} select * from unnest({arrays}){after}"))
-            }
-        }
-        RowShape::List | RowShape::Copy => None,
+        RowShape::Tuples | RowShape::CastTuples if head.starts_with("insert into ") => head
+            .strip_suffix(" values ")
+            .map(|h| format!("{h} select * from unnest({arrays}){after}")),
+        _ => None,
     }
 }
 
@@ -2651,7 +2647,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn postgresql_binds_rows_as_arrays_in_each_form_of_statement() {
+    fn postgresql_binds_the_rows_of_inserts_and_lists_as_arrays() {
         let row = [Value::Text(Some("a")), Value::Int(Some(1))];
         assert_eq!(
             postgres_columns_text(
@@ -2668,21 +2664,16 @@ mod tests {
         );
         let (head, tail) = close_sql(DbKind::Postgres, "doc_item_versions", &["item_id"]);
         assert_eq!(
-            postgres_columns_text(&head, &tail, RowShape::CastTuples, &row).as_deref(),
-            Some(
-                "update doc_item_versions set valid_to = t.at from unnest($1::text[], \
-                 $2::bigint[]) as t(k0, at) where doc_item_versions.valid_to is null and \
-                 doc_item_versions.item_id = t.k0"
-            )
+            postgres_columns_text(&head, &tail, RowShape::CastTuples, &row),
+            None,
+            "an update joined with its rows keeps a text for their number"
         );
         let pair = [Value::Text(Some("i")), Value::Text(Some("u"))];
         let (head, tail) = delete_pairs_sql(DbKind::Postgres, "doc_shares", "item_id", "user_id");
         assert_eq!(
-            postgres_columns_text(&head, &tail, RowShape::Tuples, &pair).as_deref(),
-            Some(
-                "delete from doc_shares x using (select a, b from unnest($1::text[], \
-                 $2::text[]) as v (a, b)) as t where x.item_id = t.a and x.user_id = t.b"
-            )
+            postgres_columns_text(&head, &tail, RowShape::Tuples, &pair),
+            None,
+            "so does a delete joined with its rows"
         );
         assert_eq!(
             postgres_columns_text(
