@@ -41,7 +41,7 @@ use hashbrown::{Equivalent, HashMap, HashSet};
 
 use crate::db::{DbKind, Tx};
 use crate::documents::key::Key;
-use crate::documents::out::{array_parameters, table_of, Out, Value};
+use crate::documents::out::{table_of, Out, Value};
 use crate::documents::read::{in_subtree, path_ids, subtree_bounds, ItemRow, NodeRow};
 use crate::feed::FEED_WRITE_LOCK;
 use crate::on_tx;
@@ -2301,11 +2301,6 @@ async fn write_rows(
         }
     }
     let table = table_of(head);
-    if kind == DbKind::Postgres {
-        if let Some(sql) = postgres_columns_text(head, &after, shape, &rows[0]) {
-            return out.columns(table, &sql, rows).await;
-        }
-    }
     let full = (PARAMS_PER_STATEMENT / width).max(1);
     let texts = ChunkTexts::new(rows.len(), full, |n| {
         statement_text(kind, shape, head, n, width, &after)
@@ -2319,32 +2314,6 @@ async fn write_rows(
         statements += out.statement(table, sql, &[], chunk, keep).await?;
     }
     Ok(statements)
-}
-
-/// PostgreSQL: the statement of `head rows after` with its rows bound as one array a column
-/// ([`Out::columns`]), whatever their number: `insert … values (…), (…)` becomes `insert …
-/// select * from unnest($1::text[], …)`, and `… in ($1, $2)` becomes `… = any($1::text[])`. A
-/// text written for the rows at hand was parsed and planned again at most commits (a live
-/// batch's statements come in many mixes of row counts). `None` for any other form, written
-/// row by row as before: an `update … from (values …)` or a `delete … using (values …)` joins
-/// its rows with the table, and a generic plan, not knowing an array's length, joined a
-/// whole table's scan with them (version rows' updates took 0.84 ms a commit instead of 0.53).
-fn postgres_columns_text(
-    head: &str,
-    after: &str,
-    shape: RowShape,
-    first: &[Value<'_>],
-) -> Option<String> {
-    let arrays = array_parameters(first);
-    match shape {
-        RowShape::List if first.len() == 1 => head
-            .strip_suffix(" in (")
-            .map(|h| format!("{h} = any({arrays}{after}")),
-        RowShape::Tuples | RowShape::CastTuples if head.starts_with("insert into ") => head
-            .strip_suffix(" values ")
-            .map(|h| format!("{h} select * from unnest({arrays}){after}")),
-        _ => None,
-    }
 }
 
 /// The texts of a multi-row statement for rows cut into chunks of `full`: the full one and the
@@ -2645,57 +2614,6 @@ fn unique<'a>(ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn postgresql_binds_the_rows_of_inserts_and_lists_as_arrays() {
-        let row = [Value::Text(Some("a")), Value::Int(Some(1))];
-        assert_eq!(
-            postgres_columns_text(
-                "insert into doc_badges (user_id, shared_unread) values ",
-                " on conflict (user_id) do nothing",
-                RowShape::Tuples,
-                &row
-            )
-            .as_deref(),
-            Some(
-                "insert into doc_badges (user_id, shared_unread) select * from \
-                 unnest($1::text[], $2::bigint[]) on conflict (user_id) do nothing"
-            )
-        );
-        let (head, tail) = close_sql(DbKind::Postgres, "doc_item_versions", &["item_id"]);
-        assert_eq!(
-            postgres_columns_text(&head, &tail, RowShape::CastTuples, &row),
-            None,
-            "an update joined with its rows keeps a text for their number"
-        );
-        let pair = [Value::Text(Some("i")), Value::Text(Some("u"))];
-        let (head, tail) = delete_pairs_sql(DbKind::Postgres, "doc_shares", "item_id", "user_id");
-        assert_eq!(
-            postgres_columns_text(&head, &tail, RowShape::Tuples, &pair),
-            None,
-            "so does a delete joined with its rows"
-        );
-        assert_eq!(
-            postgres_columns_text(
-                "delete from doc_seen where item_id in (",
-                ")",
-                RowShape::List,
-                &[Value::Text(Some("i"))]
-            )
-            .as_deref(),
-            Some("delete from doc_seen where item_id = any($1::text[])")
-        );
-        assert_eq!(
-            postgres_columns_text(
-                "insert into doc_items (id) values ",
-                "",
-                RowShape::Copy,
-                &row
-            ),
-            None,
-            "a resident batch's rows go by COPY"
-        );
-    }
 
     /// A live item `id` in folder `parent` (`None`: at the root).
     fn folder_item(id: &str, parent: Option<&Item>) -> Item {

@@ -33,15 +33,11 @@ pub(super) enum Value<'a> {
     Bool(bool),
 }
 
-/// A held value: the batch's rows are borrowed only while a statement is written. The arrays
-/// are a column of rows each ([`Out::columns`]).
+/// A held value: the batch's rows are borrowed only while a statement is written.
 enum Owned {
     Text(Option<String>),
     Int(Option<i64>),
     Bool(bool),
-    Texts(Vec<Option<String>>),
-    Ints(Vec<Option<i64>>),
-    Bools(Vec<bool>),
 }
 
 impl From<&Value<'_>> for Owned {
@@ -134,65 +130,6 @@ impl<'t> Out<'t> {
         Ok(1)
     }
 
-    /// PostgreSQL: runs (or holds) `sql`, which writes `table` from `rows` bound column by
-    /// column, one array each (`$1::text[]` …, see [`array_types`]): one text whatever the
-    /// number of rows, so it stays prepared. Returns the statements run (0 when held).
-    pub async fn columns(
-        &mut self,
-        table: &str,
-        sql: &str,
-        rows: &[Vec<Value<'_>>],
-    ) -> Result<u64> {
-        let Some(first) = rows.first() else {
-            return Ok(0);
-        };
-        let values: Vec<Owned> = (0..first.len())
-            .map(|c| match first[c] {
-                Value::Text(_) => Owned::Texts(
-                    rows.iter()
-                        .map(|r| match r.get(c) {
-                            Some(Value::Text(v)) => v.map(str::to_owned),
-                            _ => None,
-                        })
-                        .collect(),
-                ),
-                Value::Int(_) => Owned::Ints(
-                    rows.iter()
-                        .map(|r| match r.get(c) {
-                            Some(Value::Int(v)) => *v,
-                            _ => None,
-                        })
-                        .collect(),
-                ),
-                Value::Bool(_) => Owned::Bools(
-                    rows.iter()
-                        .map(|r| matches!(r.get(c), Some(Value::Bool(true))))
-                        .collect(),
-                ),
-            })
-            .collect();
-        if let Some(held) = &mut self.held {
-            held.push(Held {
-                table: table.to_owned(),
-                sql: sql.to_owned(),
-                values,
-                keep: true,
-            });
-            return Ok(0);
-        }
-        let t: &mut sqlx::PgConnection = match &mut *self.tx {
-            Tx::Postgres(t) => t,
-            Tx::PostgresReads(c) => c,
-            Tx::Sqlite(_) => {
-                return Err(ProjectionError::Database(sqlx::Error::Protocol(
-                    "arrays bound on SQLite".into(),
-                )))
-            }
-        };
-        bind_owned(sqlx::query(sql), values).execute(t).await?;
-        Ok(1)
-    }
-
     /// Sends what is held, in groups of statements on different tables. Returns the statements
     /// sent.
     pub async fn finish(self) -> Result<u64> {
@@ -202,7 +139,14 @@ impl<'t> Out<'t> {
         let mut sent = 0;
         for group in groups(held) {
             let (sql, values, keep) = together(group);
-            let q = bind_owned(sqlx::query(&sql).persistent(keep), values);
+            let mut q: Query<'_, Postgres, PgArguments> = sqlx::query(&sql).persistent(keep);
+            for value in values {
+                q = match value {
+                    Owned::Text(v) => q.bind(v),
+                    Owned::Int(v) => q.bind(v),
+                    Owned::Bool(v) => q.bind(v),
+                };
+            }
             let t: &mut sqlx::PgConnection = match &mut *self.tx {
                 Tx::Postgres(t) => t,
                 Tx::PostgresReads(c) => c,
@@ -218,41 +162,6 @@ impl<'t> Out<'t> {
         }
         Ok(sent)
     }
-}
-
-/// `q` with `values` bound in order.
-fn bind_owned(
-    mut q: Query<'_, Postgres, PgArguments>,
-    values: Vec<Owned>,
-) -> Query<'_, Postgres, PgArguments> {
-    for value in values {
-        q = match value {
-            Owned::Text(v) => q.bind(v),
-            Owned::Int(v) => q.bind(v),
-            Owned::Bool(v) => q.bind(v),
-            Owned::Texts(v) => q.bind(v),
-            Owned::Ints(v) => q.bind(v),
-            Owned::Bools(v) => q.bind(v),
-        };
-    }
-    q
-}
-
-/// The parameters of a statement whose rows are bound as arrays ([`Out::columns`]), typed by
-/// `row`'s values: `$1::text[], $2::bigint[]`, …
-pub(super) fn array_parameters(row: &[Value<'_>]) -> String {
-    row.iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let kind = match v {
-                Value::Text(_) => "text",
-                Value::Int(_) => "bigint",
-                Value::Bool(_) => "boolean",
-            };
-            format!("${}::{kind}[]", i + 1)
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `held` cut into runs of statements on different tables, with at most [`PARAMS_TOGETHER`]
