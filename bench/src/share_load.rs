@@ -313,8 +313,7 @@ async fn main() -> anyhow::Result<()> {
         )
         .await?;
         ptx.commit().await?;
-        let position = projections::feed::latest_position(&db).await?;
-        projections::feed::announce(&db, position).await?;
+        projections::feed::announce_past(&db, 0).await?;
         loop {
             let Ok(Some((kind, got, at))) = tokio::time::timeout(wait, reports.recv()).await else {
                 bail!("no direct feed row within the timeout");

@@ -136,7 +136,8 @@ pub async fn announce_past(db: &Db, after: i64) -> Result<Option<i64>, sqlx::Err
     let Db::Postgres { pool } = db else {
         return Ok(None);
     };
-    // The target list is evaluated only for a row that passes the filter.
+    // The filter is applied to the end before the lateral part runs: no row past it, no
+    // notification.
     sqlx::query_scalar(
         "select e.position from (select cast(coalesce(max(feed_position), 0) as bigint) as position
            from user_feed) as e, lateral (select pg_notify($1, cast(e.position as text))) as n
@@ -146,17 +147,4 @@ pub async fn announce_past(db: &Db, after: i64) -> Result<Option<i64>, sqlx::Err
     .bind(after)
     .fetch_optional(pool)
     .await
-}
-
-/// Tells every node listening on PostgreSQL that feed rows up to `position` are committed.
-/// A no-op on SQLite, where the only node learns of them in-process.
-pub async fn announce(db: &Db, position: i64) -> Result<(), sqlx::Error> {
-    if let Db::Postgres { pool } = db {
-        sqlx::query("select pg_notify($1, $2)")
-            .bind(FEED_CHANNEL)
-            .bind(position.to_string())
-            .execute(pool)
-            .await?;
-    }
-    Ok(())
 }

@@ -48,7 +48,7 @@ pub struct AuditProjection {
 const KEPT_ROWS: usize = 4_096;
 
 /// A row of `audit_items`.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
 struct ItemRow {
     id: String,
     kind: String,
@@ -66,6 +66,7 @@ struct ItemRow {
 }
 
 /// A row of `audit_activity`.
+#[derive(Default)]
 struct ActivityRow {
     position: i64,
     at: i64,
@@ -371,9 +372,9 @@ enum Column<'a> {
     Int(Vec<Option<i64>>),
 }
 
-/// `rows` column by column; `kinds` says each column's type when there are no rows (a
-/// column's values are all of one kind).
-fn columns<'a>(rows: &[Vec<Value<'a>>], kinds: &[Value<'static>]) -> Vec<Column<'a>> {
+/// `rows` column by column; `kinds` (a blank row's values) says each column's type, also
+/// when there are no rows (a column's values are all of one kind).
+fn columns<'a>(rows: &[Vec<Value<'a>>], kinds: &[Value<'_>]) -> Vec<Column<'a>> {
     kinds
         .iter()
         .enumerate()
@@ -398,39 +399,6 @@ fn columns<'a>(rows: &[Vec<Value<'a>>], kinds: &[Value<'static>]) -> Vec<Column<
         .collect()
 }
 
-/// The kind of each column of [`ItemRow::values`] and of [`ActivityRow::values`].
-const ITEM_KINDS: [Value<'static>; 13] = {
-    use Value::{Int, Text};
-    [
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Int(None),
-        Text(None),
-        Int(None),
-        Int(None),
-        Text(None),
-    ]
-};
-const ACTIVITY_KINDS: [Value<'static>; 8] = {
-    use Value::{Int, Text};
-    [
-        Int(None),
-        Int(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-        Text(None),
-    ]
-};
-
 async fn write_items_and_activity(
     conn: &mut sqlx::PgConnection,
     items: &[Vec<Value<'_>>],
@@ -439,8 +407,8 @@ async fn write_items_and_activity(
     if items.is_empty() && activity.is_empty() {
         return Ok(());
     }
-    let mut all = columns(items, &ITEM_KINDS);
-    all.extend(columns(activity, &ACTIVITY_KINDS));
+    let mut all = columns(items, &ItemRow::default().values());
+    all.extend(columns(activity, &ActivityRow::default().values()));
     let mut q = sqlx::query(ITEMS_AND_ACTIVITY);
     for column in &all {
         q = match column {
