@@ -34,6 +34,9 @@
 //! With `--idempotency-keys on`, every command carries a new `Idempotency-Key`, as the web app
 //! sends one with every command: each then also claims its key and keeps its answer.
 //!
+//! With `RUST_LOG` set (for instance `RUST_LOG=sqlx::query=debug`), the server's log goes to
+//! standard error, each line with the name of the thread that wrote it.
+//!
 //! Bounded: at most 64 clients and 120 s, and the whole run is stopped after a timeout. The
 //! temporary folder and the PostgreSQL database are removed at the end, also after an error.
 
@@ -655,6 +658,15 @@ fn quantile(values: &[f64], q: f64) -> f64 {
 async fn main() -> anyhow::Result<()> {
     // The server runs in this process, as `companion serve` runs.
     backend::allocator::keep_freed_memory();
+    // `RUST_LOG=sqlx::query=debug` lists every statement with the thread that ran it (the
+    // group commit's SQLite connection has a worker thread of its own).
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_thread_names(true)
+            .with_writer(std::io::stderr)
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .init();
+    }
     let a = args();
     let data = tempfile::tempdir()?;
     let pg = match &a.postgres {

@@ -31,6 +31,12 @@ macro_rules! on_db {
     };
 }
 
+/// Statements the group commit's own SQLite connection keeps prepared (sqlx keeps 100): a live
+/// batch's writes go as one text of statements (`documents::out`), one text for each mix of
+/// tables and rows a batch has, and one prepared again at every batch would cost more than the
+/// hand-over it saves. Some hundred bytes to a few KiB each.
+const DEDICATED_SQLITE_STATEMENTS: usize = 1_024;
+
 /// The page cache of a SQLite connection of its own ([`Db::dedicated`]), as `cache_size`
 /// counts it: negative, in KiB.
 const DEDICATED_SQLITE_CACHE_KIB: i64 = -16 * 1024;
@@ -272,7 +278,8 @@ impl Db {
                     .connect_options()
                     .as_ref()
                     .clone()
-                    .pragma("cache_size", DEDICATED_SQLITE_CACHE_KIB.to_string());
+                    .pragma("cache_size", DEDICATED_SQLITE_CACHE_KIB.to_string())
+                    .statement_cache_capacity(DEDICATED_SQLITE_STATEMENTS);
                 let own = SqlitePoolOptions::new()
                     .max_connections(1)
                     .test_before_acquire(false)

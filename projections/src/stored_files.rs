@@ -173,50 +173,64 @@ async fn add_item(
     size: i64,
     owner: Option<&str>,
 ) -> Result<()> {
-    if let Tx::Postgres(c) = tx {
-        // The three writes below as one statement (one round trip): each later part takes the
-        // row the first one added, so an item already held changes nothing, as below.
-        sqlx::query(
-            "with added as (
-                insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
-                on conflict (item_id) do nothing
-                returning blob, size, owner_id
-             ), held as (
-                insert into stored_files (blob, live_items, released_at) select blob, 1, null from added
-                on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null
-             )
-             insert into storage_usage (user_id, files, bytes)
-             select owner_id, 1, size from added where owner_id is not null
-             on conflict (user_id) do update set files = storage_usage.files + 1,
-                 bytes = storage_usage.bytes + excluded.bytes",
-        )
-        .bind(item_id)
-        .bind(blob)
-        .bind(size)
-        .bind(owner)
-        .execute(&mut **c)
-        .await?;
-        return Ok(());
+    match tx {
+        Tx::Postgres(c) => add_item_postgres(c, item_id, blob, size, owner).await,
+        Tx::PostgresReads(c) => add_item_postgres(c, item_id, blob, size, owner).await,
+        Tx::Sqlite(c) => {
+            // The same three writes as one text of statements (one hand-over to the
+            // connection's thread): each later one runs only if the one before it changed a row
+            // (`changes()`), so an item already held changes nothing, as on PostgreSQL.
+            sqlx::query(
+                "insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
+                 on conflict (item_id) do nothing;
+                 insert into stored_files (blob, live_items, released_at)
+                 select $2, 1, null where changes() > 0
+                 on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null;
+                 insert into storage_usage (user_id, files, bytes)
+                 select $4, 1, $3 where changes() > 0 and $4 is not null
+                 on conflict (user_id) do update set files = storage_usage.files + 1,
+                     bytes = storage_usage.bytes + excluded.bytes",
+            )
+            .bind(item_id)
+            .bind(blob)
+            .bind(size)
+            .bind(owner)
+            .execute(&mut **c)
+            .await?;
+            Ok(())
+        }
     }
-    let added = on_tx!(tx, c => sqlx::query(
-        "insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
-         on conflict (item_id) do nothing")
-        .bind(item_id).bind(blob).bind(size).bind(owner)
-        .execute(c).await.map(|r| r.rows_affected()))?;
-    if added == 0 {
-        return Ok(());
-    }
-    on_tx!(tx, c => sqlx::query(
-        "insert into stored_files (blob, live_items, released_at) values ($1, 1, null)
-         on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null")
-        .bind(blob).execute(c).await.map(|_| ()))?;
-    if let Some(owner) = owner {
-        on_tx!(tx, c => sqlx::query(
-            "insert into storage_usage (user_id, files, bytes) values ($1, 1, $2)
-             on conflict (user_id) do update set files = storage_usage.files + 1,
-                 bytes = storage_usage.bytes + excluded.bytes")
-            .bind(owner).bind(size).execute(c).await.map(|_| ()))?;
-    }
+}
+
+/// [`add_item`]'s three writes as one PostgreSQL statement (one round trip): each later part
+/// takes the row the first one added, so an item already held changes nothing.
+async fn add_item_postgres(
+    conn: &mut sqlx::PgConnection,
+    item_id: &str,
+    blob: &str,
+    size: i64,
+    owner: Option<&str>,
+) -> Result<()> {
+    sqlx::query(
+        "with added as (
+            insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
+            on conflict (item_id) do nothing
+            returning blob, size, owner_id
+         ), held as (
+            insert into stored_files (blob, live_items, released_at) select blob, 1, null from added
+            on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null
+         )
+         insert into storage_usage (user_id, files, bytes)
+         select owner_id, 1, size from added where owner_id is not null
+         on conflict (user_id) do update set files = storage_usage.files + 1,
+             bytes = storage_usage.bytes + excluded.bytes",
+    )
+    .bind(item_id)
+    .bind(blob)
+    .bind(size)
+    .bind(owner)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -298,4 +312,49 @@ pub async fn stored_files_after(
             released_at,
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn live_items(db: &Db, blob: &str) -> i64 {
+        crate::on_db!(db, pool => sqlx::query_scalar(
+            "select live_items from stored_files where blob = $1")
+            .bind(blob).fetch_one(pool).await)
+        .unwrap()
+    }
+
+    /// On SQLite the three writes of an added item are one text whose later statements run
+    /// only if the one before changed a row: an item already held changes nothing.
+    #[tokio::test]
+    async fn an_item_added_again_changes_nothing_and_a_company_file_counts_for_nobody() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("s.db").display()))
+            .await
+            .unwrap();
+        let mut tx = Tx::begin(&db).await.unwrap();
+        add_item(&mut tx, "item-1", "blob-1", 10, Some("user-1"))
+            .await
+            .unwrap();
+        add_item(&mut tx, "item-1", "blob-1", 10, Some("user-1"))
+            .await
+            .unwrap();
+        add_item(&mut tx, "item-2", "blob-1", 10, Some("user-1"))
+            .await
+            .unwrap();
+        add_item(&mut tx, "company-1", "blob-2", 99, None)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let usage = usage_of(&db, "user-1").await.unwrap();
+        assert_eq!((usage.files, usage.bytes), (2, 20));
+        assert_eq!(live_items(&db, "blob-1").await, 2);
+        assert_eq!(live_items(&db, "blob-2").await, 1);
+        assert!(usage_by_user(&db)
+            .await
+            .unwrap()
+            .iter()
+            .all(|(user, _)| user == "user-1"));
+    }
 }

@@ -306,11 +306,17 @@ impl Batch {
         match tx {
             Tx::Postgres(t) => return write_items_and_activity(t, &items, &activity).await,
             Tx::PostgresReads(c) => return write_items_and_activity(c, &items, &activity).await,
-            Tx::Sqlite(_) => {}
+            Tx::Sqlite(c) => {
+                write_rows_sqlite(
+                    c,
+                    &[
+                        (ITEMS_HEAD, ITEMS_TAIL, &items[..]),
+                        (ACTIVITY_HEAD, ACTIVITY_TAIL, &activity[..]),
+                    ],
+                )
+                .await
+            }
         }
-        write_rows(tx, ITEMS_HEAD, ITEMS_TAIL, &items).await?;
-        write_rows(tx, ACTIVITY_HEAD, ACTIVITY_TAIL, &activity).await?;
-        Ok(())
     }
 }
 
@@ -432,35 +438,61 @@ fn placeholders(kind: DbKind, skip: usize, n: usize) -> String {
         .join(", ")
 }
 
-/// Runs `head (row), (row) ... tail` for `rows`, as many rows per statement as fit.
-async fn write_rows(
-    tx: &mut Tx,
-    head: &str,
-    tail: &str,
-    rows: &[Vec<Value<'_>>],
-) -> Result<(), ProjectionError> {
-    let Some(width) = rows.first().map(Vec::len) else {
-        return Ok(());
-    };
-    let kind = tx.kind();
-    for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
-        let tuples: Vec<String> = (0..chunk.len())
-            .map(|r| format!("({})", placeholders(kind, r * width, width)))
-            .collect();
-        let sql = format!("{head}{}{tail}", tuples.join(", "));
-        // Not kept prepared: each number of rows is another statement text.
-        on_tx!(tx, c => {
-            let mut q = sqlx::query(&sql).persistent(projections::db::keep_prepared(chunk.len()));
-            for row in chunk {
-                for value in row {
-                    q = match *value {
-                        Value::Text(v) => q.bind(v),
-                        Value::Int(v) => q.bind(v),
-                    };
+/// One SQLite text of statements and the rows whose values it binds, in order.
+type SqliteText<'r, 'v> = (String, Vec<&'r [Vec<Value<'v>>]>);
+
+/// `head (row), (row) ... tail` for each list of rows, as many rows per statement as fit, the
+/// statements joined into as few texts as fit in [`PARAMS_PER_STATEMENT`] parameters: a live
+/// batch's items and activity make one text, one hand-over to the connection's thread instead
+/// of two. SQLite gets anonymous `?` parameters (numbered ones are found by walking a list,
+/// quadratic in thousands), bound in the statements' order.
+fn sqlite_texts<'r, 'v>(lists: &[(&str, &str, &'r [Vec<Value<'v>>])]) -> Vec<SqliteText<'r, 'v>> {
+    let mut texts: Vec<SqliteText<'r, 'v>> = Vec::new();
+    let mut params = 0;
+    for (head, tail, rows) in lists {
+        let Some(width) = rows.first().map(Vec::len) else {
+            continue;
+        };
+        let tuple = format!("({})", vec!["?"; width].join(", "));
+        for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
+            let sql = format!(
+                "{head}{}{tail}",
+                vec![tuple.as_str(); chunk.len()].join(", ")
+            );
+            let count = chunk.len() * width;
+            match texts.last_mut() {
+                Some((text, bound)) if params + count <= PARAMS_PER_STATEMENT => {
+                    text.push_str(";\n");
+                    text.push_str(&sql);
+                    bound.push(chunk);
+                    params += count;
+                }
+                _ => {
+                    texts.push((sql, vec![chunk]));
+                    params = count;
                 }
             }
-            q.execute(c).await.map(|r| r.rows_affected())
-        })?;
+        }
+    }
+    texts
+}
+
+/// Runs [`sqlite_texts`] of `lists` on `conn`.
+async fn write_rows_sqlite(
+    conn: &mut sqlx::SqliteConnection,
+    lists: &[(&str, &str, &[Vec<Value<'_>>])],
+) -> Result<(), ProjectionError> {
+    for (sql, bound) in sqlite_texts(lists) {
+        let rows: usize = bound.iter().map(|rows| rows.len()).sum();
+        // A few rows stay prepared; each number of rows is another text.
+        let mut q = sqlx::query(&sql).persistent(projections::db::keep_prepared(rows));
+        for value in bound.iter().flat_map(|rows| rows.iter().flatten()) {
+            q = match *value {
+                Value::Text(v) => q.bind(v),
+                Value::Int(v) => q.bind(v),
+            };
+        }
+        q.execute(&mut *conn).await?;
     }
     Ok(())
 }
@@ -779,6 +811,44 @@ mod tests {
             .unwrap();
         assert_eq!(activity, 3);
         drop_postgres_db(db, &admin, &name).await;
+    }
+
+    #[test]
+    fn sqlite_writes_a_batchs_items_and_activity_in_one_text_while_they_fit() {
+        let item = |id: &'static str| vec![Value::Text(Some(id)), Value::Int(Some(1))];
+        let items = [item("a"), item("b")];
+        let activity = [vec![Value::Int(Some(7))]];
+        let texts = sqlite_texts(&[
+            (
+                "insert into i (id, n) values ",
+                " on conflict do nothing",
+                &items[..],
+            ),
+            ("insert into a (p) values ", "", &activity[..]),
+        ]);
+        assert_eq!(texts.len(), 1);
+        assert_eq!(
+            texts[0].0,
+            "insert into i (id, n) values (?, ?), (?, ?) on conflict do nothing;\n\
+             insert into a (p) values (?)"
+        );
+        let bound: Vec<usize> = texts[0].1.iter().map(|rows| rows.len()).collect();
+        assert_eq!(bound, vec![2, 1]);
+
+        // Past the parameter limit the statements go in texts of their own, in order.
+        let many: Vec<Vec<Value<'_>>> = (0..PARAMS_PER_STATEMENT).map(|_| item("x")).collect();
+        let texts = sqlite_texts(&[
+            ("insert into i (id, n) values ", "", &many[..]),
+            ("insert into a (p) values ", "", &activity[..]),
+            ("insert into b (p) values ", "", &[][..]),
+        ]);
+        let rows: Vec<Vec<usize>> = texts
+            .iter()
+            .map(|(_, bound)| bound.iter().map(|r| r.len()).collect())
+            .collect();
+        // Two columns: a full statement holds half as many rows as parameters.
+        let half = PARAMS_PER_STATEMENT / 2;
+        assert_eq!(rows, vec![vec![half], vec![half], vec![1]]);
     }
 
     #[test]

@@ -793,6 +793,24 @@ crate::both_dbs! {
     }
 }
 
+// A share's batch writes a share, an unread mark, a badge, version rows and feed rows: sent
+// together, as one text of statements on SQLite (one hand-over to the connection's thread
+// instead of one a statement; five before) and as one statement on PostgreSQL.
+crate::both_dbs! {
+    async fn a_shares_writes_are_sent_together(app) {
+        use crate::documents::{new_file, post};
+        let anna = app.token(ANNA).await;
+        let file = new_file(&app, &anna, "Shared at once", None).await;
+        let writes = format!("{}{{kind=\"write\"}}", projections::documents::projection::STATEMENTS_TOTAL);
+        let before = counter(&backend::http::metrics::render(&app.state), &writes);
+        let (status, body) = post(&app, &anna, "/documents/share", serde_json::json!({ "email": JOHN, "file": file })).await;
+        assert!(status.is_success(), "{status} {body}");
+        let after = counter(&backend::http::metrics::render(&app.state), &writes);
+        // Every part writes another table: one statement on PostgreSQL as well.
+        assert_eq!(after - before, 1.0, "statements that wrote the share's batch");
+    }
+}
+
 /// On PostgreSQL a command committed while an older transaction of the cluster is open is
 /// stored at once, but not projected in its commit (that transaction could still commit events
 /// that sort before it): the projector applies it once the older transaction has ended, and only

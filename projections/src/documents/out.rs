@@ -1,10 +1,12 @@
-//! Where a batch's writes go: run one at a time, or, for a live batch on PostgreSQL, held and
-//! sent together.
+//! Where a batch's writes go: run one at a time, or, for a live batch, held and sent together.
 //!
 //! A live round writes a few rows to each of several tables (a share: the share, an unread
 //! mark, a badge, a version row, two feed messages), one statement each, and each statement is
-//! a round trip. On PostgreSQL the held statements are sent as one: every statement but the
-//! last becomes a data-modifying `WITH` part of the last. PostgreSQL runs all parts of such a
+//! a round trip: to the server on PostgreSQL, to the connection's own thread and back on
+//! SQLite (some 26 µs of the loop's processor time each, `docs/BENCHMARKS.md`). On SQLite the
+//! held statements are sent as one text of statements, run in their order, their `?`
+//! parameters bound in that order. On PostgreSQL they are sent as one statement: every
+//! statement but the last becomes a data-modifying `WITH` part of the last. PostgreSQL runs all parts of such a
 //! statement on one snapshot, in no set order, and none sees another's rows. So a group only
 //! ever holds statements on different tables, and every statement here writes one table and
 //! reads nothing but its own `VALUES`: nothing in a group depends on the order. A statement on
@@ -62,7 +64,7 @@ struct Held {
 }
 
 /// A batch's writes, run as they come ([`Out::direct`]) or held and sent together
-/// ([`Out::together`], PostgreSQL only).
+/// ([`Out::together`]).
 pub(super) struct Out<'t> {
     tx: &'t mut Tx,
     held: Option<Vec<Held>>,
@@ -74,11 +76,12 @@ impl<'t> Out<'t> {
         Self { tx, held: None }
     }
 
-    /// On PostgreSQL the statements are held until [`Out::finish`]; elsewhere as
-    /// [`Out::direct`].
+    /// The statements are held until [`Out::finish`].
     pub fn together(tx: &'t mut Tx) -> Self {
-        let held = (tx.kind() == DbKind::Postgres).then(Vec::new);
-        Self { tx, held }
+        Self {
+            tx,
+            held: Some(Vec::new()),
+        }
     }
 
     pub fn kind(&self) -> DbKind {
@@ -130,38 +133,92 @@ impl<'t> Out<'t> {
         Ok(1)
     }
 
-    /// Sends what is held, in groups of statements on different tables. Returns the statements
-    /// sent.
+    /// Sends what is held: on SQLite in texts of statements in their order, on PostgreSQL in
+    /// groups of statements on different tables. Returns the statements sent.
     pub async fn finish(self) -> Result<u64> {
         let Some(held) = self.held else {
             return Ok(0);
         };
         let mut sent = 0;
-        for group in groups(held) {
-            let (sql, values, keep) = together(group);
-            let mut q: Query<'_, Postgres, PgArguments> = sqlx::query(&sql).persistent(keep);
-            for value in values {
-                q = match value {
-                    Owned::Text(v) => q.bind(v),
-                    Owned::Int(v) => q.bind(v),
-                    Owned::Bool(v) => q.bind(v),
-                };
-            }
-            let t: &mut sqlx::PgConnection = match &mut *self.tx {
-                Tx::Postgres(t) => t,
-                Tx::PostgresReads(c) => c,
-                // Held on PostgreSQL only ([`Out::together`]).
-                Tx::Sqlite(_) => {
-                    return Err(ProjectionError::Database(sqlx::Error::Protocol(
-                        "statements held on SQLite".into(),
-                    )))
+        match &mut *self.tx {
+            Tx::Sqlite(c) => {
+                for run in runs(held) {
+                    let (sql, values, keep) = in_order(run);
+                    let mut q = sqlx::query(&sql).persistent(keep);
+                    for value in values {
+                        q = match value {
+                            Owned::Text(v) => q.bind(v),
+                            Owned::Int(v) => q.bind(v),
+                            Owned::Bool(v) => q.bind(v),
+                        };
+                    }
+                    q.execute(&mut **c).await?;
+                    sent += 1;
                 }
-            };
-            q.execute(t).await?;
-            sent += 1;
+            }
+            Tx::Postgres(t) => sent = send_postgres(t, held).await?,
+            Tx::PostgresReads(c) => sent = send_postgres(c, held).await?,
         }
         Ok(sent)
     }
+}
+
+/// Sends `held` to PostgreSQL in groups of statements on different tables; returns the
+/// statements sent.
+async fn send_postgres(conn: &mut sqlx::PgConnection, held: Vec<Held>) -> Result<u64> {
+    let mut sent = 0;
+    for group in groups(held) {
+        let (sql, values, keep) = together(group);
+        let mut q: Query<'_, Postgres, PgArguments> = sqlx::query(&sql).persistent(keep);
+        for value in values {
+            q = match value {
+                Owned::Text(v) => q.bind(v),
+                Owned::Int(v) => q.bind(v),
+                Owned::Bool(v) => q.bind(v),
+            };
+        }
+        q.execute(&mut *conn).await?;
+        sent += 1;
+    }
+    Ok(sent)
+}
+
+/// `held` cut into runs of at most [`PARAMS_TOGETHER`] parameters (a statement larger than
+/// that alone), in order: SQLite runs the statements of one text one after the other, each
+/// seeing what those before it wrote, so any statements may share a text.
+fn runs(held: Vec<Held>) -> Vec<Vec<Held>> {
+    let mut runs: Vec<Vec<Held>> = Vec::new();
+    let mut params = 0;
+    for statement in held {
+        let fits = runs
+            .last()
+            .is_some_and(|_| params + statement.values.len() <= PARAMS_TOGETHER);
+        if !fits {
+            runs.push(Vec::new());
+            params = 0;
+        }
+        params += statement.values.len();
+        if let Some(run) = runs.last_mut() {
+            run.push(statement);
+        }
+    }
+    runs
+}
+
+/// One SQLite text for `run`: its statements in order, separated by `;`, their `?` parameters
+/// bound in the same order; whether it stays prepared (every statement would).
+fn in_order(run: Vec<Held>) -> (String, Vec<Owned>, bool) {
+    let keep = run.iter().all(|h| h.keep);
+    let mut sql = String::new();
+    let mut values = Vec::new();
+    for held in run {
+        if !sql.is_empty() {
+            sql.push_str(";\n");
+        }
+        sql.push_str(&held.sql);
+        values.extend(held.values);
+    }
+    (sql, values, keep)
 }
 
 /// `held` cut into runs of statements on different tables, with at most [`PARAMS_TOGETHER`]
@@ -348,6 +405,46 @@ mod tests {
             table_of("insert into user_feed(user_id) select"),
             "user_feed"
         );
+    }
+
+    #[test]
+    fn sqlite_sends_statements_in_their_order_with_their_values_in_that_order() {
+        let (sql, values, keep) = in_order(vec![
+            held("doc_seen", "delete from doc_seen where item_id in (?)", 1),
+            held(
+                "doc_badges",
+                "insert into doc_badges (user_id) values (?)",
+                2,
+            ),
+            held("doc_seen", "insert into doc_seen (user_id) values (?)", 1),
+        ]);
+        assert_eq!(
+            sql,
+            "delete from doc_seen where item_id in (?);\n\
+             insert into doc_badges (user_id) values (?);\n\
+             insert into doc_seen (user_id) values (?)"
+        );
+        let order: Vec<Option<i64>> = values
+            .iter()
+            .map(|v| match v {
+                Owned::Int(i) => *i,
+                _ => None,
+            })
+            .collect();
+        assert_eq!(order, vec![Some(0), Some(0), Some(1), Some(0)]);
+        assert!(keep);
+    }
+
+    #[test]
+    fn sqlite_runs_share_a_text_whatever_their_tables_under_the_parameter_limit() {
+        let runs = runs(vec![
+            held("a", "insert into a (x) values (?)", 3),
+            held("a", "insert into a (x) values (?)", 3),
+            held("b", "insert into b (x) values (?)", PARAMS_TOGETHER - 6),
+            held("c", "insert into c (x) values (?)", 1),
+            held("d", "insert into d (x) values (?)", PARAMS_TOGETHER + 5),
+        ]);
+        assert_eq!(runs.iter().map(Vec::len).collect::<Vec<_>>(), vec![3, 1, 1]);
     }
 
     #[test]
