@@ -173,66 +173,44 @@ async fn add_item(
     size: i64,
     owner: Option<&str>,
 ) -> Result<()> {
-    match tx {
-        Tx::Postgres(c) => add_item_postgres(c, item_id, blob, size, owner).await,
-        Tx::PostgresReads(c) => add_item_postgres(c, item_id, blob, size, owner).await,
-        Tx::Sqlite(c) => {
-            // The same three writes as one text of statements (one hand-over to the
-            // connection's thread): each later one runs only if the one before it changed a row
-            // (`changes()`), so an item already held changes nothing, as on PostgreSQL.
-            sqlx::query(
-                "insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
-                 on conflict (item_id) do nothing;
-                 insert into stored_files (blob, live_items, released_at)
-                 select $2, 1, null where changes() > 0
-                 on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null;
-                 insert into storage_usage (user_id, files, bytes)
-                 select $4, 1, $3 where changes() > 0 and $4 is not null
-                 on conflict (user_id) do update set files = storage_usage.files + 1,
-                     bytes = storage_usage.bytes + excluded.bytes",
-            )
-            .bind(item_id)
-            .bind(blob)
-            .bind(size)
-            .bind(owner)
-            .execute(&mut **c)
-            .await?;
-            Ok(())
-        }
-    }
+    let sql = match tx {
+        Tx::Sqlite(_) => ADD_ITEM_SQLITE,
+        Tx::Postgres(_) | Tx::PostgresReads(_) => ADD_ITEM_POSTGRES,
+    };
+    on_tx!(tx, c => sqlx::query(sql)
+        .bind(item_id).bind(blob).bind(size).bind(owner)
+        .execute(c).await.map(|_| ()))?;
+    Ok(())
 }
 
 /// [`add_item`]'s three writes as one PostgreSQL statement (one round trip): each later part
 /// takes the row the first one added, so an item already held changes nothing.
-async fn add_item_postgres(
-    conn: &mut sqlx::PgConnection,
-    item_id: &str,
-    blob: &str,
-    size: i64,
-    owner: Option<&str>,
-) -> Result<()> {
-    sqlx::query(
-        "with added as (
-            insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
-            on conflict (item_id) do nothing
-            returning blob, size, owner_id
-         ), held as (
-            insert into stored_files (blob, live_items, released_at) select blob, 1, null from added
-            on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null
-         )
-         insert into storage_usage (user_id, files, bytes)
-         select owner_id, 1, size from added where owner_id is not null
-         on conflict (user_id) do update set files = storage_usage.files + 1,
-             bytes = storage_usage.bytes + excluded.bytes",
-    )
-    .bind(item_id)
-    .bind(blob)
-    .bind(size)
-    .bind(owner)
-    .execute(conn)
-    .await?;
-    Ok(())
-}
+const ADD_ITEM_POSTGRES: &str = "with added as (
+        insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
+        on conflict (item_id) do nothing
+        returning blob, size, owner_id
+     ), held as (
+        insert into stored_files (blob, live_items, released_at) select blob, 1, null from added
+        on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null
+     )
+     insert into storage_usage (user_id, files, bytes)
+     select owner_id, 1, size from added where owner_id is not null
+     on conflict (user_id) do update set files = storage_usage.files + 1,
+         bytes = storage_usage.bytes + excluded.bytes";
+
+/// The same three writes on SQLite as one text of statements (one hand-over to the
+/// connection's thread): each later one runs only if the one before it changed a row
+/// (`changes()`), so an item already held changes nothing, as on PostgreSQL.
+const ADD_ITEM_SQLITE: &str =
+    "insert into stored_file_items (item_id, blob, size, owner_id) values ($1, $2, $3, $4)
+     on conflict (item_id) do nothing;
+     insert into stored_files (blob, live_items, released_at)
+     select $2, 1, null where changes() > 0
+     on conflict (blob) do update set live_items = stored_files.live_items + 1, released_at = null;
+     insert into storage_usage (user_id, files, bytes)
+     select $4, 1, $3 where changes() > 0 and $4 is not null
+     on conflict (user_id) do update set files = storage_usage.files + 1,
+         bytes = storage_usage.bytes + excluded.bytes";
 
 /// Marks a live item removed; folders and items already removed are not in the table or are
 /// left as they are.
