@@ -453,7 +453,7 @@ fn sqlite_texts<'r, 'v>(lists: &[(&str, &str, &'r [Vec<Value<'v>>])]) -> Vec<Sql
         let Some(width) = rows.first().map(Vec::len) else {
             continue;
         };
-        let tuple = format!("({})", vec!["?"; width].join(", "));
+        let tuple = format!("({})", placeholders(DbKind::Sqlite, 0, width));
         for chunk in rows.chunks((PARAMS_PER_STATEMENT / width).max(1)) {
             let sql = format!(
                 "{head}{}{tail}",

@@ -3,19 +3,16 @@
 //! A live round writes a few rows to each of several tables (a share: the share, an unread
 //! mark, a badge, a version row, two feed messages), one statement each, and each statement is
 //! a round trip: to the server on PostgreSQL, to the connection's own thread and back on
-//! SQLite (some 26 µs of the loop's processor time each, `docs/BENCHMARKS.md`). On SQLite the
-//! held statements are sent as one text of statements, run in their order, their `?`
-//! parameters bound in that order. On PostgreSQL they are sent as one statement: every
-//! statement but the last becomes a data-modifying `WITH` part of the last. PostgreSQL runs all parts of such a
-//! statement on one snapshot, in no set order, and none sees another's rows. So a group only
-//! ever holds statements on different tables, and every statement here writes one table and
-//! reads nothing but its own `VALUES`: nothing in a group depends on the order. A statement on
-//! a table the group already writes starts the next group, and groups run in the order their
-//! statements were written.
-
-use sqlx::postgres::PgArguments;
-use sqlx::query::Query;
-use sqlx::Postgres;
+//! SQLite (some 26 µs of the loop's processor time each, `docs/BENCHMARKS.md`).
+//!
+//! On SQLite the held statements are sent as one text of statements, run in their order, their
+//! `?` parameters bound in that order. On PostgreSQL they are sent as one statement: every
+//! statement but the last becomes a data-modifying `WITH` part of the last. PostgreSQL runs all
+//! parts of such a statement on one snapshot, in no set order, and none sees another's rows. So
+//! a group only ever holds statements on different tables, and every statement here writes one
+//! table and reads nothing but its own `VALUES`: nothing in a group depends on the order. A
+//! statement on a table the group already writes starts the next group, and groups run in the
+//! order their statements were written.
 
 use crate::db::{DbKind, Tx};
 use crate::on_tx;
@@ -139,70 +136,26 @@ impl<'t> Out<'t> {
         let Some(held) = self.held else {
             return Ok(0);
         };
-        let mut sent = 0;
-        match &mut *self.tx {
-            Tx::Sqlite(c) => {
-                for run in runs(held) {
-                    let (sql, values, keep) = in_order(run);
-                    let mut q = sqlx::query(&sql).persistent(keep);
-                    for value in values {
-                        q = match value {
-                            Owned::Text(v) => q.bind(v),
-                            Owned::Int(v) => q.bind(v),
-                            Owned::Bool(v) => q.bind(v),
-                        };
-                    }
-                    q.execute(&mut **c).await?;
-                    sent += 1;
+        let texts: Vec<(String, Vec<Owned>, bool)> = match self.tx.kind() {
+            DbKind::Sqlite => groups(held, false).into_iter().map(in_order).collect(),
+            DbKind::Postgres => groups(held, true).into_iter().map(together).collect(),
+        };
+        let sent = texts.len() as u64;
+        for (sql, values, keep) in texts {
+            on_tx!(self.tx, c => {
+                let mut q = sqlx::query(&sql).persistent(keep);
+                for value in values {
+                    q = match value {
+                        Owned::Text(v) => q.bind(v),
+                        Owned::Int(v) => q.bind(v),
+                        Owned::Bool(v) => q.bind(v),
+                    };
                 }
-            }
-            Tx::Postgres(t) => sent = send_postgres(t, held).await?,
-            Tx::PostgresReads(c) => sent = send_postgres(c, held).await?,
+                q.execute(c).await.map(|_| ())
+            })?;
         }
         Ok(sent)
     }
-}
-
-/// Sends `held` to PostgreSQL in groups of statements on different tables; returns the
-/// statements sent.
-async fn send_postgres(conn: &mut sqlx::PgConnection, held: Vec<Held>) -> Result<u64> {
-    let mut sent = 0;
-    for group in groups(held) {
-        let (sql, values, keep) = together(group);
-        let mut q: Query<'_, Postgres, PgArguments> = sqlx::query(&sql).persistent(keep);
-        for value in values {
-            q = match value {
-                Owned::Text(v) => q.bind(v),
-                Owned::Int(v) => q.bind(v),
-                Owned::Bool(v) => q.bind(v),
-            };
-        }
-        q.execute(&mut *conn).await?;
-        sent += 1;
-    }
-    Ok(sent)
-}
-
-/// `held` cut into runs of at most [`PARAMS_TOGETHER`] parameters (a statement larger than
-/// that alone), in order: SQLite runs the statements of one text one after the other, each
-/// seeing what those before it wrote, so any statements may share a text.
-fn runs(held: Vec<Held>) -> Vec<Vec<Held>> {
-    let mut runs: Vec<Vec<Held>> = Vec::new();
-    let mut params = 0;
-    for statement in held {
-        let fits = runs
-            .last()
-            .is_some_and(|_| params + statement.values.len() <= PARAMS_TOGETHER);
-        if !fits {
-            runs.push(Vec::new());
-            params = 0;
-        }
-        params += statement.values.len();
-        if let Some(run) = runs.last_mut() {
-            run.push(statement);
-        }
-    }
-    runs
 }
 
 /// One SQLite text for `run`: its statements in order, separated by `;`, their `?` parameters
@@ -221,14 +174,16 @@ fn in_order(run: Vec<Held>) -> (String, Vec<Owned>, bool) {
     (sql, values, keep)
 }
 
-/// `held` cut into runs of statements on different tables, with at most [`PARAMS_TOGETHER`]
-/// parameters (a statement larger than that alone), in order.
-fn groups(held: Vec<Held>) -> Vec<Vec<Held>> {
+/// `held` cut into runs of at most [`PARAMS_TOGETHER`] parameters (a statement larger than
+/// that alone), in order; with `tables_apart`, a statement on a table its run already writes
+/// starts the next run (PostgreSQL's `WITH` parts do not see each other's rows; SQLite runs the
+/// statements of one text one after the other, each seeing what those before it wrote).
+fn groups(held: Vec<Held>, tables_apart: bool) -> Vec<Vec<Held>> {
     let mut groups: Vec<Vec<Held>> = Vec::new();
     let mut params = 0;
     for statement in held {
         let fits = groups.last().is_some_and(|g| {
-            !g.iter().any(|h| h.table == statement.table)
+            !(tables_apart && g.iter().any(|h| h.table == statement.table))
                 && params + statement.values.len() <= PARAMS_TOGETHER
         });
         if !fits {
@@ -343,20 +298,23 @@ mod tests {
 
     #[test]
     fn a_second_statement_on_a_table_starts_the_next_group_in_order() {
-        let groups = groups(vec![
-            held("doc_seen", "delete from doc_seen where item_id in ($1)", 1),
-            held(
-                "doc_badges",
-                "insert into doc_badges (user_id) values ($1)",
-                1,
-            ),
-            held("doc_seen", "insert into doc_seen (user_id) values ($1)", 1),
-            held(
-                "user_feed",
-                "insert into user_feed (user_id) values ($1)",
-                1,
-            ),
-        ]);
+        let groups = groups(
+            vec![
+                held("doc_seen", "delete from doc_seen where item_id in ($1)", 1),
+                held(
+                    "doc_badges",
+                    "insert into doc_badges (user_id) values ($1)",
+                    1,
+                ),
+                held("doc_seen", "insert into doc_seen (user_id) values ($1)", 1),
+                held(
+                    "user_feed",
+                    "insert into user_feed (user_id) values ($1)",
+                    1,
+                ),
+            ],
+            true,
+        );
         let tables: Vec<Vec<&str>> = groups
             .iter()
             .map(|g| g.iter().map(|h| h.table.as_str()).collect())
@@ -372,11 +330,14 @@ mod tests {
 
     #[test]
     fn a_group_stays_under_the_parameter_limit() {
-        let groups = groups(vec![
-            held("a", "insert into a (x) values ($1)", PARAMS_TOGETHER - 1),
-            held("b", "insert into b (x) values ($1)", 2),
-            held("c", "insert into c (x) values ($1)", PARAMS_TOGETHER + 5),
-        ]);
+        let groups = groups(
+            vec![
+                held("a", "insert into a (x) values ($1)", PARAMS_TOGETHER - 1),
+                held("b", "insert into b (x) values ($1)", 2),
+                held("c", "insert into c (x) values ($1)", PARAMS_TOGETHER + 5),
+            ],
+            true,
+        );
         assert_eq!(
             groups.iter().map(Vec::len).collect::<Vec<_>>(),
             vec![1, 1, 1]
@@ -437,13 +398,16 @@ mod tests {
 
     #[test]
     fn sqlite_runs_share_a_text_whatever_their_tables_under_the_parameter_limit() {
-        let runs = runs(vec![
-            held("a", "insert into a (x) values (?)", 3),
-            held("a", "insert into a (x) values (?)", 3),
-            held("b", "insert into b (x) values (?)", PARAMS_TOGETHER - 6),
-            held("c", "insert into c (x) values (?)", 1),
-            held("d", "insert into d (x) values (?)", PARAMS_TOGETHER + 5),
-        ]);
+        let runs = groups(
+            vec![
+                held("a", "insert into a (x) values (?)", 3),
+                held("a", "insert into a (x) values (?)", 3),
+                held("b", "insert into b (x) values (?)", PARAMS_TOGETHER - 6),
+                held("c", "insert into c (x) values (?)", 1),
+                held("d", "insert into d (x) values (?)", PARAMS_TOGETHER + 5),
+            ],
+            false,
+        );
         assert_eq!(runs.iter().map(Vec::len).collect::<Vec<_>>(), vec![3, 1, 1]);
     }
 
