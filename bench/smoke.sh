@@ -58,7 +58,10 @@ export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8}
 B=$BENCH_BIN
 check "catalogue_bench" 'p99 .*x the trivial route' \
   "$B/catalogue_bench" --rate 50 --seconds 1
-check "documents_bench" '^commands: ' \
+# Every command answered: a lone client (it shares with an account of its own) and two.
+check "documents_bench --clients 1" '^commands: .*, 0 other errors\)' \
+  "$B/documents_bench" --clients 1 --seconds 1 --warmup 0
+check "documents_bench --clients 2" '^commands: .*, 0 other errors\)' \
   "$B/documents_bench" --clients 2 --seconds 1 --warmup 0
 check "rebuild_bench" '^ratio: rebuild' \
   "$B/rebuild_bench" --events 2000 --users 20 --rebuilds 1

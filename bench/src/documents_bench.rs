@@ -417,7 +417,9 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     let db = state.db.clone();
     let password_hash =
         backend::auth::password::hash(backend::auth::demo::DEMO_PASSWORD.into()).await?;
-    let emails: Vec<String> = (0..a.clients)
+    // Each client shares with the next client's user; a lone client shares with one more
+    // account, which does nothing else.
+    let emails: Vec<String> = (0..a.clients.max(2))
         .map(|i| format!("bench.user{i}@example.com"))
         .collect();
     for (i, email) in emails.iter().enumerate() {
@@ -454,7 +456,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     // Sign in and make the folders to move into, before the clock starts.
     let mut clients = Vec::new();
     let mut areas = Vec::new();
-    for (i, email) in emails.iter().enumerate() {
+    for (i, email) in emails.iter().take(a.clients).enumerate() {
         let res = http
             .post(format!("{base}/api/users/login"))
             .json(&json!({"username": email, "password": backend::auth::demo::DEMO_PASSWORD}))
@@ -517,11 +519,7 @@ async fn run(a: &Args, database_url: Option<String>, data: &std::path::Path) -> 
     let deadline = start + counted_from + Duration::from_secs(a.seconds);
     let mut tasks = Vec::new();
     for (i, (client, mine)) in clients.into_iter().zip(areas).enumerate() {
-        let colleague = if a.clients > 1 {
-            emails[(i + 1) % a.clients].clone()
-        } else {
-            "anna.rossi@example.com".to_string()
-        };
+        let colleague = emails[(i + 1) % emails.len()].clone();
         tasks.push(tokio::spawn(work(
             client, i, colleague, mine, start, deadline,
         )));
