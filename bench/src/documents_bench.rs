@@ -10,8 +10,9 @@
 //! Starts the real server on a loopback port with a fresh SQLite database, or, with
 //! `--database-url`, on a throw-away PostgreSQL database created on that server (the URL's own
 //! database is only used to create and drop it). One account per client is added and signed in
-//! through `POST /api/users/login`. Then each client works in its own My Docs, closed loop (the
-//! next request leaves when the previous one has answered), repeating five commands:
+//! through `POST /api/users/login` (a lone client gets a second account, which only receives its
+//! shares). Then each client works in its own My Docs, closed loop (the next request leaves when
+//! the previous one has answered), repeating five commands:
 //!
 //! 1. create a folder at the root (`POST /api/folders`),
 //! 2. rename it (`POST /api/folders/{id}`),
