@@ -41,6 +41,12 @@ const DEDICATED_SQLITE_STATEMENTS: usize = 1_024;
 /// counts it: negative, in KiB.
 const DEDICATED_SQLITE_CACHE_KIB: i64 = -16 * 1024;
 
+/// Where the SQLite connection of its own keeps its temporary data, as `temp_store` names it:
+/// in memory. A group commit's multi-row statements change more pages than a statement journal
+/// keeps in memory by default (64 KiB), and past that SQLite creates, writes and deletes a file
+/// for it: about one file a commit. What it holds is bounded by the batch's statements.
+const DEDICATED_SQLITE_TEMP_STORE: &str = "memory";
+
 /// Which engine a [`Db`] talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DbKind {
@@ -279,6 +285,7 @@ impl Db {
                     .as_ref()
                     .clone()
                     .pragma("cache_size", DEDICATED_SQLITE_CACHE_KIB.to_string())
+                    .pragma("temp_store", DEDICATED_SQLITE_TEMP_STORE)
                     .statement_cache_capacity(DEDICATED_SQLITE_STATEMENTS);
                 let own = SqlitePoolOptions::new()
                     .max_connections(1)
@@ -561,6 +568,19 @@ mod tests {
             shared, DEDICATED_SQLITE_CACHE_KIB,
             "the shared pool keeps the default"
         );
+        // 2 is `memory`; the shared pool keeps the default (0), so a rebuild's index sorts
+        // and large reads may still use files.
+        let temp_store = |pool: &SqlitePool| {
+            let pool = pool.clone();
+            async move {
+                sqlx::query_scalar::<_, i64>("pragma temp_store")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap()
+            }
+        };
+        assert_eq!(temp_store(own_pool).await, 2);
+        assert_eq!(temp_store(pool).await, 0);
 
         // One connection across transactions: its page cache is not another connection's.
         let connection_of = |pool: &SqlitePool| {

@@ -173,7 +173,7 @@ async fn import(
         let mut stack: Vec<(Option<String>, &Node)> =
             nodes.iter().rev().map(|n| (None, n)).collect();
         while let Some((parent, node)) = stack.pop() {
-            let id = uuid::Uuid::new_v4().to_string();
+            let id = uuid::Uuid::now_v7().to_string();
             let (command, shared_with) = match node {
                 Node::Folder {
                     key,

@@ -213,8 +213,11 @@ pub struct Documents {
     pub(super) min_free_disk_mb: u64,
 }
 
+/// A new item's or share's id: time-ordered (UUID version 7, 74 random bits), so the rows and
+/// index entries a command adds land next to the last command's in every table keyed by it,
+/// on pages already in memory, instead of one page at random per table and index.
 fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
+    uuid::Uuid::now_v7().to_string()
 }
 
 /// Runs `work` in its own task: once started it finishes even if the caller goes away.
@@ -1078,4 +1081,20 @@ fn required_email(email: Option<String>) -> AppResult<String> {
 /// The SHA-256 of an external link's token: what the event store and the read model keep.
 pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::new_id;
+
+    #[test]
+    fn new_ids_are_version_7_and_follow_one_another_in_byte_order() {
+        let ids: Vec<String> = (0..1_000).map(|_| new_id()).collect();
+        for pair in ids.windows(2) {
+            assert!(pair[0] < pair[1], "{} then {}", pair[0], pair[1]);
+        }
+        for id in &ids {
+            assert_eq!(uuid::Uuid::parse_str(id).unwrap().get_version_num(), 7);
+        }
+    }
 }

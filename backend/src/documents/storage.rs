@@ -153,7 +153,8 @@ impl Storage {
     /// A fresh name for a file of `format` (`part` while the format is unknown).
     pub fn new_blob_name(format: Option<FileFormat>) -> String {
         let ext = format.map_or("part", FileFormat::extension);
-        format!("{}.{ext}", uuid::Uuid::new_v4().simple())
+        // Time-ordered, as item ids are (the stored files are keyed by it).
+        format!("{}.{ext}", uuid::Uuid::now_v7().simple())
     }
 
     /// Starts writing a new file; nothing reaches the store before its format is known.
@@ -312,11 +313,12 @@ impl BlobWriter {
             return Err(e.into());
         }
         // A local file must be on disk before an event names it (S3 acknowledges durably).
+        // Opened and flushed in one trip to a blocking thread, not one for each.
         if let Some(dir) = &self.local_dir {
-            tokio::fs::File::open(dir.join(&blob))
-                .await?
-                .sync_all()
-                .await?;
+            let path = dir.join(&blob);
+            tokio::task::spawn_blocking(move || std::fs::File::open(path)?.sync_all())
+                .await
+                .map_err(std::io::Error::other)??;
         }
         Ok(Stored {
             blob,
@@ -338,7 +340,7 @@ impl BlobWriter {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_s3_url;
+    use super::{parse_s3_url, FileFormat, Storage};
 
     #[test]
     fn store_urls_name_a_bucket_and_a_prefix() {
@@ -353,5 +355,21 @@ mod tests {
         assert!(parse_s3_url("https://docs").is_err());
         assert!(parse_s3_url("s3:///x").is_err());
         assert!(parse_s3_url("s3://docs/../x").is_err());
+    }
+
+    #[test]
+    fn blob_names_are_safe_and_follow_one_another_in_byte_order() {
+        let names: Vec<String> = (0..1_000)
+            .map(|_| Storage::new_blob_name(Some(FileFormat::Pdf)))
+            .collect();
+        for pair in names.windows(2) {
+            assert!(pair[0] < pair[1], "{} then {}", pair[0], pair[1]);
+        }
+        for name in &names {
+            assert!(Storage::object(name).is_some(), "{name} is a safe name");
+            let (id, ext) = name.split_once('.').unwrap();
+            assert_eq!(ext, "pdf");
+            assert_eq!(uuid::Uuid::parse_str(id).unwrap().get_version_num(), 7);
+        }
     }
 }
