@@ -14,7 +14,7 @@ use projections::{Db, Projection, Projector, ProjectorHandle, Tx};
 use serde::Deserialize;
 
 use super::history::SYSTEM_USER;
-use super::operations::{Actor, Documents};
+use super::operations::{new_id, Actor, Documents};
 use crate::auth::User;
 use crate::config::Config;
 use crate::error::AppError;
@@ -173,7 +173,7 @@ async fn import(
         let mut stack: Vec<(Option<String>, &Node)> =
             nodes.iter().rev().map(|n| (None, n)).collect();
         while let Some((parent, node)) = stack.pop() {
-            let id = uuid::Uuid::now_v7().to_string();
+            let id = new_id();
             let (command, shared_with) = match node {
                 Node::Folder {
                     key,

@@ -216,7 +216,7 @@ pub struct Documents {
 /// A new item's or share's id: time-ordered (UUID version 7, 74 random bits), so the rows and
 /// index entries a command adds land next to the last command's in every table keyed by it,
 /// on pages already in memory, instead of one page at random per table and index.
-fn new_id() -> String {
+pub(super) fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
 }
 
