@@ -40,3 +40,4 @@ mod sessions_end;
 mod sso;
 mod storage_quota;
 mod tracked_shares;
+mod tree_locks;
