@@ -9,7 +9,7 @@ use backend::documents::lock::{lock_connections, tree_lock_key};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::{spawn_app_with, Engine, TestApp, ADMIN, ANNA, JOHN, MARCO};
+use crate::helpers::{spawn_app_with, Engine, TestApp, ANNA, JOHN};
 
 /// The tests' pool: three connections, so the node has two lock connections and trees share them.
 const POOL: u32 = 3;
@@ -35,10 +35,11 @@ async fn on_pool<T, F: std::future::Future<Output = T>>(
     }
 }
 
-/// The lock connection a tree's lock is taken on (its stripe, then the stripe's connection).
-fn lock_connection_of(owner: &str) -> u32 {
+/// A tree's stripe (the node's own mutex for it) and the lock connection its lock is taken on.
+fn stripe_and_lock_connection_of(owner: &str) -> (u32, u32) {
     let (_, key) = tree_lock_key(owner);
-    (key as u32 % 64) % lock_connections(POOL)
+    let stripe = key as u32 % 64;
+    (stripe, stripe % lock_connections(POOL))
 }
 
 /// Tree locks the server holds: advisory locks of the trees' class, granted to its sessions.
@@ -88,6 +89,45 @@ async fn folders_named(app: &TestApp, name: &str) -> i64 {
     .await
 }
 
+/// A signed-in user made for the test, whose id passes `fits` (its tree on a chosen connection).
+async fn token_of_new_user(app: &TestApp, name: &str, fits: impl Fn(&str) -> bool) -> String {
+    let id = (0..)
+        .map(|n| format!("tree-lock-{name}-{n}"))
+        .find(|id| fits(id))
+        .expect("an id");
+    let terms = app.state.auth.config.terms_version.clone();
+    let user = id.clone();
+    on_pool(app, |pool| async move {
+        sqlx::query(
+            "insert into users (id, email, first_name, last_name, role, created_at)
+             values ($1, $2, 'Test', 'Neighbour', 'user', 0)",
+        )
+        .bind(&user)
+        .bind(format!("{user}@example.com"))
+        .execute(&pool)
+        .await
+        .expect("user");
+        sqlx::query(
+            "insert into terms_acceptances (user_id, version, accepted_at) values ($1, $2, 0)",
+        )
+        .bind(&user)
+        .bind(&terms)
+        .execute(&pool)
+        .await
+        .expect("terms");
+    })
+    .await;
+    let db = app.state.db.clone();
+    let (session, ends) = backend::auth::sessions::open_on(&db, &id, 86_400_000, None, None)
+        .await
+        .expect("session");
+    app.state
+        .auth
+        .jwt
+        .issue(&id, &session, ends / 1000)
+        .expect("token")
+}
+
 /// A connection of the test's own holding `owner`'s tree, as another node would.
 async fn hold_tree(app: &TestApp, owner: &str) -> sqlx::PgConnection {
     use sqlx::Connection;
@@ -115,7 +155,7 @@ async fn release_tree(holder: &mut sqlx::PgConnection, owner: &str) {
 }
 
 /// A structural command in a tree another node holds waits for it, and only it: commands in
-/// other trees, some of them on the same lock connection, are answered meanwhile. Once the
+/// other trees, one of them on the same lock connection, are answered meanwhile. Once the
 /// other node lets go, the command is stored once, and the server keeps no lock after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_tree_held_by_another_node_waits_and_other_trees_go_on_postgres() {
@@ -124,18 +164,19 @@ async fn a_tree_held_by_another_node_waits_and_other_trees_go_on_postgres() {
     };
     let app = Arc::new(app);
     let anna = user_id(&app, ANNA).await;
-    let others = [JOHN, MARCO, ADMIN];
-    let mut ids = Vec::new();
-    for email in others {
-        ids.push(user_id(&app, email).await);
+    // Colleagues whose trees are on Anna's lock connection (without them the test would not show
+    // that a waiting tree leaves its connection free) and on the other one, each in another
+    // stripe than hers (trees of one stripe also take turns on the node).
+    let (stripe, connection) = stripe_and_lock_connection_of(&anna);
+    let mut tokens = Vec::new();
+    for (name, same_connection) in [("nina", true), ("noah", true), ("nora", false)] {
+        let token = token_of_new_user(&app, name, |id| {
+            let (their_stripe, their_connection) = stripe_and_lock_connection_of(id);
+            their_stripe != stripe && (their_connection == connection) == same_connection
+        })
+        .await;
+        tokens.push(token);
     }
-    // Without a tree on Anna's connection, the test would not show that a waiting tree leaves
-    // its connection free for the others.
-    assert!(
-        ids.iter()
-            .any(|id| lock_connection_of(id) == lock_connection_of(&anna)),
-        "no other tree shares Anna's lock connection"
-    );
     let anna_token = app.token(ANNA).await;
     let mut holder = hold_tree(&app, &anna).await;
 
@@ -143,14 +184,10 @@ async fn a_tree_held_by_another_node_waits_and_other_trees_go_on_postgres() {
         let (app, token) = (app.clone(), anna_token.clone());
         tokio::spawn(async move { create_folder(&app, &token, "Waits for its tree").await })
     };
-    for (n, email) in others.iter().enumerate() {
-        let token = app.token(email).await;
+    for (n, token) in tokens.iter().enumerate() {
         for round in 0..3 {
             let name = format!("Goes on {n}-{round}");
-            assert_eq!(
-                create_folder(&app, &token, &name).await,
-                StatusCode::CREATED
-            );
+            assert_eq!(create_folder(&app, token, &name).await, StatusCode::CREATED);
         }
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
