@@ -94,12 +94,29 @@ fn stable_hash(key: &str) -> u64 {
     })
 }
 
+/// Where `owner`'s tree is locked: its stripe of the node's mutexes and its advisory lock's key.
+fn stripe_and_key(owner: &str) -> (usize, i32) {
+    let hash = stable_hash(owner);
+    // The low 32 bits as the key; collisions only serialise a little more. Two trees with one
+    // key also share a stripe (64 divides 2^32), so a node never takes one key twice at once.
+    (
+        usize::try_from(hash % STRIPES as u64).unwrap_or(0),
+        hash as u32 as i32,
+    )
+}
+
 /// The advisory lock of `owner`'s tree, as `(class, key)`: what `pg_locks` shows as `classid`
 /// and `objid` while a node holds it.
 pub fn tree_lock_key(owner: &str) -> (i32, i32) {
-    // The low 32 bits; collisions only serialise a little more. Two trees with one key also
-    // share a stripe (64 divides 2^32), so a node never takes one key twice at once.
-    (PG_LOCK_CLASS, stable_hash(owner) as u32 as i32)
+    (PG_LOCK_CLASS, stripe_and_key(owner).1)
+}
+
+/// `owner`'s stripe and the lock connection its tree's lock is taken on, on a node whose main
+/// pool has `main_pool` connections.
+pub fn stripe_and_lock_connection(owner: &str, main_pool: u32) -> (usize, usize) {
+    let (stripe, _) = stripe_and_key(owner);
+    let connections = usize::try_from(lock_connections(main_pool)).unwrap_or(2);
+    (stripe, stripe % connections)
 }
 
 impl Default for TreeLocks {
@@ -114,8 +131,7 @@ impl Default for TreeLocks {
 impl TreeLocks {
     /// Waits for the tree of `owner`.
     pub async fn lock(&self, db: &Db, owner: &str) -> Result<TreeGuard, sqlx::Error> {
-        let hash = stable_hash(owner);
-        let stripe = usize::try_from(hash % STRIPES as u64).unwrap_or(0);
+        let (stripe, key) = stripe_and_key(owner);
         let mut guard = TreeGuard {
             local: Some(self.stripes[stripe].clone().lock_owned().await),
             pg: None,
@@ -123,12 +139,13 @@ impl TreeLocks {
         let Db::Postgres { pool } = db else {
             return Ok(guard);
         };
+        let main_pool = pool.options().get_max_connections();
         let locks = self.pg.get_or_init(|| {
             let options = (*pool.connect_options())
                 .clone()
                 .application_name(LOCK_CONNECTION_NAME)
                 .options([("idle_session_timeout", IDLE_SESSION_TIMEOUT)]);
-            let count = lock_connections(pool.options().get_max_connections());
+            let count = lock_connections(main_pool);
             PgLocks {
                 options: Arc::new(options),
                 connections: (0..count)
@@ -143,8 +160,8 @@ impl TreeLocks {
                     .collect(),
             }
         });
-        let connection = locks.connections[stripe % locks.connections.len()].clone();
-        let (_, key) = tree_lock_key(owner);
+        let (_, on) = stripe_and_lock_connection(owner, main_pool);
+        let connection = locks.connections[on].clone();
         let deadline = Instant::now() + WAIT_MAX;
         let mut pause = RETRY_FIRST;
         let mut failed_once = false;
@@ -214,7 +231,6 @@ impl LockConnection {
             self.generation += 1;
             self.held = 0;
         }
-        self.last_used = Instant::now();
         Ok(())
     }
 
@@ -228,12 +244,13 @@ impl LockConnection {
 impl HeldLock {
     async fn release(self) {
         let mut slot = self.connection.lock().await;
-        if slot.generation != self.generation || slot.conn.is_none() {
+        if slot.generation != self.generation {
             // The session that held it has ended, and released it.
             return;
         }
         slot.held = slot.held.saturating_sub(1);
         let Some(conn) = slot.conn.as_mut() else {
+            // Closed since (its `held` counted from nothing again): the lock went with it.
             return;
         };
         let released = sqlx::query_scalar::<_, bool>("select pg_advisory_unlock($1, $2)")
@@ -242,13 +259,10 @@ impl HeldLock {
             .fetch_one(conn)
             .await;
         slot.last_used = Instant::now();
-        match released {
-            Ok(_) => {}
-            Err(e) => {
-                // The lock must not outlive its command: ending the session releases it.
-                tracing::warn!(error = %e, "a tree lock was not released; closing its connection");
-                slot.close();
-            }
+        if let Err(e) = released {
+            // The lock must not outlive its command: ending the session releases it.
+            tracing::warn!(error = %e, "a tree lock was not released; closing its connection");
+            slot.close();
         }
     }
 

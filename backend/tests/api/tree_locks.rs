@@ -5,7 +5,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use backend::documents::lock::{lock_connections, tree_lock_key};
+use backend::documents::lock::{stripe_and_lock_connection, tree_lock_key};
+use projections::on_db;
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -15,49 +16,26 @@ use crate::helpers::{spawn_app_with, Engine, TestApp, ANNA, JOHN};
 const POOL: u32 = 3;
 
 async fn user_id(app: &TestApp, email: &str) -> String {
-    on_pool(app, |pool| async move {
-        sqlx::query_scalar("select id from users where email = $1")
-            .bind(email)
-            .fetch_one(&pool)
-            .await
-            .expect("user")
-    })
-    .await
-}
-
-async fn on_pool<T, F: std::future::Future<Output = T>>(
-    app: &TestApp,
-    f: impl FnOnce(sqlx::PgPool) -> F,
-) -> T {
-    match &app.state.db {
-        projections::Db::Postgres { pool } => f(pool.clone()).await,
-        projections::Db::Sqlite { .. } => unreachable!("PostgreSQL only"),
-    }
-}
-
-/// A tree's stripe (the node's own mutex for it) and the lock connection its lock is taken on.
-fn stripe_and_lock_connection_of(owner: &str) -> (u32, u32) {
-    let (_, key) = tree_lock_key(owner);
-    let stripe = key as u32 % 64;
-    (stripe, stripe % lock_connections(POOL))
+    on_db!(&app.state.db, pool => sqlx::query_scalar("select id from users where email = $1")
+        .bind(email)
+        .fetch_one(pool)
+        .await)
+    .expect("user")
 }
 
 /// Tree locks the server holds: advisory locks of the trees' class, granted to its sessions.
 async fn server_tree_locks(app: &TestApp) -> i64 {
     let (class, _) = tree_lock_key("");
-    on_pool(app, |pool| async move {
-        sqlx::query_scalar(
-            "select count(*) from pg_locks l join pg_stat_activity a on a.pid = l.pid
-             where l.locktype = 'advisory' and l.classid = $1 and l.granted
-               and a.application_name = $2",
-        )
-        .bind(i64::from(class))
-        .bind(backend::documents::lock::LOCK_CONNECTION_NAME)
-        .fetch_one(&pool)
-        .await
-        .expect("locks")
-    })
-    .await
+    on_db!(&app.state.db, pool => sqlx::query_scalar(
+        "select count(*) from pg_locks l join pg_stat_activity a on a.pid = l.pid
+         where l.locktype = 'advisory' and l.classid = $1 and l.granted
+           and a.application_name = $2",
+    )
+    .bind(i64::from(class))
+    .bind(backend::documents::lock::LOCK_CONNECTION_NAME)
+    .fetch_one(pool)
+    .await)
+    .expect("locks")
 }
 
 /// Waits until the server holds no tree's lock (it releases them just after its answers).
@@ -79,14 +57,11 @@ async fn create_folder(app: &TestApp, token: &str, name: &str) -> StatusCode {
 }
 
 async fn folders_named(app: &TestApp, name: &str) -> i64 {
-    on_pool(app, |pool| async move {
-        sqlx::query_scalar("select count(*) from doc_items where title = $1")
-            .bind(name)
-            .fetch_one(&pool)
-            .await
-            .expect("count")
-    })
-    .await
+    on_db!(&app.state.db, pool => sqlx::query_scalar("select count(*) from doc_items where title = $1")
+        .bind(name)
+        .fetch_one(pool)
+        .await)
+    .expect("count")
 }
 
 /// A signed-in user made for the test, whose id passes `fits` (its tree on a chosen connection).
@@ -95,32 +70,30 @@ async fn token_of_new_user(app: &TestApp, name: &str, fits: impl Fn(&str) -> boo
         .map(|n| format!("tree-lock-{name}-{n}"))
         .find(|id| fits(id))
         .expect("an id");
-    let terms = app.state.auth.config.terms_version.clone();
-    let user = id.clone();
-    on_pool(app, |pool| async move {
-        sqlx::query(
-            "insert into users (id, email, first_name, last_name, role, created_at)
-             values ($1, $2, 'Test', 'Neighbour', 'user', 0)",
-        )
-        .bind(&user)
-        .bind(format!("{user}@example.com"))
-        .execute(&pool)
-        .await
-        .expect("user");
-        sqlx::query(
-            "insert into terms_acceptances (user_id, version, accepted_at) values ($1, $2, 0)",
-        )
-        .bind(&user)
-        .bind(&terms)
-        .execute(&pool)
-        .await
-        .expect("terms");
-    })
-    .await;
-    let db = app.state.db.clone();
-    let (session, ends) = backend::auth::sessions::open_on(&db, &id, 86_400_000, None, None)
-        .await
-        .expect("session");
+    let terms = &app.state.auth.config.terms_version;
+    on_db!(&app.state.db, pool => sqlx::query(
+        "insert into users (id, email, first_name, last_name, role, created_at)
+         values ($1, $2, 'Test', 'Neighbour', 'user', 0)",
+    )
+    .bind(&id)
+    .bind(format!("{id}@example.com"))
+    .execute(pool)
+    .await
+    .map(|r| r.rows_affected()))
+    .expect("user");
+    on_db!(&app.state.db, pool => sqlx::query(
+        "insert into terms_acceptances (user_id, version, accepted_at) values ($1, $2, 0)",
+    )
+    .bind(&id)
+    .bind(terms)
+    .execute(pool)
+    .await
+    .map(|r| r.rows_affected()))
+    .expect("terms");
+    let (session, ends) =
+        backend::auth::sessions::open_on(&app.state.db, &id, 86_400_000, None, None)
+            .await
+            .expect("session");
     app.state
         .auth
         .jwt
@@ -155,7 +128,7 @@ async fn release_tree(holder: &mut sqlx::PgConnection, owner: &str) {
 }
 
 /// A structural command in a tree another node holds waits for it, and only it: commands in
-/// other trees, one of them on the same lock connection, are answered meanwhile. Once the
+/// other trees, two of them on the same lock connection, are answered meanwhile. Once the
 /// other node lets go, the command is stored once, and the server keeps no lock after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_tree_held_by_another_node_waits_and_other_trees_go_on_postgres() {
@@ -167,11 +140,11 @@ async fn a_tree_held_by_another_node_waits_and_other_trees_go_on_postgres() {
     // Colleagues whose trees are on Anna's lock connection (without them the test would not show
     // that a waiting tree leaves its connection free) and on the other one, each in another
     // stripe than hers (trees of one stripe also take turns on the node).
-    let (stripe, connection) = stripe_and_lock_connection_of(&anna);
+    let (stripe, connection) = stripe_and_lock_connection(&anna, POOL);
     let mut tokens = Vec::new();
     for (name, same_connection) in [("nina", true), ("noah", true), ("nora", false)] {
         let token = token_of_new_user(&app, name, |id| {
-            let (their_stripe, their_connection) = stripe_and_lock_connection_of(id);
+            let (their_stripe, their_connection) = stripe_and_lock_connection(id, POOL);
             their_stripe != stripe && (their_connection == connection) == same_connection
         })
         .await;
@@ -258,17 +231,14 @@ async fn a_lock_connection_ended_by_postgres_is_opened_again_postgres() {
         StatusCode::CREATED
     );
     until_no_tree_is_held(&app).await;
-    let ended: i64 = on_pool(&app, |pool| async move {
-        sqlx::query_scalar(
-            "select count(*) from (select pg_terminate_backend(pid) from pg_stat_activity
-             where application_name = $1 and datname = current_database()) t",
-        )
-        .bind(backend::documents::lock::LOCK_CONNECTION_NAME)
-        .fetch_one(&pool)
-        .await
-        .expect("terminate")
-    })
-    .await;
+    let ended: i64 = on_db!(&app.state.db, pool => sqlx::query_scalar(
+        "select count(*) from (select pg_terminate_backend(pid) from pg_stat_activity
+         where application_name = $1 and datname = current_database()) t",
+    )
+    .bind(backend::documents::lock::LOCK_CONNECTION_NAME)
+    .fetch_one(pool)
+    .await)
+    .expect("terminate");
     assert!(ended >= 1, "no lock connection to end");
     assert_eq!(
         create_folder(&app, &token, "After").await,
