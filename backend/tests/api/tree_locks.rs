@@ -23,13 +23,14 @@ async fn user_id(app: &TestApp, email: &str) -> String {
     .expect("user")
 }
 
-/// Tree locks the server holds: advisory locks of the trees' class, granted to its sessions.
+/// Tree locks the server holds: advisory locks of the trees' class, granted to its sessions
+/// (those of its database: other tests' servers hold theirs meanwhile).
 async fn server_tree_locks(app: &TestApp) -> i64 {
     let (class, _) = tree_lock_key("");
     on_db!(&app.state.db, pool => sqlx::query_scalar(
         "select count(*) from pg_locks l join pg_stat_activity a on a.pid = l.pid
          where l.locktype = 'advisory' and l.classid = $1 and l.granted
-           and a.application_name = $2",
+           and a.application_name = $2 and a.datname = current_database()",
     )
     .bind(i64::from(class))
     .bind(backend::documents::lock::LOCK_CONNECTION_NAME)
