@@ -191,14 +191,13 @@ for name in "${order[@]}"; do
   rc=${status[$name]:-skipped}
   [ "$rc" = 0 ] || failed=1
   printf '%-6s %-8s %5ss\n' "$name" "$([ "$rc" = 0 ] && echo passed || echo "FAILED")" "${elapsed[$name]:-0}"
+  # The runners' own summary lines, as they printed them.
   case $name in
-    rust)
-      grep -E '^\s*Summary \[' "$logs/rust.log" | sed 's/^ */       nextest: /'
-      grep -E '^test result:' "$logs/rust.log" | awk '{p+=$4; f+=$6; i+=$8} END {if (NR) printf "       cargo test: %d passed, %d failed, %d ignored\n", p, f, i}' ;;
-    web | e2e) sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -E '^\s+(Test Files|Tests)\s' | sed 's/^ */       /' ;;
-    fuzz) grep -E 'generated|passed|failed' "$logs/fuzz.log" | tail -3 | sed 's/^/       /' ;;
-    bench) grep -E '^smoke: ' "$logs/bench.log" | sed 's/^/       /' ;;
-    lint) grep -E '^(error|warning)(\[|:)|problems? \(|Code style issues' "$logs/lint.log" | head -5 | sed 's/^/       /' ;;
+    rust) grep -E '^\s*Summary \[|^test result:' "$logs/rust.log" ;;
+    web | e2e) sed 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -E '^\s+(Test Files|Tests)\s' ;;
+    fuzz) grep -E '^\s*[0-9]+ generated, |^=+ .* in [0-9.]+s =+$' "$logs/fuzz.log" | tail -2 ;;
+    bench) grep -E '^smoke: ' "$logs/bench.log" ;;
+    lint) grep -E '^(error|warning)(\[|:)|problems? \(|Code style issues' "$logs/lint.log" | head -5 ;;
   esac
 done
 echo "total  $(($(date +%s) - start))s"
