@@ -724,18 +724,6 @@ impl Projector {
         Ok(self.sort_checkpoints(rows))
     }
 
-    /// [`Projector::checkpoints_and_stopped`] inside `tx`, with each checkpoint's generation.
-    async fn checkpoints_and_stopped_in(
-        &self,
-        tx: &mut Tx,
-    ) -> Result<(Vec<Position>, BTreeSet<String>, Generations), ProjectionError> {
-        let rows: Vec<CheckpointOrStopped> = on_tx!(tx, conn =>
-            sqlx::query_as(CHECKPOINTS_AND_STOPPED).fetch_all(conn).await)?;
-        let generations = generations_of(&rows);
-        let (checkpoints, stopped) = self.sort_checkpoints(rows);
-        Ok((checkpoints, stopped, generations))
-    }
-
     fn sort_checkpoints(
         &self,
         rows: Vec<CheckpointOrStopped>,

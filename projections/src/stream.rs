@@ -8,8 +8,7 @@
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::db::{Db, Tx};
-use crate::on_tx;
+use crate::db::Db;
 
 /// A place in the global stream: the writing transaction and the event's position.
 /// On SQLite the transaction is always 0.
@@ -181,10 +180,15 @@ pub async fn read_after(
     Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())
 }
 
-/// The statement [`read_after_in`] runs on PostgreSQL, after the position given by the SQL
-/// expressions `$after_tx` and `$after_position`, at most `$limit` events: the events of
-/// finished transactions and of this one, and nothing while an older transaction of the
-/// cluster is still open. Also the events' part of a group commit's first statement.
+/// Like [`read_after`], inside a transaction that has just appended events, on PostgreSQL: the
+/// events after the position given by the SQL expressions `$after_tx` and `$after_position`,
+/// at most `$limit`, those of finished transactions and of this one. The events' part of a
+/// group commit's first statement.
+///
+/// That is safe only while no older transaction of the cluster is open: one could still commit
+/// events that sort before this transaction's, and a checkpoint moved past this transaction
+/// would skip them. Then nothing is read (an empty list): the group commit leaves its events to
+/// the projector, which reads them once every older transaction has ended.
 macro_rules! postgres_read_in {
     ($after_tx:literal, $after_position:literal, $limit:literal) => {
         concat!(
@@ -204,40 +208,6 @@ macro_rules! postgres_read_in {
     };
 }
 pub(crate) use postgres_read_in;
-
-const POSTGRES_READ_IN: &str = postgres_read_in!("$1", "$2", "$3");
-
-/// Like [`read_after`], inside `tx`, which has just appended events: they are read with the
-/// events committed before them.
-///
-/// On PostgreSQL that is safe only while no older transaction of the cluster is open: one
-/// could still commit events that sort before this transaction's, and a checkpoint moved past
-/// this transaction would skip them. Then nothing is read (an empty list): the caller leaves
-/// its events to the projector, which reads them once every older transaction has ended.
-pub async fn read_after_in(
-    tx: &mut Tx,
-    after: Position,
-    limit: i64,
-) -> Result<Vec<StoredEvent>, StreamError> {
-    let rows: Vec<EventRow> = match tx {
-        Tx::Sqlite(conn) => {
-            sqlx::query_as(SQLITE_READ)
-                .bind(after.position)
-                .bind(limit)
-                .fetch_all(&mut **conn)
-                .await?
-        }
-        Tx::Postgres(_) | Tx::PostgresReads(_) => {
-            on_tx!(tx, conn => sqlx::query_as(POSTGRES_READ_IN)
-                .bind(after.tx_id.to_string())
-                .bind(after.position)
-                .bind(limit)
-                .fetch_all(conn)
-                .await)?
-        }
-    };
-    Ok(rows.into_iter().map(StoredEvent::or_unreadable).collect())
-}
 
 /// Whether events after `after` are committed but cannot be read yet: on PostgreSQL, written by
 /// a transaction that ended while an older one of the cluster is still open (see the module's

@@ -476,8 +476,7 @@ pub const READ_BACK_PREPARED_UP_TO: usize = 16;
 
 /// An item and its viewer's path shares as [`item_and_path_shares`] reads them, for the
 /// commands of one group commit at once: `(viewer_id, item_id)` pairs, answered in their
-/// order. One statement on PostgreSQL; two on SQLite, the items then the shares on their
-/// paths ([`items_and_path_shares_sqlite`]).
+/// order. One statement on either database ([`items_and_path_shares_sqlite`] on SQLite).
 ///
 /// The pairs are a `values` list, one text per number of pairs, so that PostgreSQL's plan
 /// for a size knows its rows and is made once per connection (an array's length is unknown to
@@ -538,10 +537,11 @@ fn numbered_pairs(n: usize, param: impl Fn(usize) -> String) -> String {
         .join(", ")
 }
 
-/// [`items_and_path_shares`] on SQLite, which has no arrays to split a path in: the items of
-/// every pair in one statement, then the viewers' shares among the items on their paths in a
-/// second one, each looked up by the shares' key. Two statements whatever the number of pairs
-/// (a statement is a round trip to the connection's thread).
+/// [`items_and_path_shares`] on SQLite, in one statement (each statement is a hand-over to the
+/// connection's thread and back): the items of every pair, each with its viewer's shares among
+/// the items on its path. SQLite has no arrays to split a path in, so a recursive subquery
+/// splits it at its `/`s (as [`path_ids`] does; the empty pieces match no share), and each piece
+/// is looked up by the shares' key.
 async fn items_and_path_shares_sqlite(
     tx: &mut Tx,
     pairs: &[(&str, &str)],
@@ -550,17 +550,18 @@ async fn items_and_path_shares_sqlite(
     struct Found {
         #[sqlx(flatten)]
         row: ItemRow,
+        path_shares: String,
         n: i64,
     }
     let mut answers: ReadBacks = vec![None; pairs.len()];
     if pairs.is_empty() {
         return Ok(answers);
     }
-    let values = |n: usize| numbered_pairs(n, |i| format!("${i}"));
     let sql = format!(
-        "with v (viewer_id, item_id, n) as (values {})\n{}, v.n\n    from v join doc_items i on i.id = v.item_id",
-        values(pairs.len()),
+        "with v (viewer_id, item_id, n) as (values {})\n{}{}, v.n\n    from v join doc_items i on i.id = v.item_id",
+        numbered_pairs(pairs.len(), |i| format!("${i}")),
         item_columns!("v.viewer_id"),
+        SQLITE_PATH_SHARES_COLUMN,
     );
     let found: Vec<Found> = on_tx!(tx, c => {
         let mut q = sqlx::query_as::<_, Found>(&sql).persistent(pairs.len() <= READ_BACK_PREPARED_UP_TO);
@@ -569,45 +570,28 @@ async fn items_and_path_shares_sqlite(
         }
         q.fetch_all(c).await
     })?;
-    // (viewer, an item on the path, the pair's index) for every item on every path found.
-    let mut on_paths: Vec<(&str, String, usize)> = Vec::new();
     for f in found {
-        let Some(i) = usize::try_from(f.n).ok().filter(|i| *i < pairs.len()) else {
+        let Some(answer) = usize::try_from(f.n).ok().and_then(|i| answers.get_mut(i)) else {
             continue;
         };
-        on_paths.extend(
-            path_ids(&f.row.path)
-                .into_iter()
-                .map(|id| (pairs[i].0, id.to_string(), i)),
-        );
-        answers[i] = Some((f.row, HashSet::new()));
-    }
-    if on_paths.is_empty() {
-        return Ok(answers);
-    }
-    let sql = format!(
-        "with p (user_id, item_id, n) as (values {})
-         select p.n, s.item_id from p join doc_shares s on s.item_id = p.item_id and s.user_id = p.user_id",
-        values(on_paths.len())
-    );
-    let shares: Vec<(i64, String)> = on_tx!(tx, c => {
-        let mut q = sqlx::query_as(&sql).persistent(on_paths.len() <= 4 * READ_BACK_PREPARED_UP_TO);
-        for (viewer, item, _) in &on_paths {
-            q = q.bind(*viewer).bind(item.as_str());
-        }
-        q.fetch_all(c).await
-    })?;
-    for (n, item) in shares {
-        // `n` numbers the list's rows: back to the pair its path belongs to.
-        let Some(&(_, _, i)) = usize::try_from(n).ok().and_then(|n| on_paths.get(n)) else {
-            continue;
-        };
-        if let Some(Some((_, on_path))) = answers.get_mut(i) {
-            on_path.insert(item);
-        }
+        let shares: HashSet<String> =
+            serde_json::from_str(&f.path_shares).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+        *answer = Some((f.row, shares));
     }
     Ok(answers)
 }
+
+/// The `path_shares` column of [`items_and_path_shares_sqlite`]: the ids of the items on
+/// `i.path` shared with `v.viewer_id` directly, as a JSON array.
+const SQLITE_PATH_SHARES_COLUMN: &str = ",
+        (with recursive piece (rest, id) as (
+            select i.path || '/', ''
+            union all
+            select substr(rest, instr(rest, '/') + 1), substr(rest, 1, instr(rest, '/') - 1)
+              from piece where rest <> ''
+        )
+        select json_group_array(s.item_id) from piece p
+          join doc_shares s on s.item_id = p.id and s.user_id = v.viewer_id) as path_shares";
 
 /// The items directly inside `parent`.
 pub async fn children(

@@ -518,6 +518,27 @@ impl Projector {
             .bind(format!("{}ms", lock_timeout.as_millis().max(1)))
             .fetch_all(conn)
             .await?;
+        Ok(self.round_start_of(rows))
+    }
+
+    /// What a round in a group commit starts from, on SQLite in one statement
+    /// ([`SQLITE_ROUND_START`]): each is a hand-over to the connection's thread and back.
+    async fn round_start_sqlite(
+        &self,
+        conn: &mut sqlx::SqliteConnection,
+    ) -> Result<RoundStart, super::ProjectionError> {
+        let names: Vec<&str> = self.projections.iter().map(|p| p.name()).collect();
+        let names = serde_json::to_string(&names).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        let rows: Vec<RoundStartRow> = sqlx::query_as(SQLITE_ROUND_START)
+            .bind(names)
+            .bind(self.batch)
+            .fetch_all(conn)
+            .await?;
+        Ok(self.round_start_of(rows))
+    }
+
+    /// The checkpoints, stopped projections and events a round start's statement read.
+    fn round_start_of(&self, rows: Vec<RoundStartRow>) -> RoundStart {
         let mut named = Vec::new();
         let mut events = Vec::new();
         for row in rows {
@@ -549,12 +570,12 @@ impl Projector {
         }
         let generations = super::generations_of(&named);
         let (checkpoints, stopped) = self.sort_checkpoints(named);
-        Ok(RoundStart {
+        RoundStart {
             checkpoints,
             stopped,
             generations,
             events,
-        })
+        }
     }
 
     /// A live round inside `tx`, after its appends: `None` (the caller undoes the transaction
@@ -573,25 +594,7 @@ impl Projector {
             generations,
             events,
         } = match tx {
-            Tx::Sqlite(_) => {
-                let (checkpoints, stopped, generations) =
-                    self.checkpoints_and_stopped_in(tx).await?;
-                let lowest = self
-                    .running(&checkpoints, &stopped)
-                    .iter()
-                    .map(|(_, c)| *c)
-                    .min();
-                let events = match lowest {
-                    Some(lowest) => stream::read_after_in(tx, lowest, self.batch).await?,
-                    None => Vec::new(),
-                };
-                RoundStart {
-                    checkpoints,
-                    stopped,
-                    generations,
-                    events,
-                }
-            }
+            Tx::Sqlite(c) => self.round_start_sqlite(c).await?,
             Tx::Postgres(t) => self.round_start_postgres(t, lock_timeout).await?,
             Tx::PostgresReads(c) => self.round_start_postgres(c, lock_timeout).await?,
         };
@@ -661,7 +664,7 @@ struct RoundStartRow {
 /// the stopped projections (as [`super::CHECKPOINTS_AND_STOPPED`]), the round's `lock_timeout`
 /// (`$3`, for this transaction only), and the events after the lowest checkpoint of the
 /// projections named in `$1` that are not stopped, at most `$2`, by the statement of
-/// [`stream::read_after_in`]: nothing while an older transaction is open.
+/// [`stream::postgres_read_in`]: nothing while an older transaction is open.
 const POSTGRES_ROUND_START: &str = concat!(
     "with checkpoint as (
         select name, tx_id, position, generation from projection_checkpoints
@@ -692,6 +695,34 @@ const POSTGRES_ROUND_START: &str = concat!(
     ") e
     order by 1, 2, 3"
 );
+
+/// [`POSTGRES_ROUND_START`] on SQLite, in the same rows: the checkpoints, the stopped
+/// projections, and the events after the lowest checkpoint of the projections named in `$1` (a
+/// JSON array) that are not stopped, at most `$2`, in the order of [`stream::read_after`] (by
+/// `rowid`). None when every named projection is stopped.
+const SQLITE_ROUND_START: &str = "with checkpoint as (
+        select name, tx_id, position, generation from projection_checkpoints
+    ), stopped as (
+        select distinct projection as name from projection_dead_letters where status = 'stopped'
+    ), lowest as (
+        select coalesce(c.position, 0) as position
+          from json_each($1) as n left join checkpoint c on c.name = n.value
+         where n.value not in (select name from stopped)
+         order by 1 limit 1
+    )
+    select 0 as part, name, tx_id, position, null as aggregate_id, generation as sequence,
+           null as event_type, null as event_version, null as payload, null as metadata,
+           null as recorded_at
+      from checkpoint
+    union all
+    select 1, name, 0, 0, null, null, null, null, null, null, null from stopped
+    union all
+    select 3, * from (
+        select aggregate_type, 0, rowid, aggregate_id, cast(sequence as bigint), event_type,
+               event_version, payload, metadata, recorded_at
+          from events where rowid > (select position from lowest) order by rowid limit $2
+    )
+    order by 1, 4";
 
 enum AppendError {
     Conflict,
