@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::api::{destination, item_id};
 use super::operations::{Actor, Documents};
 use super::storage::{ObjectInfo, Storage, StorageError, Stored};
-use super::usage::{over_quota, Room};
+use super::usage::Room;
 use crate::error::{AppError, AppJson, AppQuery, AppResult, ErrorBody};
 use crate::ids::ItemId;
 
@@ -129,16 +129,6 @@ async fn read_parts(
     Ok(())
 }
 
-/// Whether a stored upload of `size` bytes still fits the user's quota now.
-async fn still_fits(docs: &Documents, actor: &Actor, room: Room, size: i64) -> AppResult<()> {
-    let used = docs.used_bytes(&actor.id).await?;
-    let size = u64::try_from(size).unwrap_or(u64::MAX);
-    if used.saturating_add(size) > room.quota {
-        return Err(over_quota(used, room.quota));
-    }
-    Ok(())
-}
-
 /// Uploads a PDF or XLS file into My Docs. The content's first bytes (`%PDF-`, or the OLE2
 /// header of XLS) and the file name's extension must agree.
 #[utoipa::path(post, path = "/documents/upload", tag = "documents",
@@ -188,12 +178,9 @@ async fn upload_form(
         ))
     })?;
     let mut parts = UploadParts::default();
+    // Another upload of the same user may use the room meanwhile: the upload itself checks
+    // the quota again, under the owner's tree lock.
     let read = read_parts(multipart, &docs.storage, limit, room, &mut parts).await;
-    // Another upload of the same user may have used the room meanwhile.
-    let read = match (read, &parts.file) {
-        (Ok(()), Some((_, stored))) => still_fits(docs, actor, room, stored.size).await,
-        (read, _) => read,
-    };
     let checked = read.and_then(|()| {
         let parent = destination(parts.parent.take())?;
         if parts.file.is_none() {

@@ -540,6 +540,11 @@ impl Documents {
         let tree = self.locks.lock(&self.db, &actor.id).await?;
         let id = self.new_item_id();
         let blob = stored.blob.clone();
+        if let Err(e) = self.check_fits(&actor.id, stored.size).await {
+            drop(tree);
+            self.storage.discard(&blob).await;
+            return Err(e);
+        }
         let result = self
             .run_reading(
                 actor,

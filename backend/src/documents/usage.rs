@@ -72,6 +72,20 @@ impl Documents {
         self.storage_quota_mb.saturating_mul(MB)
     }
 
+    /// Whether `size` more bytes fit `user_id`'s quota now: 413 when they do not. Asked with
+    /// the owner's tree lock held, so that no other upload of theirs is recorded between the
+    /// check and the upload's own record (two uploads that each fit, not both, are not both
+    /// kept).
+    pub(super) async fn check_fits(&self, user_id: &str, size: i64) -> AppResult<()> {
+        let used = self.used_bytes(user_id).await?;
+        let quota = self.quota_bytes();
+        let size = u64::try_from(size).unwrap_or(u64::MAX);
+        if used.saturating_add(size) > quota {
+            return Err(over_quota(used, quota));
+        }
+        Ok(())
+    }
+
     /// The room for a new upload of `actor`: 507 while the file store's volume is short of
     /// room, 413 when they are at their quota already.
     pub async fn upload_room(&self, actor: &Actor) -> AppResult<Room> {

@@ -170,6 +170,34 @@ both_dbs_configured! {
         assert_eq!(store_files(&app).len(), files.len() + 1, "only the first file is stored");
     }
 
+    async fn of_two_uploads_at_once_that_fit_alone_but_not_together_one_is_kept(app) with |c| c.user_storage_quota_mb = 1; {
+        let anna = app.token(ANNA).await;
+        let (used, quota) = usage(&app, &anna).await;
+        let files = store_files(&app);
+        // Each fits the room left on its own; the two together do not.
+        let size = usize::try_from((quota - used) / 2 + 1024).unwrap();
+        let (first, second) = tokio::join!(
+            upload_chunked(&app, &anna, pdf_of(size)),
+            upload_chunked(&app, &anna, pdf_of(size))
+        );
+        let mut statuses = [first.0, second.0];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::CREATED, StatusCode::PAYLOAD_TOO_LARGE],
+            "{} / {}", first.1, second.1
+        );
+        let refused = if first.0 == StatusCode::CREATED { second.1 } else { first.1 };
+        let after_one = used + u64::try_from(size).unwrap();
+        assert_eq!(
+            refused["message"],
+            format!("Your documents use {} of 1 MB. Remove some to upload more.",
+                backend::documents::usage::human_size(after_one))
+        );
+        assert_eq!(usage(&app, &anna).await.0, after_one);
+        assert_eq!(store_files(&app).len(), files.len() + 1, "the refused file is not kept");
+    }
+
     async fn a_full_disk_pauses_uploads_with_507(app) with |c| c.min_free_disk_mb = u64::MAX / (1024 * 1024); {
         let anna = app.token(ANNA).await;
         let files = store_files(&app);
