@@ -139,9 +139,24 @@ pub enum StreamError {
     },
 }
 
-const SQLITE_READ: &str = "select 0 as tx_id, rowid as position, aggregate_type, aggregate_id, cast(sequence as bigint) as sequence,
+/// The statement [`read_after`] runs on SQLite, after the position given by the SQL expression
+/// `$after_position`, at most `$limit` events. Also the events' part of a group commit's first
+/// statement.
+macro_rules! sqlite_read {
+    ($after_position:literal, $limit:literal) => {
+        concat!(
+            "select 0 as tx_id, rowid as position, aggregate_type, aggregate_id, cast(sequence as bigint) as sequence,
         event_type, event_version, payload, metadata, recorded_at
-    from events where rowid > $1 order by rowid limit $2";
+    from events where rowid > ",
+            $after_position,
+            " order by rowid limit ",
+            $limit
+        )
+    };
+}
+pub(crate) use sqlite_read;
+
+const SQLITE_READ: &str = sqlite_read!("$1", "$2");
 
 const POSTGRES_READ: &str = "select tx_id::text::bigint as tx_id, global_position as position, aggregate_type, aggregate_id, sequence,
         event_type, event_version, payload::text as payload, metadata::text as metadata, recorded_at

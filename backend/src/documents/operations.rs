@@ -540,13 +540,11 @@ impl Documents {
         let tree = self.locks.lock(&self.db, &actor.id).await?;
         let id = self.new_item_id();
         let blob = stored.blob.clone();
-        if let Err(e) = self.check_fits(&actor.id, stored.size).await {
-            drop(tree);
-            self.storage.discard(&blob).await;
-            return Err(e);
-        }
-        let result = self
-            .run_reading(
+        // The quota is checked with the tree held: no other upload of the owner is recorded
+        // in between. A refusal, like a failed command, drops the stored file.
+        let result = async {
+            self.check_fits(&actor.id, stored.size).await?;
+            self.run_reading(
                 actor,
                 &id,
                 ItemCommand::UploadFile {
@@ -569,7 +567,9 @@ impl Documents {
                     seed_key: None,
                 },
             )
-            .await;
+            .await
+        }
+        .await;
         drop(tree);
         let read = match result {
             Ok(read) => read,

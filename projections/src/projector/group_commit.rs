@@ -698,9 +698,10 @@ const POSTGRES_ROUND_START: &str = concat!(
 
 /// [`POSTGRES_ROUND_START`] on SQLite, in the same rows: the checkpoints, the stopped
 /// projections, and the events after the lowest checkpoint of the projections named in `$1` (a
-/// JSON array) that are not stopped, at most `$2`, in the order of [`stream::read_after`] (by
-/// `rowid`). None when every named projection is stopped.
-const SQLITE_ROUND_START: &str = "with checkpoint as (
+/// JSON array) that are not stopped, at most `$2`, by the statement of [`stream::read_after`].
+/// No events when every named projection is stopped.
+const SQLITE_ROUND_START: &str = concat!(
+    "with checkpoint as (
         select name, tx_id, position, generation from projection_checkpoints
     ), stopped as (
         select distinct projection as name from projection_dead_letters where status = 'stopped'
@@ -710,19 +711,18 @@ const SQLITE_ROUND_START: &str = "with checkpoint as (
          where n.value not in (select name from stopped)
          order by 1 limit 1
     )
-    select 0 as part, name, tx_id, position, null as aggregate_id, generation as sequence,
+    select 0 as part, tx_id, position, name, null as aggregate_id, generation as sequence,
            null as event_type, null as event_version, null as payload, null as metadata,
            null as recorded_at
       from checkpoint
     union all
-    select 1, name, 0, 0, null, null, null, null, null, null, null from stopped
+    select 1, 0, 0, name, null, null, null, null, null, null, null from stopped
     union all
-    select 3, * from (
-        select aggregate_type, 0, rowid, aggregate_id, cast(sequence as bigint), event_type,
-               event_version, payload, metadata, recorded_at
-          from events where rowid > (select position from lowest) order by rowid limit $2
-    )
-    order by 1, 4";
+    select 3, e.* from (",
+    stream::sqlite_read!("(select position from lowest)", "$2"),
+    ") e
+    order by 1, 3"
+);
 
 enum AppendError {
     Conflict,
